@@ -1,0 +1,47 @@
+package org.apache.storm.iceberg.formats;
+
+import java.util.Map;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.FileWriterFactory;
+import org.apache.storm.iceberg.spi.FileFormatWriter;
+
+/**
+ * Writes generic records in one file format through Iceberg 1.11's format-model registry ({@link
+ * GenericFileWriterFactory} looks the format up in {@code FormatModelRegistry}), so compression,
+ * row-group and stripe sizes, and column metrics follow the table's {@code write.*} properties.
+ * Properties given to the provider are passed on as writer properties and win over the table's.
+ */
+final class GenericFormatWriter implements FileFormatWriter {
+  private static final long serialVersionUID = 1L;
+
+  private final FileFormat format;
+  private final Map<String, String> writerProperties;
+
+  GenericFormatWriter(FileFormat format, Map<String, String> writerProperties) {
+    this.format = format;
+    this.writerProperties = new java.util.TreeMap<>(writerProperties);
+  }
+
+  @Override
+  public FileFormat format() {
+    return format;
+  }
+
+  @Override
+  public FileWriterFactory<Record> writerFactory(Table table, Schema schema) {
+    return new GenericFileWriterFactory.Builder(table)
+        .dataFileFormat(format)
+        .dataSchema(schema)
+        .writerProperties(writerProperties)
+        .build();
+  }
+
+  @Override
+  public String toString() {
+    return "GenericFormatWriter{" + format + "}";
+  }
+}

@@ -1,0 +1,425 @@
+package org.apache.storm.iceberg;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.PartitionField;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.iceberg.kernel.ProviderChoice;
+import org.apache.storm.iceberg.kernel.Redaction;
+import org.apache.storm.iceberg.kernel.ThresholdSealPolicy;
+import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
+import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.iceberg.spi.RecordMapperFactory;
+import org.apache.storm.iceberg.spi.SealPolicy;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreFactory;
+
+/**
+ * Everything a storm-iceberg bolt needs to know, immutable and serializable, made by {@link Builder}.
+ * {@link Builder#build()} validates all of it on the submitting client, including that every named
+ * provider is on the classpath exactly once, so configuration mistakes never reach a worker.
+ * {@link #toString()} masks catalog secrets.
+ */
+public final class IcebergOptions implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  public static final String DEFAULT_CATALOG_NAME = "storm_iceberg";
+  /** Records per batch when no threshold is configured. */
+  public static final long DEFAULT_COMMIT_INTERVAL_RECORDS = 1000;
+  public static final String DEFAULT_RECORD_MAPPER = "field-name";
+  public static final String DEFAULT_WAL_STORE = "table-fileio";
+  public static final String DEFAULT_WAL_NAMESPACE = "default";
+  /** Summary key carrying the commit id of every snapshot the sink commits. */
+  public static final String COMMIT_ID_PROPERTY = "storm.iceberg.commit-id";
+  /** Prefix of the snapshot-summary keys the sink owns; user snapshot properties may not use it. */
+  public static final String RESERVED_SUMMARY_PREFIX = "storm.iceberg.";
+
+  private final String catalogName;
+  private final Map<String, String> catalogProperties;
+  private final String table;
+  private final long commitIntervalRecords;
+  private final long commitIntervalBytes;
+  private final long commitIntervalMillis;
+  private final Schema autoCreateSchema;
+  private final PartitionSpec autoCreateSpec;
+  private final Map<String, String> autoCreateProperties;
+  private final ProviderChoice<RecordMapper> recordMapper;
+  private final ProviderChoice<FileFormatWriter> fileFormat;
+  private final ProviderChoice<WalStore> walStore;
+  private final String walNamespace;
+  private final int tickIntervalSecs;
+  private final Map<String, String> snapshotProperties;
+
+  private IcebergOptions(Builder builder) {
+    this.catalogName = builder.catalogName;
+    this.catalogProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.catalogProperties));
+    this.table = builder.table;
+    boolean noThreshold =
+        builder.commitIntervalRecords == 0
+            && builder.commitIntervalBytes == 0
+            && builder.commitIntervalMillis == 0;
+    this.commitIntervalRecords =
+        noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : builder.commitIntervalRecords;
+    this.commitIntervalBytes = builder.commitIntervalBytes;
+    this.commitIntervalMillis = builder.commitIntervalMillis;
+    this.autoCreateSchema = builder.autoCreateSchema;
+    this.autoCreateSpec = builder.autoCreateSpec;
+    this.autoCreateProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.autoCreateProperties));
+    this.recordMapper = builder.recordMapper;
+    this.fileFormat = builder.fileFormat;
+    this.walStore = builder.walStore;
+    this.walNamespace = builder.walNamespace;
+    this.tickIntervalSecs = builder.tickIntervalSecs;
+    this.snapshotProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.snapshotProperties));
+  }
+
+  public String catalogName() {
+    return catalogName;
+  }
+
+  /** The catalog properties exactly as given; never log them, use {@link #toString()}. */
+  public Map<String, String> catalogProperties() {
+    return catalogProperties;
+  }
+
+  public String table() {
+    return table;
+  }
+
+  public TableIdentifier tableIdentifier() {
+    return TableIdentifier.parse(table);
+  }
+
+  /** Records per batch, 0 when unset (only when another threshold is set). */
+  public long commitIntervalRecords() {
+    return commitIntervalRecords;
+  }
+
+  public long commitIntervalBytes() {
+    return commitIntervalBytes;
+  }
+
+  public long commitIntervalMillis() {
+    return commitIntervalMillis;
+  }
+
+  /** The schema to create the table with when it does not exist, or null for no auto-create. */
+  public Schema autoCreateSchema() {
+    return autoCreateSchema;
+  }
+
+  public PartitionSpec autoCreateSpec() {
+    return autoCreateSpec;
+  }
+
+  public Map<String, String> autoCreateProperties() {
+    return autoCreateProperties;
+  }
+
+  public ProviderChoice<RecordMapper> recordMapper() {
+    return recordMapper;
+  }
+
+  /** The chosen file format, or null to follow the table's {@code write.format.default}. */
+  public ProviderChoice<FileFormatWriter> fileFormat() {
+    return fileFormat;
+  }
+
+  public ProviderChoice<WalStore> walStore() {
+    return walStore;
+  }
+
+  public String walNamespace() {
+    return walNamespace;
+  }
+
+  /** Seconds between tick tuples the bolt asks for, 0 for none. */
+  public int tickIntervalSecs() {
+    return tickIntervalSecs;
+  }
+
+  /**
+   * The tick interval the bolts declare: {@link #tickIntervalSecs()} when set; otherwise, when an
+   * age threshold is set, half of it (at least one second), so an idle stream still seals; else 0.
+   */
+  public int effectiveTickIntervalSecs() {
+    if (tickIntervalSecs > 0) {
+      return tickIntervalSecs;
+    }
+    if (commitIntervalMillis > 0) {
+      return (int) Math.max(1, commitIntervalMillis / 2000);
+    }
+    return 0;
+  }
+
+  /** User snapshot-summary properties added to every commit (the sink's own keys win). */
+  public Map<String, String> snapshotProperties() {
+    return snapshotProperties;
+  }
+
+  /** The configured thresholds as seal policies; the first one crossed seals the batch. */
+  public List<SealPolicy> sealPolicies() {
+    List<SealPolicy> policies = new ArrayList<>();
+    if (commitIntervalRecords > 0) {
+      policies.add(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.RECORDS, commitIntervalRecords));
+    }
+    if (commitIntervalBytes > 0) {
+      policies.add(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.BYTES, commitIntervalBytes));
+    }
+    if (commitIntervalMillis > 0) {
+      policies.add(
+          new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, commitIntervalMillis));
+    }
+    return policies;
+  }
+
+  @Override
+  public String toString() {
+    return "IcebergOptions{table="
+        + table
+        + ", catalog="
+        + catalogName
+        + " "
+        + Redaction.redact(catalogProperties)
+        + ", commitIntervalRecords="
+        + commitIntervalRecords
+        + ", commitIntervalBytes="
+        + commitIntervalBytes
+        + ", commitIntervalMillis="
+        + commitIntervalMillis
+        + ", autoCreate="
+        + (autoCreateSchema != null)
+        + ", recordMapper="
+        + recordMapper
+        + ", fileFormat="
+        + (fileFormat == null ? "table default" : fileFormat)
+        + ", walStore="
+        + walStore
+        + ", walNamespace="
+        + walNamespace
+        + ", tickIntervalSecs="
+        + tickIntervalSecs
+        + "}";
+  }
+
+  /** Builds {@link IcebergOptions}; every setter returns the builder. */
+  public static final class Builder {
+    private String catalogName = DEFAULT_CATALOG_NAME;
+    private Map<String, String> catalogProperties = Map.of();
+    private String table;
+    private long commitIntervalRecords;
+    private long commitIntervalBytes;
+    private long commitIntervalMillis;
+    private Schema autoCreateSchema;
+    private PartitionSpec autoCreateSpec;
+    private Map<String, String> autoCreateProperties = Map.of();
+    private ProviderChoice<RecordMapper> recordMapper =
+        ProviderChoice.named(RecordMapperFactory.class, DEFAULT_RECORD_MAPPER, Map.of());
+    private ProviderChoice<FileFormatWriter> fileFormat;
+    private ProviderChoice<WalStore> walStore =
+        ProviderChoice.named(WalStoreFactory.class, DEFAULT_WAL_STORE, Map.of());
+    private String walNamespace = DEFAULT_WAL_NAMESPACE;
+    private int tickIntervalSecs;
+    private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
+
+    /** Catalog properties, passed verbatim to {@code CatalogUtil.buildIcebergCatalog}. */
+    public Builder withCatalogProperties(Map<String, String> properties) {
+      this.catalogProperties = Map.copyOf(Objects.requireNonNull(properties, "catalog properties"));
+      return this;
+    }
+
+    /** The catalog's name (used in Iceberg's metrics and logs); default {@value #DEFAULT_CATALOG_NAME}. */
+    public Builder withCatalogName(String name) {
+      this.catalogName = name;
+      return this;
+    }
+
+    /** The target table, {@code namespace.table} (nested namespaces with more dots). */
+    public Builder withTable(String tableName) {
+      this.table = tableName;
+      return this;
+    }
+
+    public Builder withCommitIntervalRecords(long records) {
+      this.commitIntervalRecords = requireNonNegative(records, "withCommitIntervalRecords");
+      return this;
+    }
+
+    public Builder withCommitIntervalBytes(long bytes) {
+      this.commitIntervalBytes = requireNonNegative(bytes, "withCommitIntervalBytes");
+      return this;
+    }
+
+    public Builder withCommitIntervalMillis(long millis) {
+      this.commitIntervalMillis = requireNonNegative(millis, "withCommitIntervalMillis");
+      return this;
+    }
+
+    /**
+     * Creates the table with this schema and spec when it does not exist. For an existing table the
+     * stored schema and spec win.
+     */
+    public Builder withAutoCreate(Schema schema, PartitionSpec spec) {
+      return withAutoCreate(schema, spec, Map.of());
+    }
+
+    /** As {@link #withAutoCreate(Schema, PartitionSpec)}, with table properties for the create. */
+    public Builder withAutoCreate(Schema schema, PartitionSpec spec, Map<String, String> tableProperties) {
+      this.autoCreateSchema = Objects.requireNonNull(schema, "auto-create schema");
+      this.autoCreateSpec = spec == null ? PartitionSpec.unpartitioned() : spec;
+      this.autoCreateProperties = Map.copyOf(tableProperties);
+      return this;
+    }
+
+    public Builder withRecordMapper(RecordMapper mapper) {
+      this.recordMapper = ProviderChoice.instance(mapper);
+      return this;
+    }
+
+    public Builder withRecordMapper(String name) {
+      return withRecordMapper(name, Map.of());
+    }
+
+    public Builder withRecordMapper(String name, Map<String, String> properties) {
+      this.recordMapper = ProviderChoice.named(RecordMapperFactory.class, name, properties);
+      return this;
+    }
+
+    /** Writes every file in this format, whatever the table's {@code write.format.default}. */
+    public Builder withFileFormat(String name) {
+      return withFileFormat(name, Map.of());
+    }
+
+    public Builder withFileFormat(String name, Map<String, String> properties) {
+      this.fileFormat = ProviderChoice.named(FileFormatWriterFactory.class, name, properties);
+      return this;
+    }
+
+    public Builder withFileFormat(FileFormatWriter writer) {
+      this.fileFormat = ProviderChoice.instance(writer);
+      return this;
+    }
+
+    public Builder withWalStore(String name) {
+      return withWalStore(name, Map.of());
+    }
+
+    public Builder withWalStore(String name, Map<String, String> properties) {
+      this.walStore = ProviderChoice.named(WalStoreFactory.class, name, properties);
+      return this;
+    }
+
+    /** Separates the WAL of sinks that share a table, topology name and component name. */
+    public Builder withWalNamespace(String namespace) {
+      this.walNamespace = namespace;
+      return this;
+    }
+
+    /** Asks Storm for a tick tuple every {@code seconds}, so age thresholds fire in a lull. */
+    public Builder withTickIntervalSecs(int seconds) {
+      this.tickIntervalSecs = (int) requireNonNegative(seconds, "withTickIntervalSecs");
+      return this;
+    }
+
+    /** Adds a property to every snapshot summary the sink commits. */
+    public Builder withSnapshotProperty(String key, String value) {
+      this.snapshotProperties.put(key, value);
+      return this;
+    }
+
+    /**
+     * Validates everything and returns the options. Throws {@link IllegalArgumentException} whose
+     * message says what to change.
+     */
+    public IcebergOptions build() {
+      requireCatalog();
+      requireTable();
+      requireAutoCreateSpecMatchesSchema();
+      requireName(walNamespace, "withWalNamespace");
+      requireName(catalogName, "withCatalogName");
+      snapshotProperties.keySet().forEach(Builder::requireUserSummaryKey);
+      ClassLoader loader = Thread.currentThread().getContextClassLoader();
+      recordMapper.validate(loader);
+      walStore.validate(loader);
+      if (fileFormat != null) {
+        fileFormat.validate(loader);
+      }
+      return new IcebergOptions(this);
+    }
+
+    private void requireCatalog() {
+      if (!catalogProperties.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
+          && !catalogProperties.containsKey(CatalogProperties.CATALOG_IMPL)) {
+        throw new IllegalArgumentException(
+            "catalog properties name no catalog: set 'type' (hadoop, jdbc, rest, hive, glue, nessie)"
+                + " or 'catalog-impl' in withCatalogProperties; got keys "
+                + new java.util.TreeSet<>(catalogProperties.keySet()));
+      }
+    }
+
+    private void requireTable() {
+      if (table == null || table.isBlank()) {
+        throw new IllegalArgumentException("no table: set withTable(\"namespace.table\")");
+      }
+      for (String part : table.split("\\.", -1)) {
+        if (part.isBlank()) {
+          throw new IllegalArgumentException(
+              "table name '" + table + "' has an empty part; use withTable(\"namespace.table\")");
+        }
+      }
+    }
+
+    private void requireAutoCreateSpecMatchesSchema() {
+      if (autoCreateSchema == null) {
+        return;
+      }
+      for (PartitionField field : autoCreateSpec.fields()) {
+        if (autoCreateSchema.findField(field.sourceId()) == null) {
+          throw new IllegalArgumentException(
+              "auto-create partition field '"
+                  + field.name()
+                  + "' uses source column id "
+                  + field.sourceId()
+                  + ", which is not in the auto-create schema; build the spec with"
+                  + " PartitionSpec.builderFor(schema) from the same schema");
+        }
+      }
+    }
+
+    private static void requireName(String value, String setter) {
+      if (value == null || value.isBlank() || value.contains("/")) {
+        throw new IllegalArgumentException(
+            setter + " needs a non-blank name without '/', got '" + value + "'");
+      }
+    }
+
+    private static void requireUserSummaryKey(String key) {
+      if (key.startsWith(RESERVED_SUMMARY_PREFIX)) {
+        throw new IllegalArgumentException(
+            "snapshot property '"
+                + key
+                + "' uses the reserved prefix '"
+                + RESERVED_SUMMARY_PREFIX
+                + "'; choose another key for withSnapshotProperty");
+      }
+    }
+
+    private static long requireNonNegative(long value, String setter) {
+      if (value < 0) {
+        throw new IllegalArgumentException(
+            setter + " must be 0 (off) or positive, got " + value);
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,50 @@
+package org.apache.storm.iceberg;
+
+import org.apache.storm.iceberg.spi.RecordMappingException;
+import org.apache.storm.tuple.Tuple;
+
+/**
+ * A tuple the record mapper could not convert. The message names the table, the column, what the
+ * mapper found wrong, and where the tuple came from (component, stream, message id, fields). The
+ * tuple is failed, never dropped.
+ */
+public class TupleMappingException extends RuntimeException {
+  private final String table;
+  private final String columnPath;
+
+  public TupleMappingException(String table, Tuple tuple, RuntimeException cause) {
+    super(message(table, tuple, cause), cause);
+    this.table = table;
+    this.columnPath = cause instanceof RecordMappingException ? ((RecordMappingException) cause).columnPath() : null;
+  }
+
+  public String table() {
+    return table;
+  }
+
+  /** The column that could not be filled, or null when the mapper did not say. */
+  public String columnPath() {
+    return columnPath;
+  }
+
+  private static String message(String table, Tuple tuple, RuntimeException cause) {
+    String column =
+        cause instanceof RecordMappingException
+            ? "column '" + ((RecordMappingException) cause).columnPath() + "': "
+            : "";
+    return "Cannot map tuple to table "
+        + table
+        + ": "
+        + column
+        + cause.getMessage()
+        + " (tuple from component '"
+        + tuple.getSourceComponent()
+        + "', stream '"
+        + tuple.getSourceStreamId()
+        + "', message id "
+        + tuple.getMessageId()
+        + ", fields "
+        + tuple.getFields()
+        + ")";
+  }
+}

@@ -1,0 +1,54 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.util.Locale;
+import java.util.Map;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
+
+/**
+ * Opens batches for one task against the table's current metadata, in the format the options name
+ * or, by default, the table's {@code write.format.default} (Parquet when unset), looked up as a
+ * provider of the same name. The default follows the table, so a format change made outside is
+ * picked up at the next batch.
+ */
+final class BatchFactory {
+  private final Table table;
+  private final ProviderChoice<FileFormatWriter> chosenFormat;
+  private final ClassLoader loader;
+  private final TaskIdentity task;
+  private FileFormatWriter tableDefaultWriter;
+  private String tableDefaultName;
+  private FileFormatWriter chosenWriter;
+
+  BatchFactory(Table table, ProviderChoice<FileFormatWriter> chosenFormat, ClassLoader loader, TaskIdentity task) {
+    this.table = table;
+    this.chosenFormat = chosenFormat;
+    this.loader = loader;
+    this.task = task;
+  }
+
+  /** Opens a batch; the caller has refreshed the table. */
+  OpenBatch open(long nowMillis) {
+    return new OpenBatch(table, formatWriter(), task.taskIndex(), task.taskId(), nowMillis);
+  }
+
+  private FileFormatWriter formatWriter() {
+    if (chosenFormat != null) {
+      if (chosenWriter == null) {
+        chosenWriter = chosenFormat.resolve(loader);
+      }
+      return chosenWriter;
+    }
+    String name =
+        table.properties()
+            .getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, TableProperties.DEFAULT_FILE_FORMAT_DEFAULT)
+            .toLowerCase(Locale.ROOT);
+    if (!name.equals(tableDefaultName)) {
+      tableDefaultWriter = ProviderRegistry.find(FileFormatWriterFactory.class, name, loader).create(Map.of());
+      tableDefaultName = name;
+    }
+    return tableDefaultWriter;
+  }
+}

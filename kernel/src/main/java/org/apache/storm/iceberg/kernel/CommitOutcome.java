@@ -1,0 +1,29 @@
+package org.apache.storm.iceberg.kernel;
+
+/**
+ * How one commit attempt settled.
+ *
+ * @param status what happened
+ * @param commitId the commit id the files were appended under
+ * @param snapshotId the snapshot holding the files, or null when they are not visible
+ * @param error what the catalog reported, or null
+ */
+public record CommitOutcome(Status status, String commitId, Long snapshotId, Exception error) {
+
+  /** What happened to a commit. */
+  public enum Status {
+    /** The append landed. */
+    COMMITTED,
+    /** The append reported an error, but a snapshot carries its commit id: it landed. */
+    COMMITTED_AFTER_ERROR,
+    /** The append did not land: no snapshot carries its commit id. */
+    FAILED,
+    /** The append reported an error and the table could not be read to settle it. */
+    UNKNOWN
+  }
+
+  /** Whether the files are visible in the table, so the tuples may be acked. */
+  public boolean landed() {
+    return status == Status.COMMITTED || status == Status.COMMITTED_AFTER_ERROR;
+  }
+}

@@ -1,0 +1,179 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.spi.WalEntry;
+import org.apache.storm.iceberg.spi.WalScope;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one commit path of storm-iceberg, shared by every committing bolt: WAL entry, then one
+ * {@link AppendFiles} tagged with a fresh commit id, then immediate resolution of any error, then
+ * WAL delete. The caller acks its tuples only when {@link CommitOutcome#landed()}.
+ *
+ * <p>Assumptions:
+ *
+ * <ul>
+ *   <li>One committing task per WAL scope (table, WAL namespace, topology name, component, task
+ *       index); the scope's entries are this task's alone.
+ *   <li>Commit ids are never reused: each is a random UUID, so a snapshot carrying one is proof that
+ *       this exact set of files landed.
+ *   <li>Commit conflicts ({@code CommitFailedException}) are retried by Iceberg itself, per the
+ *       table's {@code commit.retry.*} properties; whatever still fails is settled here by looking at
+ *       the table, never by retrying blindly.
+ *   <li>A data file is never deleted by this class: after an ambiguous error it may be live.
+ * </ul>
+ */
+public final class CommitProtocol {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitProtocol.class);
+
+  private final Table table;
+  private final WalStore wal;
+  private final WalScope scope;
+  private final Map<String, String> summary;
+  private final Supplier<String> commitIds;
+  private final LongSupplier clock;
+
+  public CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties) {
+    this(table, wal, scope, snapshotProperties, () -> UUID.randomUUID().toString(), System::currentTimeMillis);
+  }
+
+  /**
+   * @param commitIds where commit ids come from: random UUIDs today; the hook point reserved for a
+   *     {@link org.apache.storm.iceberg.spi.BatchIdExtractor}
+   */
+  CommitProtocol(
+      Table table,
+      WalStore wal,
+      WalScope scope,
+      Map<String, String> snapshotProperties,
+      Supplier<String> commitIds,
+      LongSupplier clock) {
+    this.table = table;
+    this.wal = wal;
+    this.scope = scope;
+    this.summary = summaryWithSinkKeys(snapshotProperties, scope);
+    this.commitIds = commitIds;
+    this.clock = clock;
+  }
+
+  /** User properties first, the sink's own keys last so they win. */
+  private static Map<String, String> summaryWithSinkKeys(Map<String, String> user, WalScope scope) {
+    Map<String, String> summary = new LinkedHashMap<>(user);
+    summary.put(IcebergOptions.RESERVED_SUMMARY_PREFIX + "topology", scope.topology());
+    summary.put(IcebergOptions.RESERVED_SUMMARY_PREFIX + "component", scope.component());
+    summary.put(IcebergOptions.RESERVED_SUMMARY_PREFIX + "task-index", String.valueOf(scope.taskIndex()));
+    return summary;
+  }
+
+  /** Commits {@code files} in one append and says how it settled. Never throws for commit errors. */
+  public CommitOutcome commit(List<DataFile> files) {
+    String commitId = commitIds.get();
+    long attemptMillis = clock.getAsLong();
+    try {
+      wal.put(scope, commitId, DataFilesCodec.encode(commitId, table.name(), attemptMillis, files, table.specs()));
+    } catch (RuntimeException e) {
+      LOG.warn("Commit {} to {} not attempted: cannot write its WAL entry", commitId, table.name(), e);
+      return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, null, e);
+    }
+    CommitOutcome outcome = append(commitId, files, attemptMillis);
+    if (outcome.status() != CommitOutcome.Status.UNKNOWN) {
+      deleteWalEntry(commitId);
+    }
+    return outcome;
+  }
+
+  private CommitOutcome append(String commitId, List<DataFile> files, long attemptMillis) {
+    try {
+      AppendFiles append = table.newAppend();
+      files.forEach(append::appendFile);
+      summary.forEach(append::set);
+      append.set(IcebergOptions.COMMIT_ID_PROPERTY, commitId);
+      append.commit();
+      Snapshot committed = table.currentSnapshot();
+      LOG.debug("Commit {} landed in {} as snapshot {}", commitId, table.name(), committed.snapshotId());
+      return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, committed.snapshotId(), null);
+    } catch (RuntimeException error) {
+      return settle(commitId, attemptMillis, error);
+    }
+  }
+
+  /** Settles a failed append at once, while the batch is in hand, by looking for its commit id. */
+  private CommitOutcome settle(String commitId, long attemptMillis, RuntimeException error) {
+    Long snapshotId;
+    try {
+      table.refresh();
+      snapshotId = SnapshotLookup.find(table, commitId, attemptMillis);
+    } catch (RuntimeException lookupFailure) {
+      error.addSuppressed(lookupFailure);
+      LOG.warn(
+          "Commit {} to {} failed and the table cannot be read to settle it; failing the batch",
+          commitId, table.name(), error);
+      return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, null, error);
+    }
+    if (snapshotId != null) {
+      LOG.info(
+          "Commit {} to {} reported {} but landed in snapshot {}; acking",
+          commitId, table.name(), error.toString(), snapshotId);
+      return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, snapshotId, error);
+    }
+    LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), error);
+    return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, null, error);
+  }
+
+  private void deleteWalEntry(String commitId) {
+    try {
+      wal.delete(scope, commitId);
+    } catch (RuntimeException e) {
+      // The commit is settled; the next incarnation of this task drops the stale entry.
+      LOG.warn("Cannot delete WAL entry of settled commit {} in {}", commitId, scope, e);
+    }
+  }
+
+  /**
+   * Drops every WAL entry a previous incarnation of this task left, logging what each entry's commit
+   * became. Its data files are never deleted (they may be live); its tuples were never acked, so the
+   * source replays them.
+   *
+   * @return the number of entries dropped
+   */
+  public int clearStaleEntries() {
+    List<WalEntry> entries = wal.list(scope);
+    if (entries.isEmpty()) {
+      return 0;
+    }
+    table.refresh();
+    for (WalEntry entry : entries) {
+      LOG.warn("Dropping stale WAL entry {}: {}", entry.location(), describe(entry));
+      wal.delete(scope, entry.commitId());
+    }
+    return entries.size();
+  }
+
+  private String describe(WalEntry entry) {
+    try {
+      DataFilesCodec.Entry decoded = DataFilesCodec.decode(entry.payload(), entry.location(), table.specs());
+      Long snapshotId = SnapshotLookup.find(table, decoded.commitId(), decoded.createdAtMillis());
+      return snapshotId != null
+          ? "commit " + decoded.commitId() + " landed in snapshot " + snapshotId
+          : "commit "
+              + decoded.commitId()
+              + " did not land; its "
+              + decoded.files().size()
+              + " data files are left in place (never deleted: they may be live) and its tuples replay";
+    } catch (RuntimeException e) {
+      return e.getMessage();
+    }
+  }
+}

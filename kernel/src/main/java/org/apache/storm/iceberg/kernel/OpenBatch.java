@@ -1,0 +1,112 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.FanoutDataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.util.PropertyUtil;
+import org.apache.storm.iceberg.spi.BatchStats;
+import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.tuple.Tuple;
+
+/**
+ * One batch being written: open data files (one per partition, through Iceberg's fanout writer, all
+ * against the one table metadata version the batch was opened with) and the tuples they hold, not
+ * yet acked. Records go straight to the file writers; only the tuples are kept.
+ *
+ * <p>Not thread-safe: one task's executor thread owns it.
+ */
+final class OpenBatch {
+  /** Byte estimates walk every open file's buffers, so they are refreshed every this many records. */
+  static final int BYTES_REFRESH_RECORDS = 100;
+
+  private final Schema schema;
+  private final PartitionSpec spec;
+  private final TrackingWriterFactory files;
+  private final FanoutDataWriter<Record> writer;
+  private final PartitionKey partitionKey;
+  private final InternalRecordWrapper partitionSource;
+  private final List<Tuple> tuples = new ArrayList<>();
+  private final long openedAtMillis;
+  private long records;
+  private long bytes;
+
+  OpenBatch(Table table, FileFormatWriter format, int partitionId, long taskId, long nowMillis) {
+    this.schema = table.schema();
+    this.spec = table.spec();
+    FileFormat fileFormat = format.format();
+    this.files = new TrackingWriterFactory(format.writerFactory(table, schema));
+    OutputFileFactory fileFactory =
+        OutputFileFactory.builderFor(table, partitionId, taskId)
+            .format(fileFormat)
+            .operationId(UUID.randomUUID().toString())
+            .build();
+    long targetFileSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    this.writer = new FanoutDataWriter<>(files, fileFactory, table.io(), targetFileSize);
+    this.partitionKey = new PartitionKey(spec, schema);
+    this.partitionSource = new InternalRecordWrapper(schema.asStruct());
+    this.openedAtMillis = nowMillis;
+  }
+
+  /** The schema records of this batch must have. */
+  Schema schema() {
+    return schema;
+  }
+
+  /** Writes the record into its partition's open file and holds the tuple until the batch settles. */
+  void write(Record record, Tuple tuple) {
+    partitionKey.partition(partitionSource.wrap(record));
+    writer.write(record, spec, partitionKey);
+    tuples.add(tuple);
+    records++;
+    if (records % BYTES_REFRESH_RECORDS == 0) {
+      bytes = files.bytesWritten();
+    }
+  }
+
+  boolean isEmpty() {
+    return records == 0;
+  }
+
+  BatchStats stats(long nowMillis) {
+    return new BatchStats(
+        records, bytes, nowMillis - openedAtMillis, files.filesOpened(), files.partitions());
+  }
+
+  /** Closes every open file: they become durable and stay invisible until committed. */
+  SealedBatch seal() {
+    try {
+      writer.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot close the batch's data files", e);
+    }
+    List<DataFile> dataFiles = writer.result().dataFiles();
+    return new SealedBatch(dataFiles, tuples, records);
+  }
+
+  /** Closes what can be closed after a write failure; the tuples are the caller's to fail. */
+  List<Tuple> abandon() {
+    try {
+      writer.close();
+    } catch (IOException | RuntimeException e) {
+      // The batch is failed anyway; its files are orphans either way.
+    }
+    return tuples;
+  }
+}

@@ -1,0 +1,109 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.AlreadyExistsException;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Opens the sink's table at prepare: builds the catalog from the options, loads the table (creating
+ * it and its namespace when auto-create is set), and refuses any table storm-iceberg cannot write
+ * safely.
+ */
+public final class TableSetup {
+  private static final Logger LOG = LoggerFactory.getLogger(TableSetup.class);
+  static final int REQUIRED_FORMAT_VERSION = 2;
+
+  private TableSetup() {}
+
+  public static Catalog loadCatalog(IcebergOptions options) {
+    return CatalogUtil.buildIcebergCatalog(
+        options.catalogName(), options.catalogProperties(), hadoopConfigurationIfPresent());
+  }
+
+  /** Loads (or creates) the table and checks it is format version 2; the stored spec wins. */
+  public static Table openTable(Catalog catalog, IcebergOptions options) {
+    TableIdentifier identifier = options.tableIdentifier();
+    Table table;
+    try {
+      table = catalog.loadTable(identifier);
+    } catch (NoSuchTableException e) {
+      if (options.autoCreateSchema() == null) {
+        throw new IllegalStateException(
+            "Table " + options.table() + " does not exist; create it, or set withAutoCreate(schema, spec)", e);
+      }
+      table = create(catalog, options);
+    }
+    requireAppendableV2(table);
+    return table;
+  }
+
+  /** Refuses tables whose format version is not 2 with a message that says why and how to fix it. */
+  public static void requireAppendableV2(Table table) {
+    int version = TableUtil.formatVersion(table);
+    if (version != REQUIRED_FORMAT_VERSION) {
+      throw new IllegalStateException(
+          "Table "
+              + table.name()
+              + " has format version "
+              + version
+              + "; storm-iceberg appends only to format-version 2 tables (their manifests carry the"
+              + " sequence numbers and snapshot summaries the commit protocol relies on, and v3"
+              + " features are not yet supported). Upgrade the table with"
+              + " table.updateProperties().set(\"format-version\", \"2\").commit() or write to a v2 table.");
+    }
+  }
+
+  private static Table create(Catalog catalog, IcebergOptions options) {
+    TableIdentifier identifier = options.tableIdentifier();
+    createNamespaceIfMissing(catalog, identifier.namespace());
+    Map<String, String> properties = new HashMap<>(options.autoCreateProperties());
+    properties.putIfAbsent(TableProperties.FORMAT_VERSION, String.valueOf(REQUIRED_FORMAT_VERSION));
+    try {
+      Table table =
+          catalog.createTable(identifier, options.autoCreateSchema(), options.autoCreateSpec(), properties);
+      LOG.info("Created table {} with spec {}", identifier, table.spec());
+      return table;
+    } catch (AlreadyExistsException e) {
+      // Another task of the same sink created it first.
+      return catalog.loadTable(identifier);
+    }
+  }
+
+  private static void createNamespaceIfMissing(Catalog catalog, Namespace namespace) {
+    if (namespace.isEmpty() || !(catalog instanceof SupportsNamespaces)) {
+      return;
+    }
+    SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
+    if (!namespaces.namespaceExists(namespace)) {
+      try {
+        namespaces.createNamespace(namespace);
+      } catch (AlreadyExistsException e) {
+        // Created concurrently by another task; nothing to do.
+      }
+    }
+  }
+
+  /**
+   * Hadoop is provided by the worker, not bundled: catalogs and FileIOs that need a Configuration
+   * get one when Hadoop is on the classpath; others (REST with a non-Hadoop FileIO) work without.
+   */
+  private static Object hadoopConfigurationIfPresent() {
+    try {
+      return Class.forName("org.apache.hadoop.conf.Configuration").getDeclaredConstructor().newInstance();
+    } catch (ReflectiveOperationException | LinkageError e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,28 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.util.Map;
+import org.apache.storm.Config;
+import org.apache.storm.task.TopologyContext;
+
+/**
+ * Which task a sink runs as. The topology is named by {@code topology.name}, which survives a
+ * resubmission, so a new incarnation finds the WAL its predecessor left.
+ *
+ * @param topology the topology's name
+ * @param component the bolt's component id
+ * @param taskId Storm's task id
+ * @param taskIndex the task's index within its component
+ * @param componentTasks how many tasks the component has
+ */
+public record TaskIdentity(String topology, String component, int taskId, int taskIndex, int componentTasks) {
+
+  public static TaskIdentity of(Map<String, Object> topoConf, TopologyContext context) {
+    Object name = topoConf.get(Config.TOPOLOGY_NAME);
+    return new TaskIdentity(
+        name != null ? name.toString() : context.getStormId(),
+        context.getThisComponentId(),
+        context.getThisTaskId(),
+        context.getThisTaskIndex(),
+        context.getComponentTasks(context.getThisComponentId()).size());
+  }
+}

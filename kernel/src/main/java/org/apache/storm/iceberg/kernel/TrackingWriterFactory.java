@@ -1,0 +1,87 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.EqualityDeleteWriter;
+import org.apache.iceberg.deletes.PositionDeleteWriter;
+import org.apache.iceberg.encryption.EncryptedOutputFile;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.FileWriterFactory;
+
+/**
+ * Wraps a format's writer factory to see the files a batch opens, which Iceberg's fanout writer
+ * keeps to itself: how many, across how many partitions, and how many bytes they hold. The fanout
+ * writer hands every file of one partition the same partition object, so partitions are counted by
+ * identity, without hashing on the write path.
+ */
+final class TrackingWriterFactory implements FileWriterFactory<Record> {
+  private final FileWriterFactory<Record> delegate;
+  private final List<DataWriter<Record>> writers = new ArrayList<>();
+  private final Set<StructLike> partitions = Collections.newSetFromMap(new IdentityHashMap<>());
+
+  TrackingWriterFactory(FileWriterFactory<Record> delegate) {
+    this.delegate = delegate;
+  }
+
+  @Override
+  public DataWriter<Record> newDataWriter(
+      EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
+    DataWriter<Record> writer = delegate.newDataWriter(file, spec, partition);
+    writers.add(writer);
+    partitions.add(partition == null ? NO_PARTITION : partition);
+    return writer;
+  }
+
+  @Override
+  public EqualityDeleteWriter<Record> newEqualityDeleteWriter(
+      EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
+    throw new UnsupportedOperationException("storm-iceberg is append-only");
+  }
+
+  @Override
+  public PositionDeleteWriter<Record> newPositionDeleteWriter(
+      EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
+    throw new UnsupportedOperationException("storm-iceberg is append-only");
+  }
+
+  int filesOpened() {
+    return writers.size();
+  }
+
+  int partitions() {
+    return partitions.size();
+  }
+
+  /** Bytes written so far, as the format writers estimate them (buffered rows included). */
+  long bytesWritten() {
+    long bytes = 0;
+    for (DataWriter<Record> writer : writers) {
+      bytes += writer.length();
+    }
+    return bytes;
+  }
+
+  private static final StructLike NO_PARTITION =
+      new StructLike() {
+        @Override
+        public int size() {
+          return 0;
+        }
+
+        @Override
+        public <T> T get(int pos, Class<T> javaClass) {
+          throw new IndexOutOfBoundsException();
+        }
+
+        @Override
+        public <T> void set(int pos, T value) {
+          throw new IndexOutOfBoundsException();
+        }
+      };
+}

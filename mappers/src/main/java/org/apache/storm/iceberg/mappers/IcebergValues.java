@@ -1,0 +1,286 @@
+package org.apache.storm.iceberg.mappers;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.spi.RecordMappingException;
+
+/**
+ * Converts a Java value to Iceberg's generic representation of a column type, recursively for
+ * structs, lists and maps. Conversions never lose information: a value that does not fit the type
+ * exactly is an error naming the column path, the expected type and the value's class. Timestamps
+ * with a zone accept epoch <b>milliseconds</b> as a {@code Long}; that is the one numeric unit.
+ */
+public final class IcebergValues {
+  private IcebergValues() {}
+
+  public static Object convert(Type type, Object value, String path) {
+    if (value == null) {
+      return null;
+    }
+    switch (type.typeId()) {
+      case BOOLEAN:
+        if (value instanceof Boolean) {
+          return value;
+        }
+        break;
+      case INTEGER:
+        if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+          return ((Number) value).intValue();
+        }
+        if (value instanceof Long) {
+          long longValue = (Long) value;
+          if (longValue != (int) longValue) {
+            throw mismatch(path, type, value, "value " + longValue + " does not fit in an int");
+          }
+          return (int) longValue;
+        }
+        break;
+      case LONG:
+        if (isIntegral(value)) {
+          return ((Number) value).longValue();
+        }
+        break;
+      case FLOAT:
+        return toFloat(type, value, path);
+      case DOUBLE:
+        if (value instanceof Double || value instanceof Float || isIntegral(value)) {
+          return ((Number) value).doubleValue();
+        }
+        break;
+      case DECIMAL:
+        return toDecimal((Types.DecimalType) type, value, path);
+      case STRING:
+        if (value instanceof CharSequence) {
+          return value.toString();
+        }
+        break;
+      case UUID:
+        return toUuid(type, value, path);
+      case DATE:
+        if (value instanceof LocalDate) {
+          return value;
+        }
+        if (value instanceof java.sql.Date) {
+          return ((java.sql.Date) value).toLocalDate();
+        }
+        if (value instanceof Integer) {
+          return LocalDate.ofEpochDay((Integer) value);
+        }
+        break;
+      case TIME:
+        if (value instanceof LocalTime) {
+          return value;
+        }
+        break;
+      case TIMESTAMP:
+        return toTimestamp((Types.TimestampType) type, value, path);
+      case BINARY:
+        if (value instanceof byte[]) {
+          return ByteBuffer.wrap((byte[]) value);
+        }
+        if (value instanceof ByteBuffer) {
+          return value;
+        }
+        break;
+      case FIXED:
+        int length = ((Types.FixedType) type).length();
+        if (value instanceof byte[]) {
+          if (((byte[]) value).length != length) {
+            throw mismatch(
+                path, type, value, "length " + ((byte[]) value).length + " is not " + length);
+          }
+          return value;
+        }
+        break;
+      case STRUCT:
+        if (value instanceof Map) {
+          return toStruct(type.asStructType(), (Map<?, ?>) value, path);
+        }
+        break;
+      case LIST:
+        return toList(type.asListType(), value, path);
+      case MAP:
+        if (value instanceof Map) {
+          return toMap(type.asMapType(), (Map<?, ?>) value, path);
+        }
+        break;
+      default:
+        break;
+    }
+    throw mismatch(path, type, value, null);
+  }
+
+  private static boolean isIntegral(Object value) {
+    return value instanceof Long
+        || value instanceof Integer
+        || value instanceof Short
+        || value instanceof Byte;
+  }
+
+  private static Object toFloat(Type type, Object value, String path) {
+    if (value instanceof Float) {
+      return value;
+    }
+    if (isIntegral(value)) {
+      long longValue = ((Number) value).longValue();
+      float floatValue = (float) longValue;
+      if ((long) floatValue == longValue) {
+        return floatValue;
+      }
+      throw mismatch(path, type, value, "value " + longValue + " is not exactly a float");
+    }
+    throw mismatch(path, type, value, null);
+  }
+
+  private static Object toDecimal(Types.DecimalType type, Object value, String path) {
+    BigDecimal decimal;
+    if (value instanceof BigDecimal) {
+      decimal = (BigDecimal) value;
+    } else if (value instanceof BigInteger) {
+      decimal = new BigDecimal((BigInteger) value);
+    } else if (isIntegral(value)) {
+      decimal = BigDecimal.valueOf(((Number) value).longValue());
+    } else if (value instanceof CharSequence) {
+      try {
+        decimal = new BigDecimal(value.toString());
+      } catch (NumberFormatException e) {
+        throw mismatch(path, type, value, "'" + value + "' is not a decimal number");
+      }
+    } else {
+      throw mismatch(path, type, value, null);
+    }
+    if (decimal.scale() > type.scale()) {
+      BigDecimal stripped = decimal.stripTrailingZeros();
+      if (stripped.scale() > type.scale()) {
+        throw mismatch(path, type, value, decimal + " needs scale " + stripped.scale());
+      }
+    }
+    BigDecimal scaled = decimal.setScale(type.scale());
+    if (scaled.precision() > type.precision()) {
+      throw mismatch(path, type, value, decimal + " needs precision " + scaled.precision());
+    }
+    return scaled;
+  }
+
+  private static Object toUuid(Type type, Object value, String path) {
+    if (value instanceof UUID) {
+      return value;
+    }
+    if (value instanceof CharSequence) {
+      try {
+        return UUID.fromString(value.toString());
+      } catch (IllegalArgumentException e) {
+        throw mismatch(path, type, value, "'" + value + "' is not a UUID");
+      }
+    }
+    if (value instanceof byte[] && ((byte[]) value).length == 16) {
+      ByteBuffer buffer = ByteBuffer.wrap((byte[]) value);
+      return new UUID(buffer.getLong(), buffer.getLong());
+    }
+    throw mismatch(path, type, value, null);
+  }
+
+  private static Object toTimestamp(Types.TimestampType type, Object value, String path) {
+    if (!type.shouldAdjustToUTC()) {
+      if (value instanceof LocalDateTime) {
+        return value;
+      }
+      throw mismatch(path, type, value, null);
+    }
+    if (value instanceof OffsetDateTime) {
+      return value;
+    }
+    if (value instanceof Instant) {
+      return ((Instant) value).atOffset(ZoneOffset.UTC);
+    }
+    if (value instanceof ZonedDateTime) {
+      return ((ZonedDateTime) value).toOffsetDateTime();
+    }
+    if (value instanceof java.util.Date) {
+      return ((java.util.Date) value).toInstant().atOffset(ZoneOffset.UTC);
+    }
+    if (value instanceof Long) {
+      return Instant.ofEpochMilli((Long) value).atOffset(ZoneOffset.UTC);
+    }
+    throw mismatch(path, type, value, null);
+  }
+
+  private static Object toStruct(Types.StructType type, Map<?, ?> value, String path) {
+    GenericRecord record = GenericRecord.create(type);
+    List<Types.NestedField> fields = type.fields();
+    for (int pos = 0; pos < fields.size(); pos++) {
+      Types.NestedField field = fields.get(pos);
+      String fieldPath = path + "." + field.name();
+      Object fieldValue = value.get(field.name());
+      if (fieldValue == null && field.isRequired()) {
+        throw new RecordMappingException(
+            fieldPath, "required field '" + fieldPath + "' (" + field.type() + ") has no value");
+      }
+      record.set(pos, convert(field.type(), fieldValue, fieldPath));
+    }
+    return record;
+  }
+
+  private static Object toList(Types.ListType type, Object value, String path) {
+    List<?> elements;
+    if (value instanceof List) {
+      elements = (List<?>) value;
+    } else if (value instanceof Object[]) {
+      elements = Arrays.asList((Object[]) value);
+    } else {
+      throw mismatch(path, type, value, null);
+    }
+    List<Object> converted = new ArrayList<>(elements.size());
+    String elementPath = path + ".element";
+    for (Object element : elements) {
+      if (element == null && type.isElementRequired()) {
+        throw new RecordMappingException(elementPath, "list '" + path + "' holds a null element");
+      }
+      converted.add(convert(type.elementType(), element, elementPath));
+    }
+    return converted;
+  }
+
+  private static Object toMap(Types.MapType type, Map<?, ?> value, String path) {
+    Map<Object, Object> converted = new LinkedHashMap<>();
+    for (Map.Entry<?, ?> entry : value.entrySet()) {
+      if (entry.getValue() == null && type.isValueRequired()) {
+        throw new RecordMappingException(path + ".value", "map '" + path + "' holds a null value");
+      }
+      converted.put(
+          convert(type.keyType(), entry.getKey(), path + ".key"),
+          convert(type.valueType(), entry.getValue(), path + ".value"));
+    }
+    return converted;
+  }
+
+  private static RecordMappingException mismatch(
+      String path, Type type, Object value, String detail) {
+    return new RecordMappingException(
+        path,
+        "column '"
+            + path
+            + "' expects "
+            + type
+            + " but got "
+            + value.getClass().getName()
+            + (detail == null ? "" : ": " + detail));
+  }
+}

@@ -1,0 +1,26 @@
+package org.apache.storm.iceberg.spi;
+
+import java.io.Serializable;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.FileWriterFactory;
+
+/**
+ * Makes the Iceberg data-file writers for one table in one file format.
+ *
+ * <p>The kernel wraps the returned factory in Iceberg's fanout writer, one open file per partition,
+ * and rolls files at the table's {@code write.target-file-size-bytes}. Implementations should build
+ * on Iceberg's own writers (its format models) rather than writing files themselves.
+ */
+public interface FileFormatWriter extends Serializable {
+  /** The format of the files this writer produces. */
+  FileFormat format();
+
+  /**
+   * A writer factory for generic {@link Record}s of {@code schema}, honouring the table's write
+   * properties. Called once per batch, against the metadata version the batch is written with.
+   */
+  FileWriterFactory<Record> writerFactory(Table table, Schema schema);
+}

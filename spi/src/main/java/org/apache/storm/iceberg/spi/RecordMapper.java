@@ -1,0 +1,29 @@
+package org.apache.storm.iceberg.spi;
+
+import java.io.Serializable;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.storm.tuple.ITuple;
+
+/**
+ * Turns one Storm tuple into one Iceberg record of the table's current schema.
+ *
+ * <p>Contract:
+ *
+ * <ul>
+ *   <li>The returned record's struct is {@code schema.asStruct()}, with values in Iceberg's generic
+ *       representation (for example {@code OffsetDateTime} for timestamptz, {@code LocalDate} for
+ *       date).
+ *   <li>A tuple that cannot be converted throws {@link RecordMappingException} naming the column;
+ *       it is never dropped silently. The kernel adds the table and the tuple's origin.
+ *   <li>{@code schema} may change between calls (a column added from outside); mappers must not
+ *       assume it is fixed.
+ *   <li>Instances travel inside the topology, so they are {@link Serializable}; one instance is used
+ *       by one task's thread at a time.
+ * </ul>
+ *
+ * <p>{@link ITuple} rather than {@code Tuple} lets one mapper serve bolts and Trident.
+ */
+public interface RecordMapper extends Serializable {
+  Record map(ITuple tuple, Schema schema);
+}

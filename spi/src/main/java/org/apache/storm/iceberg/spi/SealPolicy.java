@@ -1,0 +1,13 @@
+package org.apache.storm.iceberg.spi;
+
+import java.io.Serializable;
+
+/**
+ * Decides when the open batch is sealed and committed. Several policies combine as "first threshold
+ * crossed": the batch seals as soon as any one says so. Policies are asked after every record and on
+ * every tick tuple, so {@link #shouldSeal} must be cheap and must not block. An empty batch is never
+ * sealed, whatever a policy says.
+ */
+public interface SealPolicy extends Serializable {
+  boolean shouldSeal(BatchStats stats);
+}

@@ -1,0 +1,24 @@
+package org.apache.storm.iceberg.spi;
+
+import java.util.List;
+
+/**
+ * Keeps the commit entries of the write-ahead log: put before an append, deleted after it.
+ *
+ * <p>Contract:
+ *
+ * <ul>
+ *   <li>{@link #put} is durable when it returns; it returns the entry's location.
+ *   <li>{@link #list} returns every entry put in {@code scope} and not yet deleted, and nothing from
+ *       any other scope.
+ *   <li>{@link #delete} of an entry that does not exist is not an error.
+ *   <li>Failures surface as unchecked exceptions that name the location involved.
+ * </ul>
+ */
+public interface WalStore {
+  String put(WalScope scope, String commitId, byte[] payload);
+
+  List<WalEntry> list(WalScope scope);
+
+  void delete(WalScope scope, String commitId);
+}

@@ -1,0 +1,114 @@
+package org.apache.storm.iceberg.wal;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.InputFile;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.storm.iceberg.spi.WalEntry;
+import org.apache.storm.iceberg.spi.WalScope;
+import org.apache.storm.iceberg.spi.WalStore;
+
+/**
+ * The default WAL store ({@code "table-fileio"}): one file per entry, written through the table's
+ * own {@link FileIO} under {@code <table location>/metadata/_storm_wal/<namespace>/<topology>/
+ * <component>/<task>/<commit id>.json}. It needs no storage beyond the table's and no extra
+ * credentials. Listing needs a FileIO that {@link SupportsPrefixOperations} (HadoopFileIO, S3FileIO,
+ * ResolvingFileIO and most others do).
+ */
+final class TableFileIoWalStore implements WalStore {
+  static final String WAL_DIR = "metadata/_storm_wal";
+  private static final String SUFFIX = ".json";
+
+  @Override
+  public String put(WalScope scope, String commitId, byte[] payload) {
+    String location = entryLocation(scope, commitId);
+    try (OutputStream out = io(scope).newOutputFile(location).createOrOverwrite()) {
+      out.write(payload);
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot write WAL entry " + location, e);
+    }
+    return location;
+  }
+
+  @Override
+  public List<WalEntry> list(WalScope scope) {
+    FileIO io = io(scope);
+    if (!(io instanceof SupportsPrefixOperations)) {
+      throw new IllegalStateException(
+          "WAL store 'table-fileio' needs a FileIO that can list by prefix, but table "
+              + scope.table().name()
+              + " uses "
+              + io.getClass().getName()
+              + "; select a WAL store that keeps entries elsewhere with withWalStore(name, props)");
+    }
+    String dir = scopeDirectory(scope);
+    List<WalEntry> entries = new ArrayList<>();
+    try {
+      for (FileInfo file : ((SupportsPrefixOperations) io).listPrefix(dir)) {
+        String name = file.location().substring(file.location().lastIndexOf('/') + 1);
+        if (name.endsWith(SUFFIX)) {
+          String commitId = name.substring(0, name.length() - SUFFIX.length());
+          entries.add(new WalEntry(commitId, file.location(), read(io.newInputFile(file.location()))));
+        }
+      }
+    } catch (NotFoundException e) {
+      return List.of();
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof java.io.FileNotFoundException) {
+        return List.of();
+      }
+      throw e;
+    }
+    return entries;
+  }
+
+  @Override
+  public void delete(WalScope scope, String commitId) {
+    io(scope).deleteFile(entryLocation(scope, commitId));
+  }
+
+  private static FileIO io(WalScope scope) {
+    return scope.table().io();
+  }
+
+  static String scopeDirectory(WalScope scope) {
+    String tableLocation = scope.table().location();
+    String base = tableLocation.endsWith("/") ? tableLocation : tableLocation + "/";
+    return base
+        + WAL_DIR
+        + "/"
+        + encode(scope.namespace())
+        + "/"
+        + encode(scope.topology())
+        + "/"
+        + encode(scope.component())
+        + "/"
+        + scope.taskIndex()
+        + "/";
+  }
+
+  private static String entryLocation(WalScope scope, String commitId) {
+    return scopeDirectory(scope) + encode(commitId) + SUFFIX;
+  }
+
+  private static String encode(String pathPart) {
+    return URLEncoder.encode(pathPart, StandardCharsets.UTF_8);
+  }
+
+  private static byte[] read(InputFile file) {
+    try (InputStream in = file.newStream()) {
+      return in.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read WAL entry " + file.location(), e);
+    }
+  }
+}

@@ -1,0 +1,26 @@
+package org.apache.storm.iceberg.wal;
+
+import com.google.auto.service.AutoService;
+import java.util.Map;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreFactory;
+
+/** Registers the default WAL store, {@code "table-fileio"}. It takes no properties. */
+@AutoService(WalStoreFactory.class)
+public class TableFileIoWalStoreFactory implements WalStoreFactory {
+  public static final String NAME = "table-fileio";
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public WalStore create(Map<String, String> properties) {
+    if (!properties.isEmpty()) {
+      throw new IllegalArgumentException(
+          "WAL store 'table-fileio' takes no properties, got " + properties.keySet());
+    }
+    return new TableFileIoWalStore();
+  }
+}
