@@ -66,6 +66,12 @@ public final class SinkTask implements Closeable {
    * worker's classpath, and drops the WAL entries this task's previous incarnation left.
    */
   public static SinkTask open(IcebergOptions options, TaskIdentity task, OutputCollector collector) {
+    return open(options, task, collector, System::currentTimeMillis);
+  }
+
+  /** As {@link #open(IcebergOptions, TaskIdentity, OutputCollector)}, with the clock batch ages use. */
+  static SinkTask open(
+      IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     Catalog catalog = TableSetup.loadCatalog(options);
     Table table = TableSetup.openTable(catalog, options);
@@ -85,7 +91,7 @@ public final class SinkTask implements Closeable {
         options.sealPolicies(),
         protocol,
         collector,
-        System::currentTimeMillis);
+        clock);
   }
 
   public void execute(Tuple tuple) {

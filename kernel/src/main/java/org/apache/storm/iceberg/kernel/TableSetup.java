@@ -41,7 +41,13 @@ public final class TableSetup {
     } catch (NoSuchTableException e) {
       if (options.autoCreateSchema() == null) {
         throw new IllegalStateException(
-            "Table " + options.table() + " does not exist; create it, or set withAutoCreate(schema, spec)", e);
+            "Table "
+                + options.table()
+                + " does not exist in catalog '"
+                + options.catalogName()
+                + "' (catalogs such as JDBC keep tables per catalog name: match withCatalogName to the"
+                + " name other engines use); create the table, or set withAutoCreate(schema, spec)",
+            e);
       }
       table = create(catalog, options);
     }

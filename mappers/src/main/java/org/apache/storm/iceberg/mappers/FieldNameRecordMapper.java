@@ -35,8 +35,7 @@ public class FieldNameRecordMapper implements RecordMapper {
                   + column.name()
                   + "' ("
                   + column.type()
-                  + ") has no value; tuple fields are "
-                  + tuple.getFields());
+                  + ") has no value");
         }
         continue;
       }

@@ -1,0 +1,206 @@
+package org.apache.storm.iceberg.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.encryption.EncryptionManager;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
+
+/**
+ * A real catalog (built from the {@code delegate.*} properties) whose tables' {@link
+ * TableOperations} inject the faults registered under the {@code fault-key} property. Loaded by
+ * {@code catalog-impl}, exactly as a user's catalog would be.
+ */
+public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
+  public static final String DELEGATE_PREFIX = "delegate.";
+  public static final String FAULT_KEY = "fault-key";
+
+  private Catalog delegate;
+  private Faults faults;
+  private String name;
+
+  /** Catalog properties that wrap the real catalog {@code delegateProperties} with {@code faults}. */
+  public static Map<String, String> properties(Map<String, String> delegateProperties, Faults faults) {
+    Map<String, String> properties = new HashMap<>();
+    properties.put("catalog-impl", FaultInjectingCatalog.class.getName());
+    properties.put(FAULT_KEY, faults.key);
+    delegateProperties.forEach((k, v) -> properties.put(DELEGATE_PREFIX + k, v));
+    return properties;
+  }
+
+  @Override
+  public void initialize(String catalogName, Map<String, String> properties) {
+    this.name = catalogName;
+    Map<String, String> delegateProperties = new HashMap<>();
+    properties.forEach(
+        (k, v) -> {
+          if (k.startsWith(DELEGATE_PREFIX)) {
+            delegateProperties.put(k.substring(DELEGATE_PREFIX.length()), v);
+          }
+        });
+    this.delegate =
+        CatalogUtil.buildIcebergCatalog(catalogName, delegateProperties, new org.apache.hadoop.conf.Configuration());
+    this.faults = Faults.lookup(properties.get(FAULT_KEY));
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public Table loadTable(TableIdentifier identifier) {
+    if (faults.unreachable()) {
+      throw unreachable();
+    }
+    Table table = delegate.loadTable(identifier);
+    return new BaseTable(new FaultyOperations(((HasTableOperations) table).operations()), table.name());
+  }
+
+  @Override
+  public Table createTable(
+      TableIdentifier identifier, Schema schema, PartitionSpec spec, Map<String, String> properties) {
+    delegate.createTable(identifier, schema, spec, properties);
+    return loadTable(identifier);
+  }
+
+  @Override
+  public List<TableIdentifier> listTables(Namespace namespace) {
+    return delegate.listTables(namespace);
+  }
+
+  @Override
+  public boolean dropTable(TableIdentifier identifier, boolean purge) {
+    return delegate.dropTable(identifier, purge);
+  }
+
+  @Override
+  public void renameTable(TableIdentifier from, TableIdentifier to) {
+    delegate.renameTable(from, to);
+  }
+
+  private SupportsNamespaces namespaces() {
+    return (SupportsNamespaces) delegate;
+  }
+
+  @Override
+  public void createNamespace(Namespace namespace, Map<String, String> metadata) {
+    namespaces().createNamespace(namespace, metadata);
+  }
+
+  @Override
+  public List<Namespace> listNamespaces(Namespace namespace) {
+    return namespaces().listNamespaces(namespace);
+  }
+
+  @Override
+  public Map<String, String> loadNamespaceMetadata(Namespace namespace) {
+    return namespaces().loadNamespaceMetadata(namespace);
+  }
+
+  @Override
+  public boolean dropNamespace(Namespace namespace) {
+    return namespaces().dropNamespace(namespace);
+  }
+
+  @Override
+  public boolean setProperties(Namespace namespace, Map<String, String> properties) {
+    return namespaces().setProperties(namespace, properties);
+  }
+
+  @Override
+  public boolean removeProperties(Namespace namespace, Set<String> properties) {
+    return namespaces().removeProperties(namespace, properties);
+  }
+
+  private static UncheckedIOException unreachable() {
+    return new UncheckedIOException(new ConnectException("injected: catalog unreachable"));
+  }
+
+  private final class FaultyOperations implements TableOperations {
+    private final TableOperations ops;
+
+    FaultyOperations(TableOperations ops) {
+      this.ops = ops;
+    }
+
+    @Override
+    public TableMetadata current() {
+      return ops.current();
+    }
+
+    @Override
+    public TableMetadata refresh() {
+      if (faults.unreachable()) {
+        throw unreachable();
+      }
+      return ops.refresh();
+    }
+
+    @Override
+    public void commit(TableMetadata base, TableMetadata metadata) {
+      switch (faults.nextCommitFault()) {
+        case FAIL_BEFORE:
+          throw new CommitFailedException("injected: commit rejected before it was applied");
+        case UNREACHABLE:
+          throw unreachable();
+        case UNKNOWN_AFTER:
+          ops.commit(base, metadata);
+          faults.realCommits.incrementAndGet();
+          throw new CommitStateUnknownException(new IOException("injected: answer lost after the commit landed"));
+        default:
+          ops.commit(base, metadata);
+          faults.realCommits.incrementAndGet();
+      }
+    }
+
+    @Override
+    public FileIO io() {
+      return ops.io();
+    }
+
+    @Override
+    public EncryptionManager encryption() {
+      return ops.encryption();
+    }
+
+    @Override
+    public String metadataFileLocation(String fileName) {
+      return ops.metadataFileLocation(fileName);
+    }
+
+    @Override
+    public LocationProvider locationProvider() {
+      return ops.locationProvider();
+    }
+
+    @Override
+    public long newSnapshotId() {
+      return ops.newSnapshotId();
+    }
+
+    @Override
+    public boolean requireStrictCleanup() {
+      return ops.requireStrictCleanup();
+    }
+  }
+}

@@ -1,0 +1,72 @@
+package org.apache.storm.iceberg.testing;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The faults a {@link FaultInjectingCatalog} injects, looked up by the key in its catalog properties
+ * so a test (or a LocalCluster topology in the same JVM) and the catalogs its bolts build share them.
+ */
+public final class Faults {
+  private static final Map<String, Faults> REGISTRY = new ConcurrentHashMap<>();
+
+  /** What the next commits do. */
+  public enum CommitFault {
+    NONE,
+    /** Throw CommitFailedException without committing. */
+    FAIL_BEFORE,
+    /** Commit for real, then throw CommitStateUnknownException. */
+    UNKNOWN_AFTER,
+    /** Commit, refresh and load throw as if the catalog were down. */
+    UNREACHABLE
+  }
+
+  public final String key = UUID.randomUUID().toString();
+  private volatile CommitFault commitFault = CommitFault.NONE;
+  private final AtomicInteger faultsLeft = new AtomicInteger();
+  public final AtomicInteger realCommits = new AtomicInteger();
+  public final AtomicInteger injected = new AtomicInteger();
+
+  public static Faults create() {
+    Faults faults = new Faults();
+    REGISTRY.put(faults.key, faults);
+    return faults;
+  }
+
+  static Faults lookup(String key) {
+    Faults faults = REGISTRY.get(key);
+    if (faults == null) {
+      throw new IllegalStateException("no faults registered under " + key);
+    }
+    return faults;
+  }
+
+  /** Injects {@code fault} into the next {@code times} commits (refreshes too, for UNREACHABLE). */
+  public void inject(CommitFault fault, int times) {
+    faultsLeft.set(times);
+    commitFault = fault;
+  }
+
+  public void clear() {
+    commitFault = CommitFault.NONE;
+  }
+
+  boolean unreachable() {
+    return commitFault == CommitFault.UNREACHABLE;
+  }
+
+  /** The fault for this commit, counting it down. */
+  CommitFault nextCommitFault() {
+    CommitFault fault = commitFault;
+    if (fault == CommitFault.NONE) {
+      return fault;
+    }
+    if (faultsLeft.decrementAndGet() <= 0) {
+      commitFault = CommitFault.NONE;
+    }
+    injected.incrementAndGet();
+    return fault;
+  }
+}

@@ -1,0 +1,70 @@
+package org.apache.storm.iceberg.testing;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.storm.task.IOutputCollector;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.tuple.Tuple;
+
+/** A real {@link OutputCollector} over a recorder of acks, fails, emits and reported errors. */
+public final class RecordingCollector implements IOutputCollector {
+  public final List<Tuple> acked = new CopyOnWriteArrayList<>();
+  public final List<Tuple> failed = new CopyOnWriteArrayList<>();
+  public final List<Throwable> errors = new CopyOnWriteArrayList<>();
+  public final List<Emitted> emitted = new CopyOnWriteArrayList<>();
+
+  /** One emitted tuple with its anchors. */
+  public record Emitted(String stream, List<Tuple> anchors, List<Object> values) {}
+
+  public OutputCollector collector() {
+    return new OutputCollector(this);
+  }
+
+  public List<Long> ackedIds() {
+    return ids(acked);
+  }
+
+  public List<Long> failedIds() {
+    return ids(failed);
+  }
+
+  private static List<Long> ids(List<Tuple> tuples) {
+    List<Long> ids = new ArrayList<>();
+    tuples.forEach(t -> ids.add(t.getLongByField("id")));
+    return ids;
+  }
+
+  @Override
+  public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
+    emitted.add(new Emitted(streamId, List.copyOf(anchors == null ? List.of() : anchors), tuple));
+    return List.of();
+  }
+
+  @Override
+  public void emitDirect(int taskId, String streamId, Collection<Tuple> anchors, List<Object> tuple) {
+    emit(streamId, anchors, tuple);
+  }
+
+  @Override
+  public void ack(Tuple input) {
+    acked.add(input);
+  }
+
+  @Override
+  public void fail(Tuple input) {
+    failed.add(input);
+  }
+
+  @Override
+  public void resetTimeout(Tuple input) {}
+
+  @Override
+  public void flush() {}
+
+  @Override
+  public void reportError(Throwable error) {
+    errors.add(error);
+  }
+}

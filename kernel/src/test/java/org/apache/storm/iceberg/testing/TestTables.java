@@ -1,0 +1,77 @@
+package org.apache.storm.iceberg.testing;
+
+import static org.apache.iceberg.types.Types.NestedField.optional;
+import static org.apache.iceberg.types.Types.NestedField.required;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.StreamSupport;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.types.Types;
+
+/** The events table the tests write, and what a user would read back from it. */
+public final class TestTables {
+  public static final Schema SCHEMA =
+      new Schema(
+          required(1, "id", Types.LongType.get()),
+          optional(2, "region", Types.StringType.get()),
+          optional(3, "event_time", Types.TimestampType.withZone()),
+          optional(4, "payload", Types.StringType.get()));
+
+  public static final PartitionSpec REGION_DAY =
+      PartitionSpec.builderFor(SCHEMA).identity("region").day("event_time").build();
+
+  public static final String[] FIELDS = {"id", "region", "event_time", "payload"};
+
+  private TestTables() {}
+
+  public static List<Record> rows(Table table) {
+    table.refresh();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      List<Record> rows = new ArrayList<>();
+      records.forEach(r -> rows.add(r.copy()));
+      return rows;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static List<Long> ids(Table table) {
+    return rows(table).stream().map(r -> (Long) r.getField("id")).sorted().collect(Collectors.toList());
+  }
+
+  public static List<Snapshot> snapshots(Table table) {
+    table.refresh();
+    return StreamSupport.stream(table.snapshots().spliterator(), false).collect(Collectors.toList());
+  }
+
+  /** The WAL entries left anywhere under the table, read straight from the local file system. */
+  public static List<java.nio.file.Path> walEntries(Table table) {
+    String location = table.location();
+    java.nio.file.Path root =
+        location.startsWith("file:")
+            ? java.nio.file.Paths.get(java.net.URI.create(location.replace("file:///", "file:/")))
+            : java.nio.file.Paths.get(location);
+    java.nio.file.Path wal = root.resolve("metadata/_storm_wal");
+    if (!java.nio.file.Files.exists(wal)) {
+      return List.of();
+    }
+    try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(wal)) {
+      return files
+          .filter(java.nio.file.Files::isRegularFile)
+          .filter(p -> p.getFileName().toString().endsWith(".json"))
+          .collect(Collectors.toList());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,46 @@
+package org.apache.storm.iceberg.testing;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.storm.Constants;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.task.GeneralTopologyContext;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.MessageId;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.TupleImpl;
+
+/** Real Storm {@link Tuple}s from a source component "events" with the given fields, and ticks. */
+public final class Tuples {
+  public static final String SOURCE = "events";
+  private final Fields fields;
+  private final GeneralTopologyContext context;
+  private long nextMessageId = 1;
+
+  public Tuples(String... fieldNames) {
+    this.fields = new Fields(fieldNames);
+    Map<Integer, String> taskToComponent = new HashMap<>();
+    taskToComponent.put(1, SOURCE);
+    taskToComponent.put((int) Constants.SYSTEM_TASK_ID, Constants.SYSTEM_COMPONENT_ID);
+    Map<String, List<Integer>> componentTasks = new HashMap<>();
+    componentTasks.put(SOURCE, List.of(1));
+    componentTasks.put(Constants.SYSTEM_COMPONENT_ID, List.of((int) Constants.SYSTEM_TASK_ID));
+    Map<String, Map<String, Fields>> streams = new HashMap<>();
+    streams.put(SOURCE, Map.of("default", fields));
+    streams.put(Constants.SYSTEM_COMPONENT_ID, Map.of(Constants.SYSTEM_TICK_STREAM_ID, new Fields("rate_secs")));
+    this.context =
+        new GeneralTopologyContext(new StormTopology(), new HashMap<>(), taskToComponent, componentTasks, streams, "test-1");
+  }
+
+  public Tuple tuple(Object... values) {
+    Map<Long, Long> anchors = Map.of(nextMessageId, nextMessageId);
+    nextMessageId++;
+    return new TupleImpl(context, java.util.Arrays.asList(values), SOURCE, 1, "default", MessageId.makeId(anchors));
+  }
+
+  public Tuple tick() {
+    return new TupleImpl(
+        context, List.of(1), Constants.SYSTEM_COMPONENT_ID, (int) Constants.SYSTEM_TASK_ID, Constants.SYSTEM_TICK_STREAM_ID);
+  }
+}
