@@ -10,7 +10,6 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.AlreadyExistsException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.slf4j.Logger;
@@ -81,9 +80,13 @@ public final class TableSetup {
           catalog.createTable(identifier, options.autoCreateSchema(), options.autoCreateSpec(), properties);
       LOG.info("Created table {} with spec {}", identifier, table.spec());
       return table;
-    } catch (AlreadyExistsException e) {
-      // Another task of the same sink created it first.
-      return catalog.loadTable(identifier);
+    } catch (RuntimeException e) {
+      // Every task of the sink auto-creates at once; whoever loses the race sees the winner's table.
+      // Catalogs report losing differently (JDBC on SQLite: a constraint violation), so look.
+      if (catalog.tableExists(identifier)) {
+        return catalog.loadTable(identifier);
+      }
+      throw e;
     }
   }
 
@@ -95,8 +98,11 @@ public final class TableSetup {
     if (!namespaces.namespaceExists(namespace)) {
       try {
         namespaces.createNamespace(namespace);
-      } catch (AlreadyExistsException e) {
-        // Created concurrently by another task; nothing to do.
+      } catch (RuntimeException e) {
+        // As for tables: another task may have created it first.
+        if (!namespaces.namespaceExists(namespace)) {
+          throw e;
+        }
       }
     }
   }

@@ -158,6 +158,9 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
 
     @Override
     public void commit(TableMetadata base, TableMetadata metadata) {
+      if (faults.unreachable()) {
+        throw unreachable();
+      }
       switch (faults.nextCommitFault()) {
         case FAIL_BEFORE:
           throw new CommitFailedException("injected: commit rejected before it was applied");

@@ -19,13 +19,14 @@ public final class Faults {
     FAIL_BEFORE,
     /** Commit for real, then throw CommitStateUnknownException. */
     UNKNOWN_AFTER,
-    /** Commit, refresh and load throw as if the catalog were down. */
+    /** The commit finds the catalog down: it, and every refresh and load after it, throw until {@link #clear()}. */
     UNREACHABLE
   }
 
   public final String key = UUID.randomUUID().toString();
   private volatile CommitFault commitFault = CommitFault.NONE;
   private final AtomicInteger faultsLeft = new AtomicInteger();
+  private volatile boolean down;
   public final AtomicInteger realCommits = new AtomicInteger();
   public final AtomicInteger injected = new AtomicInteger();
 
@@ -49,12 +50,19 @@ public final class Faults {
     commitFault = fault;
   }
 
+  /** Takes the catalog down now: commits, refreshes and loads throw until {@link #clear()}. */
+  public void takeDown() {
+    down = true;
+  }
+
+  /** Removes every fault: the catalog is reachable and commits go through. */
   public void clear() {
     commitFault = CommitFault.NONE;
+    down = false;
   }
 
   boolean unreachable() {
-    return commitFault == CommitFault.UNREACHABLE;
+    return down;
   }
 
   /** The fault for this commit, counting it down. */
@@ -67,6 +75,9 @@ public final class Faults {
       commitFault = CommitFault.NONE;
     }
     injected.incrementAndGet();
+    if (fault == CommitFault.UNREACHABLE) {
+      down = true;
+    }
     return fault;
   }
 }

@@ -22,6 +22,7 @@ public final class RestCatalogServer implements AutoCloseable {
   private final Server server;
 
   public RestCatalogServer(Path dir) throws Exception {
+    java.nio.file.Files.createDirectories(dir);
     this.backend = TestCatalogs.load(TestCatalogs.jdbcSqlite(dir));
     this.server = new Server(new InetSocketAddress("127.0.0.1", 0));
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);

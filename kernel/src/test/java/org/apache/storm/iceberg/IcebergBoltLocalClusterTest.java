@@ -1,0 +1,124 @@
+package org.apache.storm.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.Config;
+import org.apache.storm.LocalCluster;
+import org.apache.storm.generated.KillOptions;
+import org.apache.storm.iceberg.testing.Deadline;
+import org.apache.storm.iceberg.testing.ReplayingSpout;
+import org.apache.storm.iceberg.testing.RestCatalogServer;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.topology.TopologyBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** IcebergBolt end to end in Storm's LocalCluster, on Hadoop, JDBC (SQLite) and REST catalogs. */
+class IcebergBoltLocalClusterTest {
+  static final long EVENTS = 10_000;
+
+  enum CatalogKind {
+    HADOOP,
+    JDBC_SQLITE,
+    REST
+  }
+
+  static LocalCluster cluster;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster = new LocalCluster();
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(CatalogKind.class)
+  void everyTupleLandsAndIsAckedOnlyAfterItsCommit(CatalogKind kind) throws Exception {
+    RestCatalogServer rest = kind == CatalogKind.REST ? new RestCatalogServer(dir.resolve("rest")) : null;
+    try {
+      Map<String, String> catalogProperties =
+          switch (kind) {
+            case HADOOP -> TestCatalogs.hadoop(dir);
+            case JDBC_SQLITE -> TestCatalogs.jdbcSqlite(dir);
+            case REST -> rest.clientProperties();
+          };
+      // The catalog exists before the topology starts, as in production: several tasks creating
+      // the JDBC catalog's own tables at once on an empty SQLite file would race.
+      TestCatalogs.load(catalogProperties);
+      runAndCheck(catalogProperties);
+    } finally {
+      if (rest != null) {
+        rest.close();
+      }
+    }
+  }
+
+  private void runAndCheck(Map<String, String> catalogProperties) throws Exception {
+    String ledgerKey = UUID.randomUUID().toString();
+    IcebergOptions options =
+        new IcebergOptions.Builder()
+            .withCatalogName("test")
+            .withCatalogProperties(catalogProperties)
+            .withTable("db.events")
+            .withAutoCreate(TestTables.SCHEMA, TestTables.REGION_DAY)
+            .withCommitIntervalRecords(1_000)
+            .withCommitIntervalMillis(2_000)
+            .withTickIntervalSecs(1)
+            .build();
+    TopologyBuilder builder = new TopologyBuilder();
+    builder.setSpout("events", new ReplayingSpout(ledgerKey, EVENTS), 1);
+    builder.setBolt("iceberg", new IcebergBolt(options), 2).shuffleGrouping("events");
+    Config conf = new Config();
+    conf.setMaxSpoutPending(5_000);
+    conf.setMessageTimeoutSecs(60);
+    String name = "iceberg-" + ledgerKey.substring(0, 8);
+
+    cluster.submitTopology(name, conf, builder.createTopology());
+    ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
+    try {
+      Deadline.await(
+          Duration.ofSeconds(180),
+          () -> ledger.acked.size() == EVENTS,
+          () -> "all " + EVENTS + " ids acked; acked " + ledger.acked.size() + ", fails " + ledger.failCount.get());
+    } finally {
+      KillOptions kill = new KillOptions();
+      kill.set_wait_secs(0);
+      cluster.killTopologyWithOpts(name, kill);
+    }
+
+    Table table = TestCatalogs.load(catalogProperties).loadTable(TableIdentifier.of("db", "events"));
+    List<Long> ids = TestTables.ids(table);
+    assertThat(ids.stream().distinct().collect(Collectors.toList()))
+        .containsExactlyElementsOf(LongStream.range(0, EVENTS).boxed().collect(Collectors.toList()));
+    List<Snapshot> snapshots = TestTables.snapshots(table);
+    assertThat(snapshots).isNotEmpty().allSatisfy(s -> assertThat(s.summary()).containsKey(IcebergOptions.COMMIT_ID_PROPERTY));
+    assertThat(snapshots.stream().map(s -> s.summary().get(IcebergOptions.COMMIT_ID_PROPERTY)).distinct()).hasSameSizeAs(snapshots);
+    assertThat(snapshots.stream().map(s -> s.summary().get("storm.iceberg.task-index")).distinct())
+        .containsExactlyInAnyOrder("0", "1");
+    assertThat(TestTables.walEntries(table)).isEmpty();
+    // Every row a snapshot added was acked: nothing is visible that the spout was not told about.
+    assertThat(ledger.acked).hasSize((int) EVENTS);
+  }
+}

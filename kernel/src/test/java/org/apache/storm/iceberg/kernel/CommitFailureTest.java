@@ -1,0 +1,149 @@
+package org.apache.storm.iceberg.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
+import org.apache.storm.iceberg.testing.Faults;
+import org.apache.storm.iceberg.testing.Faults.CommitFault;
+import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.Tuples;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Commit errors settled at once, on real catalogs whose TableOperations inject the fault: before
+ * the real commit, after it, or with the catalog unreachable.
+ */
+class CommitFailureTest {
+  static final TableIdentifier EVENTS = TableIdentifier.of("db", "events");
+
+  @TempDir Path dir;
+  final RecordingCollector recorder = new RecordingCollector();
+  final Tuples tuples = new Tuples(TestTables.FIELDS);
+  final Faults faults = Faults.create();
+  final AtomicLong clock = new AtomicLong(1_000_000);
+  Table table;
+  SinkTask sink;
+
+  void start(SinkTaskTest.CatalogKind kind) {
+    Map<String, String> real =
+        kind == SinkTaskTest.CatalogKind.HADOOP ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
+    Catalog catalog = TestCatalogs.load(real);
+    if (catalog instanceof SupportsNamespaces) {
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+    }
+    // One retry keeps Iceberg's own conflict retries (and their backoff) short.
+    table =
+        catalog.createTable(
+            EVENTS, TestTables.SCHEMA, PartitionSpec.unpartitioned(), Map.of(TableProperties.COMMIT_NUM_RETRIES, "1"));
+    IcebergOptions options =
+        new IcebergOptions.Builder()
+            .withCatalogName("test")
+            .withCatalogProperties(FaultInjectingCatalog.properties(real, faults))
+            .withTable("db.events")
+            .withCommitIntervalRecords(5)
+            .build();
+    sink = SinkTask.open(options, SinkTaskTest.TASK, recorder.collector(), clock::get);
+  }
+
+  void sendBatch(long fromId) {
+    for (long id = fromId; id < fromId + 5; id++) {
+      sink.execute(tuples.tuple(id, "eu", null, "p"));
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void commitThatLandedDespiteAnUnknownStateIsAckedAndNotReplayed(SinkTaskTest.CatalogKind kind) {
+    start(kind);
+    faults.inject(CommitFault.UNKNOWN_AFTER, 1);
+
+    sendBatch(0);
+
+    assertThat(faults.injected).hasValue(1);
+    assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(recorder.failed).isEmpty();
+    assertThat(TestTables.snapshots(table)).hasSize(1);
+    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(TestTables.walEntries(table)).isEmpty();
+    sink.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void commitRejectedBeforeItAppliedFailsTheBatchAndShowsNothing(SinkTaskTest.CatalogKind kind) {
+    start(kind);
+    faults.inject(CommitFault.FAIL_BEFORE, 2); // the attempt and Iceberg's one retry
+
+    sendBatch(0);
+
+    assertThat(recorder.acked).isEmpty();
+    assertThat(recorder.failedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(recorder.errors).singleElement().isInstanceOf(CommitFailedException.class);
+    assertThat(TestTables.snapshots(table)).isEmpty();
+    assertThat(TestTables.walEntries(table)).isEmpty();
+
+    // The replay goes through once the catalog accepts commits again.
+    sendBatch(0);
+    assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    sink.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void anUnreachableCatalogFailsTheBatch(SinkTaskTest.CatalogKind kind) {
+    start(kind);
+    faults.inject(CommitFault.UNREACHABLE, 1);
+
+    sendBatch(0);
+
+    assertThat(recorder.acked).isEmpty();
+    assertThat(recorder.failedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(recorder.errors).singleElement().satisfies(e -> assertThat(e).hasMessageContaining("catalog unreachable"));
+    assertThat(TestTables.snapshots(table)).isEmpty();
+    // The outcome is unknown, so the entry stays for the next incarnation to settle and drop.
+    List<Path> left = TestTables.walEntries(table);
+    assertThat(left).hasSize(1);
+
+    faults.clear();
+    sendBatch(10);
+    assertThat(recorder.ackedIds()).containsExactly(10L, 11L, 12L, 13L, 14L);
+    sink.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void whileTheCatalogIsDownNoBatchOpensAndEachTupleIsFailed(SinkTaskTest.CatalogKind kind) {
+    start(kind);
+    faults.takeDown();
+
+    sendBatch(0);
+
+    assertThat(recorder.acked).isEmpty();
+    assertThat(recorder.failedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(recorder.errors).hasSize(5).allSatisfy(e -> assertThat(e).hasMessageContaining("catalog unreachable"));
+
+    faults.clear();
+    sendBatch(0);
+    assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    sink.close();
+  }
+}

@@ -1,0 +1,88 @@
+package org.apache.storm.iceberg.testing;
+
+import java.util.Map;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.storm.spout.SpoutOutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.base.BaseRichSpout;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.Values;
+
+/**
+ * Emits events with ids {@code 0..count-1}, each with its id as message id, and replays whatever is
+ * failed (or times out), like a Kafka spout would. What happened is kept in a {@link Ledger} shared
+ * with the test through a static registry, since LocalCluster runs in the test's JVM.
+ */
+public class ReplayingSpout extends BaseRichSpout {
+  private static final Map<String, Ledger> LEDGERS = new ConcurrentHashMap<>();
+  private static final String[] REGIONS = {"eu", "us", "apac", "latam"};
+  private static final long DAY0_MILLIS = 1_793_534_400_000L; // 2026-11-01T12:00:00Z
+
+  private final String ledgerKey;
+  private final long count;
+  private transient SpoutOutputCollector collector;
+  private transient Ledger ledger;
+  private transient long next;
+
+  /** What a spout saw: acks and fails by id, and ids waiting for replay. */
+  public static final class Ledger {
+    public final Set<Long> acked = ConcurrentHashMap.newKeySet();
+    public final AtomicInteger ackCount = new AtomicInteger();
+    public final AtomicInteger failCount = new AtomicInteger();
+    final Queue<Long> replay = new ConcurrentLinkedQueue<>();
+  }
+
+  public ReplayingSpout(String ledgerKey, long count) {
+    this.ledgerKey = ledgerKey;
+    this.count = count;
+    LEDGERS.putIfAbsent(ledgerKey, new Ledger());
+  }
+
+  public static Ledger ledger(String key) {
+    return LEDGERS.get(key);
+  }
+
+  @Override
+  public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+    this.collector = collector;
+    this.ledger = LEDGERS.get(ledgerKey);
+  }
+
+  @Override
+  public void nextTuple() {
+    Long id = ledger.replay.poll();
+    if (id == null && next < count) {
+      id = next++;
+    }
+    if (id != null) {
+      collector.emit(values(id), id);
+    }
+  }
+
+  /** The event for {@code id}: region and day spread so batches span many partitions. */
+  public static Values values(long id) {
+    return new Values(id, REGIONS[(int) (id % REGIONS.length)], DAY0_MILLIS + 86_400_000L * ((id / 4) % 5), "payload-" + id);
+  }
+
+  @Override
+  public void ack(Object msgId) {
+    ledger.ackCount.incrementAndGet();
+    ledger.acked.add((Long) msgId);
+  }
+
+  @Override
+  public void fail(Object msgId) {
+    ledger.failCount.incrementAndGet();
+    ledger.replay.add((Long) msgId);
+  }
+
+  @Override
+  public void declareOutputFields(OutputFieldsDeclarer declarer) {
+    declarer.declare(new Fields(TestTables.FIELDS));
+  }
+}
