@@ -1,0 +1,125 @@
+package org.apache.storm.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.junit.jupiter.api.Test;
+
+class IcebergOptionsTest {
+  static final Map<String, String> CATALOG =
+      Map.of("type", "rest", "uri", "http://127.0.0.1:1/", "credential", "client:s3cr3t", "token", "t0k3n");
+
+  IcebergOptions.Builder valid() {
+    return new IcebergOptions.Builder().withCatalogProperties(CATALOG).withTable("db.events");
+  }
+
+  @Test
+  void defaultsAreTheDocumentedOnes() {
+    IcebergOptions options = valid().build();
+    assertThat(options.commitIntervalRecords()).isEqualTo(IcebergOptions.DEFAULT_COMMIT_INTERVAL_RECORDS).isEqualTo(1000);
+    assertThat(options.commitIntervalBytes()).isZero();
+    assertThat(options.commitIntervalMillis()).isZero();
+    assertThat(options.recordMapper().name()).isEqualTo("field-name");
+    assertThat(options.walStore().name()).isEqualTo("table-fileio");
+    assertThat(options.fileFormat()).isNull();
+    assertThat(options.walNamespace()).isEqualTo("default");
+    assertThat(options.catalogName()).isEqualTo("storm_iceberg");
+    assertThat(options.effectiveTickIntervalSecs()).isZero();
+  }
+
+  @Test
+  void anAgeThresholdAloneAsksForTicksAtHalfTheAge() {
+    assertThat(valid().withCommitIntervalMillis(10_000).build().effectiveTickIntervalSecs()).isEqualTo(5);
+    assertThat(valid().withCommitIntervalMillis(500).build().effectiveTickIntervalSecs()).isEqualTo(1);
+    assertThat(valid().withCommitIntervalMillis(10_000).withTickIntervalSecs(2).build().effectiveTickIntervalSecs())
+        .isEqualTo(2);
+    assertThat(valid().withCommitIntervalMillis(10_000).build().commitIntervalRecords())
+        .as("a configured threshold replaces the 1000-record default")
+        .isZero();
+  }
+
+  @Test
+  void toStringNeverShowsSecrets() {
+    String shown = valid().build().toString();
+    assertThat(shown).doesNotContain("s3cr3t").doesNotContain("t0k3n").contains("credential=****").contains("uri=http://127.0.0.1:1/");
+  }
+
+  @Test
+  void optionsSurviveJavaSerializationAsTheyTravelInATopology() throws Exception {
+    IcebergOptions options =
+        valid().withAutoCreate(TestTables.SCHEMA, TestTables.REGION_DAY).withCommitIntervalBytes(1 << 20).build();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(options);
+    }
+    IcebergOptions copy;
+    try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      copy = (IcebergOptions) in.readObject();
+    }
+    assertThat(copy.toString()).isEqualTo(options.toString());
+    assertThat(copy.autoCreateSchema().sameSchema(TestTables.SCHEMA)).isTrue();
+    assertThat(copy.autoCreateSpec()).isEqualTo(TestTables.REGION_DAY);
+  }
+
+  @Test
+  void aCatalogWithoutTypeOrImplFailsAtBuild() {
+    assertThatThrownBy(() -> new IcebergOptions.Builder().withCatalogProperties(Map.of("uri", "x")).withTable("db.t").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("catalog properties name no catalog: set 'type' (hadoop, jdbc, rest, hive, glue, nessie) or 'catalog-impl' in withCatalogProperties; got keys [uri]");
+  }
+
+  @Test
+  void aMissingOrMalformedTableFailsAtBuild() {
+    assertThatThrownBy(() -> new IcebergOptions.Builder().withCatalogProperties(CATALOG).build())
+        .hasMessage("no table: set withTable(\"namespace.table\")");
+    assertThatThrownBy(() -> valid().withTable("db..events").build())
+        .hasMessage("table name 'db..events' has an empty part; use withTable(\"namespace.table\")");
+  }
+
+  @Test
+  void negativeIntervalsFailWhereTheyAreSet() {
+    assertThatThrownBy(() -> valid().withCommitIntervalRecords(-1))
+        .hasMessage("withCommitIntervalRecords must be 0 (off) or positive, got -1");
+    assertThatThrownBy(() -> valid().withTickIntervalSecs(-5))
+        .hasMessage("withTickIntervalSecs must be 0 (off) or positive, got -5");
+  }
+
+  @Test
+  void anUnknownProviderNameFailsAtBuildListingTheNamesFound() {
+    assertThatThrownBy(() -> valid().withRecordMapper("avro-generic").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("No record mapper named 'avro-generic' on the classpath; found [field-name]. Add the artifact")
+        .hasMessageContaining("org.apache.storm:storm-iceberg-mappers");
+    assertThatThrownBy(() -> valid().withFileFormat("csv").build())
+        .hasMessageStartingWith("No file format named 'csv' on the classpath; found [avro, orc, parquet].");
+  }
+
+  @Test
+  void aProviderRejectingItsPropertiesFailsAtBuild() {
+    assertThatThrownBy(() -> valid().withWalStore("table-fileio", Map.of("bogus", "1")).build())
+        .hasMessage("WAL store 'table-fileio' takes no properties, got [bogus]");
+  }
+
+  @Test
+  void reservedSnapshotPropertiesFailAtBuild() {
+    assertThatThrownBy(() -> valid().withSnapshotProperty("storm.iceberg.commit-id", "x").build())
+        .hasMessageContaining("uses the reserved prefix 'storm.iceberg.'");
+  }
+
+  @Test
+  void anAutoCreateSpecFromAnotherSchemaFailsAtBuild() {
+    Schema other = new Schema(Types.NestedField.required(42, "day", Types.DateType.get()));
+    PartitionSpec spec = PartitionSpec.builderFor(other).identity("day").build();
+    assertThatThrownBy(() -> valid().withAutoCreate(TestTables.SCHEMA, spec).build())
+        .hasMessageContaining("auto-create partition field 'day' uses source column id 42");
+  }
+}

@@ -1,0 +1,112 @@
+package org.apache.storm.iceberg.mappers;
+
+import static org.apache.iceberg.types.Types.NestedField.optional;
+import static org.apache.iceberg.types.Types.NestedField.required;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.iceberg.spi.RecordMappingException;
+import org.apache.storm.task.GeneralTopologyContext;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.TupleImpl;
+import org.junit.jupiter.api.Test;
+
+class FieldNameRecordMapperTest {
+  static final Schema SCHEMA =
+      new Schema(
+          required(1, "id", Types.LongType.get()),
+          optional(2, "count", Types.IntegerType.get()),
+          optional(3, "at", Types.TimestampType.withZone()),
+          optional(4, "day", Types.DateType.get()),
+          optional(5, "price", Types.DecimalType.of(9, 2)),
+          optional(6, "blob", Types.BinaryType.get()),
+          optional(
+              7,
+              "address",
+              Types.StructType.of(
+                  optional(8, "city", Types.StringType.get()),
+                  optional(9, "geo", Types.StructType.of(required(10, "lat", Types.DoubleType.get()))))),
+          optional(11, "tags", Types.ListType.ofOptional(12, Types.StringType.get())));
+
+  static Tuple tuple(Map<String, Object> values) {
+    Fields fields = new Fields(List.copyOf(values.keySet()));
+    GeneralTopologyContext context =
+        new GeneralTopologyContext(
+            new StormTopology(),
+            new HashMap<>(),
+            Map.of(1, "src"),
+            Map.of("src", List.of(1)),
+            Map.of("src", Map.of("default", fields)),
+            "t-1");
+    return new TupleImpl(context, Arrays.asList(values.values().toArray()), "src", 1, "default");
+  }
+
+  final FieldNameRecordMapper mapper = new FieldNameRecordMapper();
+
+  @Test
+  void mapsColumnsByNameConvertingToIcebergValues() {
+    Map<String, Object> values = new java.util.LinkedHashMap<>();
+    values.put("id", 7);
+    values.put("count", (short) 3);
+    values.put("at", 1_700_000_000_123L);
+    values.put("day", 19_000);
+    values.put("price", "12.5");
+    values.put("blob", new byte[] {1, 2});
+    values.put("address", Map.of("city", "Oslo", "geo", Map.of("lat", 59.9f)));
+    values.put("tags", new String[] {"a", "b"});
+    values.put("not-a-column", "ignored");
+
+    Record record = mapper.map(tuple(values), SCHEMA);
+
+    assertThat(record.getField("id")).isEqualTo(7L);
+    assertThat(record.getField("count")).isEqualTo(3);
+    assertThat(record.getField("at"))
+        .isEqualTo(OffsetDateTime.ofInstant(Instant.ofEpochMilli(1_700_000_000_123L), ZoneOffset.UTC));
+    assertThat(record.getField("day")).isEqualTo(LocalDate.ofEpochDay(19_000));
+    assertThat(record.getField("price")).isEqualTo(new BigDecimal("12.50"));
+    assertThat(record.getField("blob")).isEqualTo(ByteBuffer.wrap(new byte[] {1, 2}));
+    Record address = (Record) record.getField("address");
+    assertThat(address.getField("city")).isEqualTo("Oslo");
+    assertThat(((Record) address.getField("geo")).getField("lat")).isEqualTo((double) 59.9f);
+    assertThat(record.getField("tags")).isEqualTo(List.of("a", "b"));
+  }
+
+  @Test
+  void absentOptionalColumnsAreNullAndAbsentRequiredOnesAreAnError() {
+    Record record = mapper.map(tuple(Map.of("id", 1L)), SCHEMA);
+    assertThat(record.getField("count")).isNull();
+
+    assertThatThrownBy(() -> mapper.map(tuple(Map.of("count", 1)), SCHEMA))
+        .isInstanceOf(RecordMappingException.class)
+        .hasMessage("required column 'id' (long) has no value");
+  }
+
+  @Test
+  void errorsNameTheColumnPathTheTypeAndTheValueClass() {
+    assertThatThrownBy(() -> mapper.map(tuple(Map.of("id", 1L, "count", 3_000_000_000L)), SCHEMA))
+        .hasMessage("column 'count' expects int but got java.lang.Long: value 3000000000 does not fit in an int");
+    assertThatThrownBy(() -> mapper.map(tuple(Map.of("id", 1L, "price", new BigDecimal("1.234"))), SCHEMA))
+        .hasMessage("column 'price' expects decimal(9, 2) but got java.math.BigDecimal: 1.234 needs scale 3");
+    assertThatThrownBy(
+            () -> mapper.map(tuple(Map.of("id", 1L, "address", Map.of("geo", Map.of("lat", "north")))), SCHEMA))
+        .isInstanceOf(RecordMappingException.class)
+        .hasMessage("column 'address.geo.lat' expects double but got java.lang.String")
+        .extracting(e -> ((RecordMappingException) e).columnPath())
+        .isEqualTo("address.geo.lat");
+  }
+}

@@ -1,0 +1,65 @@
+package org.apache.storm.iceberg.wal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.hadoop.HadoopTables;
+import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.spi.WalEntry;
+import org.apache.storm.iceberg.spi.WalScope;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The default WAL store on a real table's HadoopFileIO. */
+class TableFileIoWalStoreTest {
+  @TempDir Path dir;
+  Table table;
+  final WalStore store = new TableFileIoWalStoreFactory().create(Map.of());
+
+  @BeforeEach
+  void createTable() {
+    Schema schema = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
+    table = new HadoopTables(new Configuration()).create(schema, PartitionSpec.unpartitioned(), dir.resolve("t").toString());
+  }
+
+  WalScope scope(String namespace, int task) {
+    return new WalScope(table, namespace, "topo", "iceberg", task);
+  }
+
+  @Test
+  void putListDeleteUnderTheTableMetadataDirectory() {
+    String location = store.put(scope("default", 0), "c1", "one".getBytes(StandardCharsets.UTF_8));
+    assertThat(location).endsWith("/t/metadata/_storm_wal/default/topo/iceberg/0/c1.json");
+
+    assertThat(store.list(scope("default", 0)))
+        .singleElement()
+        .satisfies(
+            e -> {
+              assertThat(e.commitId()).isEqualTo("c1");
+              assertThat(new String(e.payload(), StandardCharsets.UTF_8)).isEqualTo("one");
+            });
+
+    store.delete(scope("default", 0), "c1");
+    assertThat(store.list(scope("default", 0))).isEmpty();
+    store.delete(scope("default", 0), "c1"); // already gone: not an error
+  }
+
+  @Test
+  void scopesDoNotSeeEachOther() {
+    store.put(scope("default", 0), "a", new byte[] {1});
+    store.put(scope("default", 1), "b", new byte[] {2});
+    store.put(scope("other", 0), "c", new byte[] {3});
+    assertThat(store.list(scope("default", 0))).extracting(WalEntry::commitId).containsExactly("a");
+    assertThat(store.list(scope("default", 1))).extracting(WalEntry::commitId).containsExactly("b");
+    assertThat(store.list(scope("other", 0))).extracting(WalEntry::commitId).containsExactly("c");
+    assertThat(store.list(scope("never-used", 0))).isEmpty();
+  }
+}
