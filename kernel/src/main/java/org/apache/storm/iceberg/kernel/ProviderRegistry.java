@@ -59,28 +59,38 @@ public final class ProviderRegistry {
   }
 
   static String label(Class<?> kind) {
-    if (kind == RecordMapperFactory.class) {
-      return "record mapper";
-    } else if (kind == FileFormatWriterFactory.class) {
-      return "file format";
-    } else if (kind == WalStoreFactory.class) {
-      return "WAL store";
-    } else if (kind == SealPolicyFactory.class) {
-      return "seal policy";
-    }
-    return kind.getSimpleName();
+    return Kind.of(kind).label;
   }
 
   private static String artifactHint(Class<?> kind) {
-    if (kind == RecordMapperFactory.class) {
-      return "the defaults are in org.apache.storm:storm-iceberg-mappers, part of org.apache.storm:storm-iceberg";
-    } else if (kind == FileFormatWriterFactory.class) {
-      return "the defaults are in org.apache.storm:storm-iceberg-formats, part of org.apache.storm:storm-iceberg";
-    } else if (kind == WalStoreFactory.class) {
-      return "the defaults are in org.apache.storm:storm-iceberg-wal-backends, part of org.apache.storm:storm-iceberg";
-    } else if (kind == SealPolicyFactory.class) {
-      return "the built-ins are in org.apache.storm:storm-iceberg-kernel";
+    return Kind.of(kind).artifactHint;
+  }
+
+  /** How messages name each plug-in kind, and where its default providers come from. */
+  private enum Kind {
+    RECORD_MAPPER(RecordMapperFactory.class, "record mapper", "storm-iceberg-mappers"),
+    FILE_FORMAT(FileFormatWriterFactory.class, "file format", "storm-iceberg-formats"),
+    WAL_STORE(WalStoreFactory.class, "WAL store", "storm-iceberg-wal-backends"),
+    SEAL_POLICY(SealPolicyFactory.class, "seal policy", "storm-iceberg-kernel");
+
+    private final Class<?> factory;
+    private final String label;
+    private final String artifactHint;
+
+    Kind(Class<?> factory, String label, String module) {
+      this.factory = factory;
+      this.label = label;
+      this.artifactHint =
+          "the defaults are in org.apache.storm:" + module + ", part of org.apache.storm:storm-iceberg";
     }
-    return "org.apache.storm:storm-iceberg";
+
+    static Kind of(Class<?> factory) {
+      for (Kind kind : values()) {
+        if (kind.factory == factory) {
+          return kind;
+        }
+      }
+      throw new IllegalArgumentException("not a storm-iceberg plug-in kind: " + factory.getName());
+    }
   }
 }
