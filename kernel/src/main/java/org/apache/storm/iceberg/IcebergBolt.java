@@ -49,7 +49,11 @@ public class IcebergBolt extends BaseRichBolt {
 
   @Override
   public Map<String, Object> getComponentConfiguration() {
-    int tickSecs = options.effectiveTickIntervalSecs();
-    return tickSecs > 0 ? TupleUtils.putTickFrequencyIntoComponentConfig(new HashMap<>(), tickSecs) : null;
+    return tickConfiguration(options.effectiveTickIntervalSecs());
+  }
+
+  /** The component configuration that asks for a tick every {@code seconds}, or null for none. */
+  static Map<String, Object> tickConfiguration(int seconds) {
+    return seconds > 0 ? TupleUtils.putTickFrequencyIntoComponentConfig(new HashMap<>(), seconds) : null;
   }
 }

@@ -39,6 +39,10 @@ public final class IcebergOptions implements Serializable {
   public static final String DEFAULT_RECORD_MAPPER = "field-name";
   public static final String DEFAULT_WAL_STORE = "table-fileio";
   public static final String DEFAULT_WAL_NAMESPACE = "default";
+  /** How long the split sink's committer lets descriptors wait, at most, before it commits them. */
+  public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = 10_000;
+  /** How many data files the split sink's committer gathers, at most, into one commit. */
+  public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = 1_000;
   /** Summary key carrying the commit id of every snapshot the sink commits. */
   public static final String COMMIT_ID_PROPERTY = "storm.iceberg.commit-id";
   /** Prefix of the snapshot-summary keys the sink owns; user snapshot properties may not use it. */
@@ -59,6 +63,8 @@ public final class IcebergOptions implements Serializable {
   private final String walNamespace;
   private final int tickIntervalSecs;
   private final Map<String, String> snapshotProperties;
+  private final long groupCommitIntervalMillis;
+  private final int groupCommitMaxDataFiles;
 
   private IcebergOptions(Builder builder) {
     this.catalogName = builder.catalogName;
@@ -81,6 +87,8 @@ public final class IcebergOptions implements Serializable {
     this.walNamespace = builder.walNamespace;
     this.tickIntervalSecs = builder.tickIntervalSecs;
     this.snapshotProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.snapshotProperties));
+    this.groupCommitIntervalMillis = builder.groupCommitIntervalMillis;
+    this.groupCommitMaxDataFiles = builder.groupCommitMaxDataFiles;
   }
 
   public String catalogName() {
@@ -162,6 +170,25 @@ public final class IcebergOptions implements Serializable {
     return 0;
   }
 
+  /** Split sink: the longest a descriptor waits in the committer before a commit. */
+  public long groupCommitIntervalMillis() {
+    return groupCommitIntervalMillis;
+  }
+
+  /** Split sink: the committer commits once this many data files are pending. */
+  public int groupCommitMaxDataFiles() {
+    return groupCommitMaxDataFiles;
+  }
+
+  /**
+   * The tick interval {@link IcebergCommitterBolt} declares: {@link #tickIntervalSecs()} when set,
+   * otherwise half the group commit interval (at least one second), so a lull never leaves
+   * descriptors uncommitted.
+   */
+  public int committerTickIntervalSecs() {
+    return tickIntervalSecs > 0 ? tickIntervalSecs : (int) Math.max(1, groupCommitIntervalMillis / 2000);
+  }
+
   /** User snapshot-summary properties added to every commit (the sink's own keys win). */
   public Map<String, String> snapshotProperties() {
     return snapshotProperties;
@@ -209,6 +236,10 @@ public final class IcebergOptions implements Serializable {
         + walNamespace
         + ", tickIntervalSecs="
         + tickIntervalSecs
+        + ", groupCommitIntervalMillis="
+        + groupCommitIntervalMillis
+        + ", groupCommitMaxDataFiles="
+        + groupCommitMaxDataFiles
         + "}";
   }
 
@@ -231,6 +262,8 @@ public final class IcebergOptions implements Serializable {
     private String walNamespace = DEFAULT_WAL_NAMESPACE;
     private int tickIntervalSecs;
     private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
+    private long groupCommitIntervalMillis = DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
+    private int groupCommitMaxDataFiles = DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
 
     /** Catalog properties, passed verbatim to {@code CatalogUtil.buildIcebergCatalog}. */
     public Builder withCatalogProperties(Map<String, String> properties) {
@@ -328,6 +361,27 @@ public final class IcebergOptions implements Serializable {
     /** Asks Storm for a tick tuple every {@code seconds}, so age thresholds fire in a lull. */
     public Builder withTickIntervalSecs(int seconds) {
       this.tickIntervalSecs = (int) requireNonNegative(seconds, "withTickIntervalSecs");
+      return this;
+    }
+
+    /**
+     * Split sink: the committer commits pending descriptors once the first of them has waited this
+     * long (checked on every descriptor and tick). Must be positive.
+     */
+    public Builder withGroupCommitIntervalMillis(long millis) {
+      if (millis <= 0) {
+        throw new IllegalArgumentException("withGroupCommitIntervalMillis must be positive, got " + millis);
+      }
+      this.groupCommitIntervalMillis = millis;
+      return this;
+    }
+
+    /** Split sink: the committer commits once this many data files are pending. Must be positive. */
+    public Builder withGroupCommitMaxDataFiles(int dataFiles) {
+      if (dataFiles <= 0) {
+        throw new IllegalArgumentException("withGroupCommitMaxDataFiles must be positive, got " + dataFiles);
+      }
+      this.groupCommitMaxDataFiles = dataFiles;
       return this;
     }
 

@@ -68,6 +68,21 @@ public final class CommitProtocol {
     this.clock = clock;
   }
 
+  /**
+   * The commit protocol of one committing task: resolves the options' WAL store on {@code loader},
+   * scopes it to the task, and drops the entries the task's previous incarnation left.
+   */
+  public static CommitProtocol forTask(Table table, IcebergOptions options, TaskIdentity task, ClassLoader loader) {
+    WalStore wal = options.walStore().resolve(loader);
+    WalScope scope = new WalScope(table, options.walNamespace(), task.topology(), task.component(), task.taskIndex());
+    CommitProtocol protocol = new CommitProtocol(table, wal, scope, options.snapshotProperties());
+    int dropped = protocol.clearStaleEntries();
+    if (dropped > 0) {
+      LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, dropped);
+    }
+    return protocol;
+  }
+
   /** User properties first, the sink's own keys last so they win. */
   private static Map<String, String> summaryWithSinkKeys(Map<String, String> user, WalScope scope) {
     Map<String, String> summary = new LinkedHashMap<>(user);
@@ -77,28 +92,38 @@ public final class CommitProtocol {
     return summary;
   }
 
-  /** Commits {@code files} in one append and says how it settled. Never throws for commit errors. */
-  public CommitOutcome commit(List<DataFile> files) {
+  /**
+   * Commits {@code files} in one append and says how it settled. Never throws for commit errors.
+   *
+   * @param commitSummary the sink's own summary keys for this commit (under {@code storm.iceberg.})
+   */
+  public CommitOutcome commit(List<DataFile> files, Map<String, String> commitSummary) {
     String commitId = commitIds.get();
     long attemptMillis = clock.getAsLong();
     try {
-      wal.put(scope, commitId, DataFilesCodec.encode(commitId, table.name(), attemptMillis, files, table.specs()));
+      byte[] entry =
+          DataFilesCodec.encode(
+              new DataFilesCodec.Entry(commitId, table.name(), scope.component(), scope.taskIndex(), attemptMillis, files),
+              table.specs());
+      wal.put(scope, commitId, entry);
     } catch (RuntimeException e) {
       LOG.warn("Commit {} to {} not attempted: cannot write its WAL entry", commitId, table.name(), e);
       return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, null, e);
     }
-    CommitOutcome outcome = append(commitId, files, attemptMillis);
+    CommitOutcome outcome = append(commitId, files, commitSummary, attemptMillis);
     if (outcome.status() != CommitOutcome.Status.UNKNOWN) {
       deleteWalEntry(commitId);
     }
     return outcome;
   }
 
-  private CommitOutcome append(String commitId, List<DataFile> files, long attemptMillis) {
+  private CommitOutcome append(
+      String commitId, List<DataFile> files, Map<String, String> commitSummary, long attemptMillis) {
     try {
       AppendFiles append = table.newAppend();
       files.forEach(append::appendFile);
       summary.forEach(append::set);
+      commitSummary.forEach((key, value) -> append.set(IcebergOptions.RESERVED_SUMMARY_PREFIX + key, value));
       append.set(IcebergOptions.COMMIT_ID_PROPERTY, commitId);
       append.commit();
       Snapshot committed = table.currentSnapshot();
@@ -164,11 +189,11 @@ public final class CommitProtocol {
   private String describe(WalEntry entry) {
     try {
       DataFilesCodec.Entry decoded = DataFilesCodec.decode(entry.payload(), entry.location(), table.specs());
-      Long snapshotId = SnapshotLookup.find(table, decoded.commitId(), decoded.createdAtMillis());
+      Long snapshotId = SnapshotLookup.find(table, decoded.id(), decoded.createdAtMillis());
       return snapshotId != null
-          ? "commit " + decoded.commitId() + " landed in snapshot " + snapshotId
+          ? "commit " + decoded.id() + " landed in snapshot " + snapshotId
           : "commit "
-              + decoded.commitId()
+              + decoded.id()
               + " did not land; its "
               + decoded.files().size()
               + " data files are left in place (never deleted: they may be live) and its tuples replay";

@@ -1,7 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
 import java.io.Closeable;
-import java.io.IOException;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
@@ -12,8 +11,6 @@ import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.SealPolicy;
-import org.apache.storm.iceberg.spi.WalScope;
-import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.TupleUtils;
@@ -21,9 +18,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What one {@code IcebergBolt} task does, without the bolt around it: map each tuple and write it
- * into the open batch, seal the batch on the first threshold crossed (checked on every tuple and
- * tick), commit it through the {@link CommitProtocol}, then ack its tuples, or fail them all.
+ * What one writing task does, without the bolt around it: map each tuple and write it into the open
+ * batch, seal the batch on the first threshold crossed (checked on every tuple and tick), and hand
+ * the sealed batch to its {@link SealedBatchHandler}. For {@code IcebergBolt} the handler commits
+ * through the {@link CommitProtocol} and acks (or fails) the tuples; for {@code IcebergWriterBolt}
+ * it emits a descriptor of the files anchored to the tuples.
  *
  * <p>A tuple that cannot be mapped is failed on its own, with a {@link TupleMappingException}
  * reported. A batch that cannot be written or sealed is failed whole. Not thread-safe: one executor
@@ -37,7 +36,7 @@ public final class SinkTask implements Closeable {
   private final BatchFactory batches;
   private final RecordMapper mapper;
   private final List<SealPolicy> policies;
-  private final CommitProtocol protocol;
+  private final SealedBatchHandler handler;
   private final OutputCollector collector;
   private final LongSupplier clock;
   private OpenBatch batch;
@@ -48,7 +47,7 @@ public final class SinkTask implements Closeable {
       BatchFactory batches,
       RecordMapper mapper,
       List<SealPolicy> policies,
-      CommitProtocol protocol,
+      SealedBatchHandler handler,
       OutputCollector collector,
       LongSupplier clock) {
     this.catalog = catalog;
@@ -56,14 +55,21 @@ public final class SinkTask implements Closeable {
     this.batches = batches;
     this.mapper = mapper;
     this.policies = policies;
-    this.protocol = protocol;
+    this.handler = handler;
     this.collector = collector;
     this.clock = clock;
   }
 
+  /** What a task does with a batch once its files are closed. */
+  interface SealedBatchHandler {
+    /** Settles the batch: acks or fails every one of its tuples (directly or through anchors). */
+    void handle(SealedBatch batch);
+  }
+
   /**
-   * Opens the table (auto-creating it when configured), checks it, resolves the providers on this
-   * worker's classpath, and drops the WAL entries this task's previous incarnation left.
+   * Opens a committing task ({@code IcebergBolt}): opens the table (auto-creating it when
+   * configured), checks it, resolves the providers on this worker's classpath, and drops the WAL
+   * entries this task's previous incarnation left.
    */
   public static SinkTask open(IcebergOptions options, TaskIdentity task, OutputCollector collector) {
     return open(options, task, collector, System::currentTimeMillis);
@@ -72,24 +78,42 @@ public final class SinkTask implements Closeable {
   /** As {@link #open(IcebergOptions, TaskIdentity, OutputCollector)}, with the clock batch ages use. */
   static SinkTask open(
       IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    Catalog catalog = TableSetup.loadCatalog(options);
-    Table table = TableSetup.openTable(catalog, options);
-    WalStore wal = options.walStore().resolve(loader);
-    WalScope scope =
-        new WalScope(table, options.walNamespace(), task.topology(), task.component(), task.taskIndex());
-    CommitProtocol protocol = new CommitProtocol(table, wal, scope, options.snapshotProperties());
-    int dropped = protocol.clearStaleEntries();
-    if (dropped > 0) {
-      LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, dropped);
-    }
+    return create(
+        options,
+        task,
+        collector,
+        clock,
+        opened -> new BatchCommitter(CommitProtocol.forTask(opened.table(), options, task, opened.loader()), collector));
+  }
+
+  /**
+   * Opens a writing task of the split sink ({@code IcebergWriterBolt}): as {@link #open}, but each
+   * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
+   */
+  public static SinkTask openWriter(IcebergOptions options, TaskIdentity task, OutputCollector collector) {
+    return openWriter(options, task, collector, System::currentTimeMillis);
+  }
+
+  static SinkTask openWriter(
+      IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    return create(
+        options, task, collector, clock, opened -> new DescriptorEmitter(opened.table(), task, collector, clock));
+  }
+
+  private static SinkTask create(
+      IcebergOptions options,
+      TaskIdentity task,
+      OutputCollector collector,
+      LongSupplier clock,
+      java.util.function.Function<OpenedTable, SealedBatchHandler> handlerFactory) {
+    OpenedTable opened = OpenedTable.open(options);
     return new SinkTask(
-        catalog,
-        table,
-        new BatchFactory(table, options.fileFormat(), loader, task),
-        options.recordMapper().resolve(loader),
+        opened.catalog(),
+        opened.table(),
+        new BatchFactory(opened.table(), options.fileFormat(), opened.loader(), task),
+        options.recordMapper().resolve(opened.loader()),
         options.sealPolicies(),
-        protocol,
+        handlerFactory.apply(opened),
         collector,
         clock);
   }
@@ -122,7 +146,7 @@ public final class SinkTask implements Closeable {
       open.write(record, tuple);
     } catch (RuntimeException e) {
       batch = null;
-      failAll(open.abandon(), e);
+      failAll(collector, open.abandon(), e);
       collector.fail(tuple);
       return;
     }
@@ -150,15 +174,10 @@ public final class SinkTask implements Closeable {
     try {
       sealed = sealing.seal();
     } catch (RuntimeException e) {
-      failAll(sealing.abandon(), e);
+      failAll(collector, sealing.abandon(), e);
       return;
     }
-    CommitOutcome outcome = protocol.commit(sealed.dataFiles());
-    if (outcome.landed()) {
-      sealed.tuples().forEach(collector::ack);
-    } else {
-      failAll(sealed.tuples(), outcome.error());
-    }
+    handler.handle(sealed);
   }
 
   private OpenBatch currentBatch() {
@@ -170,8 +189,9 @@ public final class SinkTask implements Closeable {
     return batch;
   }
 
-  private void failAll(List<Tuple> tuples, Exception cause) {
-    LOG.warn("Failing {} tuples of a batch for {}", tuples.size(), table.name(), cause);
+  /** Fails every tuple of a batch, reporting why once. */
+  static void failAll(OutputCollector collector, List<Tuple> tuples, Exception cause) {
+    LOG.warn("Failing {} tuples of a batch", tuples.size(), cause);
     if (cause != null) {
       collector.reportError(cause);
     }
@@ -185,12 +205,6 @@ public final class SinkTask implements Closeable {
       batch.abandon();
       batch = null;
     }
-    if (catalog instanceof Closeable) {
-      try {
-        ((Closeable) catalog).close();
-      } catch (IOException e) {
-        LOG.warn("Cannot close catalog of {}", table.name(), e);
-      }
-    }
+    OpenedTable.closeCatalog(catalog);
   }
 }

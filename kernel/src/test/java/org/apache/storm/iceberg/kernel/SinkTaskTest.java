@@ -339,9 +339,9 @@ class SinkTaskTest {
     var store = ProviderRegistry.find(org.apache.storm.iceberg.spi.WalStoreFactory.class, "table-fileio", getClass().getClassLoader())
         .create(Map.of());
     var scope = new org.apache.storm.iceberg.spi.WalScope(table, "default", "topology", "iceberg", 0);
-    store.put(scope, "stale-commit", DataFilesCodec.encode("stale-commit", table.name(), 1L, List.of(), table.specs()));
+    store.put(scope, "stale-commit", DataFilesCodec.encode(new DataFilesCodec.Entry("stale-commit", table.name(), "iceberg", 0, 1L, List.of()), table.specs()));
     var otherTask = new org.apache.storm.iceberg.spi.WalScope(table, "default", "topology", "iceberg", 1);
-    store.put(otherTask, "other-task-commit", DataFilesCodec.encode("other-task-commit", table.name(), 1L, List.of(), table.specs()));
+    store.put(otherTask, "other-task-commit", DataFilesCodec.encode(new DataFilesCodec.Entry("other-task-commit", table.name(), "iceberg", 1, 1L, List.of()), table.specs()));
     assertThat(TestTables.walEntries(table)).hasSize(2);
 
     SinkTask sink = open(options().build());

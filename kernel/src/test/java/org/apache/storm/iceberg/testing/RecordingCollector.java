@@ -14,6 +14,8 @@ public final class RecordingCollector implements IOutputCollector {
   public final List<Tuple> failed = new CopyOnWriteArrayList<>();
   public final List<Throwable> errors = new CopyOnWriteArrayList<>();
   public final List<Emitted> emitted = new CopyOnWriteArrayList<>();
+  /** Every emit, ack and fail in the order they happened: "emit", "ack", "fail". */
+  public final List<String> calls = new CopyOnWriteArrayList<>();
 
   /** One emitted tuple with its anchors. */
   public record Emitted(String stream, List<Tuple> anchors, List<Object> values) {}
@@ -38,6 +40,7 @@ public final class RecordingCollector implements IOutputCollector {
 
   @Override
   public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
+    calls.add("emit");
     emitted.add(new Emitted(streamId, List.copyOf(anchors == null ? List.of() : anchors), tuple));
     return List.of();
   }
@@ -49,11 +52,13 @@ public final class RecordingCollector implements IOutputCollector {
 
   @Override
   public void ack(Tuple input) {
+    calls.add("ack");
     acked.add(input);
   }
 
   @Override
   public void fail(Tuple input) {
+    calls.add("fail");
     failed.add(input);
   }
 

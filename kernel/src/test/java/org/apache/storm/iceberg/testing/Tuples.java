@@ -11,23 +11,34 @@ import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.TupleImpl;
 
-/** Real Storm {@link Tuple}s from a source component "events" with the given fields, and ticks. */
+/** Real Storm {@link Tuple}s from one source component (default "events") with the given fields, and ticks. */
 public final class Tuples {
   public static final String SOURCE = "events";
+  private final String source;
   private final Fields fields;
   private final GeneralTopologyContext context;
   private long nextMessageId = 1;
 
   public Tuples(String... fieldNames) {
+    this(SOURCE, fieldNames);
+  }
+
+  /** Tuples from component {@code source}. */
+  public static Tuples from(String source, String... fieldNames) {
+    return new Tuples(source, fieldNames);
+  }
+
+  private Tuples(String source, String[] fieldNames) {
+    this.source = source;
     this.fields = new Fields(fieldNames);
     Map<Integer, String> taskToComponent = new HashMap<>();
-    taskToComponent.put(1, SOURCE);
+    taskToComponent.put(1, source);
     taskToComponent.put((int) Constants.SYSTEM_TASK_ID, Constants.SYSTEM_COMPONENT_ID);
     Map<String, List<Integer>> componentTasks = new HashMap<>();
-    componentTasks.put(SOURCE, List.of(1));
+    componentTasks.put(source, List.of(1));
     componentTasks.put(Constants.SYSTEM_COMPONENT_ID, List.of((int) Constants.SYSTEM_TASK_ID));
     Map<String, Map<String, Fields>> streams = new HashMap<>();
-    streams.put(SOURCE, Map.of("default", fields));
+    streams.put(source, Map.of("default", fields));
     streams.put(Constants.SYSTEM_COMPONENT_ID, Map.of(Constants.SYSTEM_TICK_STREAM_ID, new Fields("rate_secs")));
     this.context =
         new GeneralTopologyContext(new StormTopology(), new HashMap<>(), taskToComponent, componentTasks, streams, "test-1");
@@ -36,7 +47,7 @@ public final class Tuples {
   public Tuple tuple(Object... values) {
     Map<Long, Long> anchors = Map.of(nextMessageId, nextMessageId);
     nextMessageId++;
-    return new TupleImpl(context, java.util.Arrays.asList(values), SOURCE, 1, "default", MessageId.makeId(anchors));
+    return new TupleImpl(context, java.util.Arrays.asList(values), source, 1, "default", MessageId.makeId(anchors));
   }
 
   public Tuple tick() {

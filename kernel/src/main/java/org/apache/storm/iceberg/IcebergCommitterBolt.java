@@ -1,0 +1,67 @@
+package org.apache.storm.iceberg;
+
+import java.util.Map;
+import org.apache.storm.iceberg.kernel.GroupCommitter;
+import org.apache.storm.iceberg.kernel.TaskIdentity;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.base.BaseRichBolt;
+import org.apache.storm.tuple.Tuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The committing half of the split sink: accumulates the descriptors {@link IcebergWriterBolt}s
+ * emit and commits their files in one append when {@code withGroupCommitIntervalMillis} or {@code
+ * withGroupCommitMaxDataFiles} is crossed, through the same WAL and commit-id protocol as {@link
+ * IcebergBolt}; then acks every descriptor, or fails them all. Run it at parallelism 1 behind
+ * {@code globalGrouping}; it asks for tick tuples so a lull never leaves descriptors uncommitted.
+ */
+public class IcebergCommitterBolt extends BaseRichBolt {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergCommitterBolt.class);
+
+  private final IcebergOptions options;
+  private transient GroupCommitter committer;
+
+  public IcebergCommitterBolt(IcebergOptions options) {
+    this.options = options;
+  }
+
+  @Override
+  public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+    TaskIdentity task = TaskIdentity.of(topoConf, context);
+    if (task.componentTasks() > 1) {
+      LOG.warn(
+          "IcebergCommitterBolt component '{}' has {} tasks; run it at parallelism 1 behind globalGrouping:"
+              + " one committer per table keeps commits from conflicting, and globalGrouping sends every"
+              + " descriptor to one task, so the others sit idle",
+          task.component(),
+          task.componentTasks());
+    }
+    committer = GroupCommitter.open(options, task, collector);
+  }
+
+  @Override
+  public void execute(Tuple tuple) {
+    committer.execute(tuple);
+  }
+
+  @Override
+  public void cleanup() {
+    if (committer != null) {
+      committer.close();
+    }
+  }
+
+  @Override
+  public void declareOutputFields(OutputFieldsDeclarer declarer) {
+    // The end of the line: nothing downstream.
+  }
+
+  @Override
+  public Map<String, Object> getComponentConfiguration() {
+    return IcebergBolt.tickConfiguration(options.committerTickIntervalSecs());
+  }
+}

@@ -1,0 +1,58 @@
+package org.apache.storm.iceberg;
+
+import java.util.Map;
+import org.apache.storm.iceberg.kernel.SinkTask;
+import org.apache.storm.iceberg.kernel.TaskIdentity;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.base.BaseRichBolt;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.Tuple;
+
+/**
+ * The writing half of the split sink. Writes tuples into data files and seals batches exactly like
+ * {@link IcebergBolt}, but instead of committing it emits, per sealed batch, one descriptor tuple
+ * (field {@value #DESCRIPTOR_FIELD}: versioned JSON of the batch's data files) anchored to every
+ * tuple of the batch, then acks those tuples. Feed its stream to one {@link IcebergCommitterBolt}
+ * with {@code globalGrouping}. Writes no WAL.
+ */
+public class IcebergWriterBolt extends BaseRichBolt {
+  private static final long serialVersionUID = 1L;
+  /** The field of the descriptor tuples this bolt emits. */
+  public static final String DESCRIPTOR_FIELD = "iceberg_data_files";
+
+  private final IcebergOptions options;
+  private transient SinkTask sink;
+
+  public IcebergWriterBolt(IcebergOptions options) {
+    this.options = options;
+  }
+
+  @Override
+  public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+    sink = SinkTask.openWriter(options, TaskIdentity.of(topoConf, context), collector);
+  }
+
+  @Override
+  public void execute(Tuple tuple) {
+    sink.execute(tuple);
+  }
+
+  @Override
+  public void cleanup() {
+    if (sink != null) {
+      sink.close();
+    }
+  }
+
+  @Override
+  public void declareOutputFields(OutputFieldsDeclarer declarer) {
+    declarer.declare(new Fields(DESCRIPTOR_FIELD));
+  }
+
+  @Override
+  public Map<String, Object> getComponentConfiguration() {
+    return IcebergBolt.tickConfiguration(options.effectiveTickIntervalSecs());
+  }
+}

@@ -1,0 +1,40 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.nio.charset.StandardCharsets;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import org.apache.iceberg.Table;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.tuple.Values;
+
+/**
+ * {@code IcebergWriterBolt}'s handling of a sealed batch, in this order: emit one descriptor tuple
+ * holding the batch's data files ({@link DataFilesCodec} JSON), anchored to every tuple of the
+ * batch, then ack those tuples. Storm's anchoring keeps each source tuple pending until the
+ * committer acks (or fails) the descriptor, so at-least-once holds across the split.
+ */
+final class DescriptorEmitter implements SinkTask.SealedBatchHandler {
+  private final Table table;
+  private final TaskIdentity task;
+  private final OutputCollector collector;
+  private final LongSupplier clock;
+
+  DescriptorEmitter(Table table, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    this.table = table;
+    this.task = task;
+    this.collector = collector;
+    this.clock = clock;
+  }
+
+  @Override
+  public void handle(SealedBatch batch) {
+    String batchId = task.component() + "-" + task.taskIndex() + "-" + UUID.randomUUID();
+    DataFilesCodec.Entry descriptor =
+        new DataFilesCodec.Entry(
+            batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles());
+    // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
+    String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
+    collector.emit(batch.tuples(), new Values(json));
+    batch.tuples().forEach(collector::ack);
+  }
+}

@@ -1,0 +1,161 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.IcebergWriterBolt;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.utils.TupleUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the {@code IcebergCommitterBolt} task does: accumulate the writers' descriptors and commit
+ * all their files in one append, through the same {@link CommitProtocol} as {@code IcebergBolt},
+ * when the first of the group thresholds is crossed (data files pending, or time since the first
+ * pending descriptor; checked on every descriptor and tick). Then it acks every descriptor, or fails
+ * them all if the append did not land.
+ *
+ * <p>Assumptions: one committer task per table and WAL namespace (the bolt warns otherwise); writers
+ * and committer name the same table in the same catalog; commit ids are never reused.
+ *
+ * <p>A descriptor it cannot use (corrupt, unknown version, a spec the table does not have even
+ * after a refresh, another table) fails on its own with a clear error; the group goes on.
+ */
+public final class GroupCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(GroupCommitter.class);
+
+  private final Catalog catalog;
+  private final Table table;
+  private final CommitProtocol protocol;
+  private final OutputCollector collector;
+  private final LongSupplier clock;
+  private final long intervalMillis;
+  private final int maxDataFiles;
+  private final List<Tuple> pendingDescriptors = new ArrayList<>();
+  private final List<DataFile> pendingFiles = new ArrayList<>();
+  private final TreeSet<Integer> pendingWriterTasks = new TreeSet<>();
+  private long firstPendingAtMillis;
+
+  GroupCommitter(
+      Catalog catalog,
+      Table table,
+      CommitProtocol protocol,
+      OutputCollector collector,
+      LongSupplier clock,
+      long intervalMillis,
+      int maxDataFiles) {
+    this.catalog = catalog;
+    this.table = table;
+    this.protocol = protocol;
+    this.collector = collector;
+    this.clock = clock;
+    this.intervalMillis = intervalMillis;
+    this.maxDataFiles = maxDataFiles;
+  }
+
+  public static GroupCommitter open(IcebergOptions options, TaskIdentity task, OutputCollector collector) {
+    return open(options, task, collector, System::currentTimeMillis);
+  }
+
+  static GroupCommitter open(
+      IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    OpenedTable opened = OpenedTable.open(options);
+    return new GroupCommitter(
+        opened.catalog(),
+        opened.table(),
+        CommitProtocol.forTask(opened.table(), options, task, opened.loader()),
+        collector,
+        clock,
+        options.groupCommitIntervalMillis(),
+        options.groupCommitMaxDataFiles());
+  }
+
+  public void execute(Tuple tuple) {
+    if (!TupleUtils.isTick(tuple)) {
+      accept(tuple);
+    }
+    commitIfDue();
+  }
+
+  private void accept(Tuple descriptor) {
+    DataFilesCodec.Entry entry;
+    try {
+      entry = decode(descriptor);
+    } catch (RuntimeException e) {
+      IllegalArgumentException error =
+          new IllegalArgumentException("Committer of " + table.name() + " cannot use a descriptor: " + e.getMessage(), e);
+      LOG.error(error.getMessage(), error);
+      collector.reportError(error);
+      collector.fail(descriptor);
+      return;
+    }
+    if (pendingDescriptors.isEmpty()) {
+      firstPendingAtMillis = clock.getAsLong();
+    }
+    pendingDescriptors.add(descriptor);
+    pendingFiles.addAll(entry.files());
+    pendingWriterTasks.add(entry.taskIndex());
+  }
+
+  private DataFilesCodec.Entry decode(Tuple descriptor) {
+    Object value = descriptor.getValueByField(IcebergWriterBolt.DESCRIPTOR_FIELD);
+    byte[] payload = value instanceof byte[] ? (byte[]) value : String.valueOf(value).getBytes(StandardCharsets.UTF_8);
+    String origin =
+        "descriptor from component '" + descriptor.getSourceComponent() + "' task " + descriptor.getSourceTask()
+            + " (message id " + descriptor.getMessageId() + ")";
+    DataFilesCodec.Entry entry;
+    try {
+      entry = DataFilesCodec.decode(payload, origin, table.specs());
+    } catch (DataFilesCodec.UnknownSpecException e) {
+      // A writer may have seen a spec change this task has not: look again once.
+      table.refresh();
+      entry = DataFilesCodec.decode(payload, origin, table.specs());
+    }
+    if (!entry.table().equals(table.name())) {
+      throw new IllegalArgumentException(
+          origin + " is for table " + entry.table() + "; writers and committer must name the same table");
+    }
+    return entry;
+  }
+
+  private void commitIfDue() {
+    if (pendingDescriptors.isEmpty()) {
+      return;
+    }
+    boolean due =
+        pendingFiles.size() >= maxDataFiles || clock.getAsLong() - firstPendingAtMillis >= intervalMillis;
+    if (due) {
+      commitPending();
+    }
+  }
+
+  private void commitPending() {
+    Map<String, String> summary =
+        Map.of(
+            "writer-batches", String.valueOf(pendingDescriptors.size()),
+            "writer-tasks", String.join(",", pendingWriterTasks.stream().map(String::valueOf).toList()));
+    CommitOutcome outcome = protocol.commit(List.copyOf(pendingFiles), summary);
+    if (outcome.landed()) {
+      pendingDescriptors.forEach(collector::ack);
+    } else {
+      SinkTask.failAll(collector, pendingDescriptors, outcome.error());
+    }
+    pendingDescriptors.clear();
+    pendingFiles.clear();
+    pendingWriterTasks.clear();
+  }
+
+  /** Leaves pending descriptors to time out and replay, and closes the catalog. */
+  public void close() {
+    OpenedTable.closeCatalog(catalog);
+  }
+}

@@ -1,0 +1,37 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.io.Closeable;
+import java.io.IOException;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What every task opens at prepare: the catalog, the checked table, and the class loader that holds
+ * the topology's classes (the worker's context class loader), for provider lookups.
+ *
+ * @param catalog the catalog built from the options
+ * @param table the table, created if auto-create is on, refused unless format version 2
+ * @param loader where providers are looked up
+ */
+record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
+  private static final Logger LOG = LoggerFactory.getLogger(OpenedTable.class);
+
+  static OpenedTable open(IcebergOptions options) {
+    Catalog catalog = TableSetup.loadCatalog(options);
+    return new OpenedTable(
+        catalog, TableSetup.openTable(catalog, options), Thread.currentThread().getContextClassLoader());
+  }
+
+  static void closeCatalog(Catalog catalog) {
+    if (catalog instanceof Closeable) {
+      try {
+        ((Closeable) catalog).close();
+      } catch (IOException e) {
+        LOG.warn("Cannot close catalog {}", catalog.name(), e);
+      }
+    }
+  }
+}
