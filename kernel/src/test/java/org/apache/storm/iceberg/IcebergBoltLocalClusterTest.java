@@ -3,7 +3,6 @@ package org.apache.storm.iceberg;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -12,10 +11,8 @@ import java.util.stream.LongStream;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.storm.Config;
 import org.apache.storm.LocalCluster;
-import org.apache.storm.generated.KillOptions;
-import org.apache.storm.iceberg.testing.Deadline;
+import org.apache.storm.iceberg.testing.LocalClusterRuns;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
@@ -90,23 +87,9 @@ class IcebergBoltLocalClusterTest {
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("events", new ReplayingSpout(ledgerKey, EVENTS), 1);
     builder.setBolt("iceberg", new IcebergBolt(options), 2).shuffleGrouping("events");
-    Config conf = new Config();
-    conf.setMaxSpoutPending(5_000);
-    conf.setMessageTimeoutSecs(60);
     String name = "iceberg-" + ledgerKey.substring(0, 8);
-
-    cluster.submitTopology(name, conf, builder.createTopology());
+    LocalClusterRuns.runUntilAllAcked(cluster, name, builder.createTopology(), ledgerKey, EVENTS);
     ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
-    try {
-      Deadline.await(
-          Duration.ofSeconds(180),
-          () -> ledger.acked.size() == EVENTS,
-          () -> "all " + EVENTS + " ids acked; acked " + ledger.acked.size() + ", fails " + ledger.failCount.get());
-    } finally {
-      KillOptions kill = new KillOptions();
-      kill.set_wait_secs(0);
-      cluster.killTopologyWithOpts(name, kill);
-    }
 
     Table table = TestCatalogs.load(catalogProperties).loadTable(TableIdentifier.of("db", "events"));
     List<Long> ids = TestTables.ids(table);

@@ -1,0 +1,144 @@
+package org.apache.storm.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
+import org.apache.storm.iceberg.testing.Faults;
+import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.LogCapture;
+import org.apache.storm.iceberg.testing.ReplayingSpout;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.tuple.Fields;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The split sink end to end in LocalCluster: writers fields-grouped on the partition column, one
+ * committer behind globalGrouping, on a real HadoopCatalog whose committer-side TableOperations can
+ * inject faults.
+ */
+class SplitSinkLocalClusterTest {
+  static final long EVENTS = 8_000;
+  static LocalCluster cluster;
+
+  @TempDir Path dir;
+  final Faults faults = Faults.create();
+  Map<String, String> catalogProperties;
+  Table table;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster = new LocalCluster();
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  @BeforeEach
+  void createTable() {
+    catalogProperties = TestCatalogs.hadoop(dir);
+    Catalog catalog = TestCatalogs.load(catalogProperties);
+    // No Iceberg-level retries: every injected commit failure reaches the committer.
+    table =
+        catalog.createTable(
+            TableIdentifier.of("db", "events"), TestTables.SCHEMA, TestTables.REGION_DAY,
+            Map.of(TableProperties.COMMIT_NUM_RETRIES, "0"));
+  }
+
+  /** Runs spout, 4 writers and {@code committers} committers until every id is acked; returns the spout's ledger. */
+  ReplayingSpout.Ledger run(long events, int committers) throws Exception {
+    String ledgerKey = UUID.randomUUID().toString();
+    IcebergOptions writerOptions =
+        new IcebergOptions.Builder()
+            .withCatalogName("test")
+            .withCatalogProperties(catalogProperties)
+            .withTable("db.events")
+            .withCommitIntervalRecords(250)
+            .withCommitIntervalMillis(1_000)
+            .withTickIntervalSecs(1)
+            .build();
+    IcebergOptions committerOptions =
+        new IcebergOptions.Builder()
+            .withCatalogName("test")
+            .withCatalogProperties(FaultInjectingCatalog.properties(catalogProperties, faults))
+            .withTable("db.events")
+            .withGroupCommitIntervalMillis(1_500)
+            .withTickIntervalSecs(1)
+            .build();
+    TopologyBuilder builder = new TopologyBuilder();
+    builder.setSpout("events", new ReplayingSpout(ledgerKey, events), 1);
+    builder.setBolt("iceberg-writer", new IcebergWriterBolt(writerOptions), 4).fieldsGrouping("events", new Fields("region"));
+    builder.setBolt("iceberg-committer", new IcebergCommitterBolt(committerOptions), committers).globalGrouping("iceberg-writer");
+    LocalClusterRuns.runUntilAllAcked(cluster, "split-" + ledgerKey.substring(0, 8), builder.createTopology(), ledgerKey, events);
+    return ReplayingSpout.ledger(ledgerKey);
+  }
+
+  static List<Long> allIds(long events) {
+    return LongStream.range(0, events).boxed().collect(Collectors.toList());
+  }
+
+  @Test
+  void fourWritersOneCommitterEveryIdLandsAndCommitsGatherSeveralWriters() throws Exception {
+    run(EVENTS, 1);
+
+    assertThat(TestTables.ids(table).stream().distinct().collect(Collectors.toList())).containsExactlyElementsOf(allIds(EVENTS));
+    List<Snapshot> snapshots = TestTables.snapshots(table);
+    assertThat(snapshots).hasSize(faults.realCommits.get());
+    assertThat(snapshots).allSatisfy(s -> assertThat(s.summary()).containsEntry("storm.iceberg.component", "iceberg-committer"));
+    assertThat(snapshots).anySatisfy(s -> assertThat(s.summary().get("storm.iceberg.writer-tasks")).contains(","));
+    assertThat(TestTables.walEntries(table)).isEmpty();
+  }
+
+  @Test
+  void aFailedCommitterAppendReplaysTheWholeGroupAndLosesNothing() throws Exception {
+    faults.inject(Faults.CommitFault.FAIL_BEFORE, 2);
+
+    ReplayingSpout.Ledger ledger = run(EVENTS, 1);
+
+    assertThat(faults.injected).hasValue(2);
+    assertThat(ledger.failCount.get()).isPositive();
+    assertThat(TestTables.ids(table).stream().distinct().collect(Collectors.toList())).containsExactlyElementsOf(allIds(EVENTS));
+  }
+
+  @Test
+  void aCommitThatLandedBeforeItsAnswerWasLostLeavesNoDuplicates() throws Exception {
+    faults.inject(Faults.CommitFault.UNKNOWN_AFTER, 1);
+
+    ReplayingSpout.Ledger ledger = run(EVENTS, 1);
+
+    assertThat(faults.injected).hasValue(1);
+    assertThat(ledger.failCount.get()).isZero();
+    assertThat(TestTables.ids(table)).containsExactlyElementsOf(allIds(EVENTS));
+  }
+
+  @Test
+  void aCommitterWithTwoTasksWarns() throws Exception {
+    try (LogCapture logs = new LogCapture()) {
+      run(1_000, 2);
+      assertThat(logs.lines.stream().filter(l -> l.startsWith("WARN IcebergCommitterBolt component 'iceberg-committer' has 2 tasks; run it at parallelism 1 behind globalGrouping")))
+          .hasSize(2);
+    }
+    assertThat(TestTables.ids(table)).containsExactlyElementsOf(allIds(1_000));
+  }
+}
