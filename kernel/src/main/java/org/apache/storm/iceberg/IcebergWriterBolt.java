@@ -9,6 +9,9 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
+import org.apache.storm.utils.Utils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The writing half of the split sink. Writes tuples into data files and seals batches exactly like
@@ -19,6 +22,7 @@ import org.apache.storm.tuple.Tuple;
  */
 public class IcebergWriterBolt extends BaseRichBolt {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(IcebergWriterBolt.class);
   /** The field of the descriptor tuples this bolt emits. */
   public static final String DESCRIPTOR_FIELD = "iceberg_data_files";
 
@@ -31,6 +35,12 @@ public class IcebergWriterBolt extends BaseRichBolt {
 
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+    if (context.getThisTargets().getOrDefault(Utils.DEFAULT_STREAM_ID, Map.of()).isEmpty()) {
+      LOG.error(
+          "IcebergWriterBolt '{}' has no subscriber on its default stream; every batch will be failed"
+              + " until an IcebergCommitterBolt is connected to it with globalGrouping",
+          context.getThisComponentId());
+    }
     sink = SinkTask.openWriter(options, TaskIdentity.of(topoConf, context), collector);
   }
 

@@ -28,15 +28,18 @@ public class TupleMappingException extends RuntimeException {
   }
 
   private static String message(String table, Tuple tuple, RuntimeException cause) {
+    String mapperMessage = String.valueOf(cause.getMessage());
+    // Name the column unless the mapper's own message already does.
     String column =
         cause instanceof RecordMappingException
+                && !mapperMessage.contains("'" + ((RecordMappingException) cause).columnPath() + "'")
             ? "column '" + ((RecordMappingException) cause).columnPath() + "': "
             : "";
     return "Cannot map tuple to table "
         + table
         + ": "
         + column
-        + cause.getMessage()
+        + mapperMessage
         + " (tuple from component '"
         + tuple.getSourceComponent()
         + "', stream '"

@@ -54,6 +54,23 @@ class IcebergOptionsTest {
   }
 
   @Test
+  void toStringMasksCredentialsInsideUris() {
+    String shown =
+        new IcebergOptions.Builder()
+            .withCatalogProperties(
+                Map.of("type", "jdbc", "uri", "jdbc:postgresql://db:5432/iceberg?user=sink&password=pg-s3cr3t&ssl=true",
+                    "warehouse", "https://alice:w4r3h0us3@store.example/wh"))
+            .withTable("db.events")
+            .build()
+            .toString();
+    assertThat(shown)
+        .doesNotContain("pg-s3cr3t")
+        .doesNotContain("w4r3h0us3")
+        .contains("jdbc:postgresql://db:5432/iceberg?user=sink&password=****&ssl=true")
+        .contains("https://****@store.example/wh");
+  }
+
+  @Test
   void optionsSurviveJavaSerializationAsTheyTravelInATopology() throws Exception {
     IcebergOptions options =
         valid().withAutoCreate(TestTables.SCHEMA, TestTables.REGION_DAY).withCommitIntervalBytes(1 << 20).build();
@@ -97,7 +114,7 @@ class IcebergOptionsTest {
   void anUnknownProviderNameFailsAtBuildListingTheNamesFound() {
     assertThatThrownBy(() -> valid().withRecordMapper("avro-generic").build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("No record mapper named 'avro-generic' on the classpath; found [field-name]. Add the artifact")
+        .hasMessageStartingWith("No record mapper named 'avro-generic' on the classpath; found [field-name, json]. Add the artifact")
         .hasMessageContaining("org.apache.storm:storm-iceberg-mappers");
     assertThatThrownBy(() -> valid().withFileFormat("csv").build())
         .hasMessageStartingWith("No file format named 'csv' on the classpath; found [avro, orc, parquet].");

@@ -8,7 +8,6 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
-import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.spi.WalEntry;
@@ -126,11 +125,24 @@ public final class CommitProtocol {
       commitSummary.forEach((key, value) -> append.set(IcebergOptions.RESERVED_SUMMARY_PREFIX + key, value));
       append.set(IcebergOptions.COMMIT_ID_PROPERTY, commitId);
       append.commit();
-      Snapshot committed = table.currentSnapshot();
-      LOG.debug("Commit {} landed in {} as snapshot {}", commitId, table.name(), committed.snapshotId());
-      return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, committed.snapshotId(), null);
     } catch (RuntimeException error) {
       return settle(commitId, attemptMillis, error);
+    }
+    Long snapshotId = committedSnapshotId(commitId, attemptMillis);
+    LOG.debug("Commit {} landed in {} as snapshot {}", commitId, table.name(), snapshotId);
+    return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, snapshotId, null);
+  }
+
+  /**
+   * The snapshot a landed commit made, found by its commit id (the current snapshot may already be
+   * another writer's), or null when it cannot be read now. Never changes the outcome: it landed.
+   */
+  private Long committedSnapshotId(String commitId, long attemptMillis) {
+    try {
+      return SnapshotLookup.find(table, commitId, attemptMillis);
+    } catch (RuntimeException e) {
+      LOG.debug("Commit {} landed but its snapshot cannot be read back now", commitId, e);
+      return null;
     }
   }
 

@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
@@ -34,7 +35,17 @@ final class DescriptorEmitter implements SinkTask.SealedBatchHandler {
             batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles());
     // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
     String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
-    collector.emit(batch.tuples(), new Values(json));
+    List<Integer> committers = collector.emit(batch.tuples(), new Values(json));
+    if (committers.isEmpty()) {
+      // Acking now would tell the spout these rows are safe while nothing will ever commit them.
+      SinkTask.failAll(
+          collector,
+          batch.tuples(),
+          new IllegalStateException(
+              "IcebergWriterBolt '" + task.component() + "' has no subscriber on its default stream: "
+                  + "connect an IcebergCommitterBolt to it with globalGrouping"));
+      return;
+    }
     batch.tuples().forEach(collector::ack);
   }
 }

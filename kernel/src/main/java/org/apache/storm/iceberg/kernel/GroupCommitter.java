@@ -68,15 +68,17 @@ public final class GroupCommitter {
 
   static GroupCommitter open(
       IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    OpenedTable opened = OpenedTable.open(options);
-    return new GroupCommitter(
-        opened.catalog(),
-        opened.table(),
-        CommitProtocol.forTask(opened.table(), options, task, opened.loader()),
-        collector,
-        clock,
-        options.groupCommitIntervalMillis(),
-        options.groupCommitMaxDataFiles());
+    return OpenedTable.open(options)
+        .build(
+            opened ->
+                new GroupCommitter(
+                    opened.catalog(),
+                    opened.table(),
+                    CommitProtocol.forTask(opened.table(), options, task, opened.loader()),
+                    collector,
+                    clock,
+                    options.groupCommitIntervalMillis(),
+                    options.groupCommitMaxDataFiles()));
   }
 
   public void execute(Tuple tuple) {

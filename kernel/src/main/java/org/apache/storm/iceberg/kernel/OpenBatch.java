@@ -69,14 +69,32 @@ final class OpenBatch {
     return schema;
   }
 
-  /** Writes the record into its partition's open file and holds the tuple until the batch settles. */
+  /**
+   * Writes the record into its partition's open file and holds the tuple until the batch settles.
+   *
+   * @throws RecordRejectedException when the record's partition cannot be computed (a value of the
+   *     wrong Java type for a partition source column); nothing was written and the batch is intact
+   * @throws RuntimeException any other failure: the batch is broken and must be abandoned, and the
+   *     tuple is not held by it
+   */
   void write(Record record, Tuple tuple) {
-    partitionKey.partition(partitionSource.wrap(record));
+    try {
+      partitionKey.partition(partitionSource.wrap(record));
+    } catch (RuntimeException e) {
+      throw new RecordRejectedException("cannot compute the partition of the record: " + e, e);
+    }
     writer.write(record, spec, partitionKey);
-    tuples.add(tuple);
     records++;
     if (records % BYTES_REFRESH_RECORDS == 0) {
       bytes = files.bytesWritten();
+    }
+    tuples.add(tuple);
+  }
+
+  /** A record the batch refused without writing anything: fail its tuple alone. */
+  static final class RecordRejectedException extends RuntimeException {
+    RecordRejectedException(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 
@@ -100,13 +118,12 @@ final class OpenBatch {
     return new SealedBatch(dataFiles, tuples, records);
   }
 
-  /** Closes what can be closed after a write failure; the tuples are the caller's to fail. */
+  /**
+   * Closes every file the batch opened, each on its own so one failing close cannot leave the
+   * others' streams open; the tuples are the caller's to fail. The files become orphans.
+   */
   List<Tuple> abandon() {
-    try {
-      writer.close();
-    } catch (IOException | RuntimeException e) {
-      // The batch is failed anyway; its files are orphans either way.
-    }
+    files.closeAllQuietly();
     return tuples;
   }
 }

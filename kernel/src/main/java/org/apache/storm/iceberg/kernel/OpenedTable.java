@@ -21,8 +21,23 @@ record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
 
   static OpenedTable open(IcebergOptions options) {
     Catalog catalog = TableSetup.loadCatalog(options);
-    return new OpenedTable(
-        catalog, TableSetup.openTable(catalog, options), Thread.currentThread().getContextClassLoader());
+    try {
+      return new OpenedTable(
+          catalog, TableSetup.openTable(catalog, options), Thread.currentThread().getContextClassLoader());
+    } catch (RuntimeException e) {
+      closeCatalog(catalog);
+      throw e;
+    }
+  }
+
+  /** Builds what the task needs from the opened table, closing the catalog if that fails. */
+  <T> T build(java.util.function.Function<OpenedTable, T> builder) {
+    try {
+      return builder.apply(this);
+    } catch (RuntimeException e) {
+      closeCatalog(catalog);
+      throw e;
+    }
   }
 
   static void closeCatalog(Catalog catalog) {

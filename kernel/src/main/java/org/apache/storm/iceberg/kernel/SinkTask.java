@@ -106,16 +106,18 @@ public final class SinkTask implements Closeable {
       OutputCollector collector,
       LongSupplier clock,
       java.util.function.Function<OpenedTable, SealedBatchHandler> handlerFactory) {
-    OpenedTable opened = OpenedTable.open(options);
-    return new SinkTask(
-        opened.catalog(),
-        opened.table(),
-        new BatchFactory(opened.table(), options.fileFormat(), opened.loader(), task),
-        options.recordMapper().resolve(opened.loader()),
-        options.sealPolicies(),
-        handlerFactory.apply(opened),
-        collector,
-        clock);
+    return OpenedTable.open(options)
+        .build(
+            opened ->
+                new SinkTask(
+                    opened.catalog(),
+                    opened.table(),
+                    new BatchFactory(opened.table(), options.fileFormat(), opened.loader(), task),
+                    options.recordMapper().resolve(opened.loader()),
+                    options.sealPolicies(),
+                    handlerFactory.apply(opened),
+                    collector,
+                    clock));
   }
 
   public void execute(Tuple tuple) {
@@ -135,22 +137,33 @@ public final class SinkTask implements Closeable {
     Record record;
     try {
       record = mapper.map(tuple, open.schema());
+      if (record == null) {
+        throw new IllegalStateException("record mapper " + mapper.getClass().getName() + " returned null");
+      }
     } catch (RuntimeException e) {
-      TupleMappingException error = new TupleMappingException(table.name(), tuple, e);
-      LOG.error(error.getMessage(), error);
-      collector.reportError(error);
-      collector.fail(tuple);
+      failUnmappable(tuple, e);
       return;
     }
     try {
       open.write(record, tuple);
+    } catch (OpenBatch.RecordRejectedException e) {
+      failUnmappable(tuple, e);
+      return;
     } catch (RuntimeException e) {
+      // The batch's files are broken: fail it whole; this tuple is not in it yet.
       batch = null;
       failAll(collector, open.abandon(), e);
       collector.fail(tuple);
       return;
     }
     sealIfDue();
+  }
+
+  private void failUnmappable(Tuple tuple, RuntimeException cause) {
+    TupleMappingException error = new TupleMappingException(table.name(), tuple, cause);
+    LOG.error(error.getMessage(), error);
+    collector.reportError(error);
+    collector.fail(tuple);
   }
 
   /** Seals and commits the open batch when a seal policy says so. */

@@ -58,6 +58,17 @@ final class TrackingWriterFactory implements FileWriterFactory<Record> {
     return partitions.size();
   }
 
+  /** Closes every writer opened, ignoring each one's failure: used only when a batch is abandoned. */
+  void closeAllQuietly() {
+    for (DataWriter<Record> writer : writers) {
+      try {
+        writer.close();
+      } catch (java.io.IOException | RuntimeException e) {
+        // The batch is abandoned; its files are orphans whether or not they close cleanly.
+      }
+    }
+  }
+
   /** Bytes written so far, as the format writers estimate them (buffered rows included). */
   long bytesWritten() {
     long bytes = 0;

@@ -320,14 +320,44 @@ class SinkTaskTest {
     assertThat(recorder.errors).singleElement().isInstanceOf(TupleMappingException.class);
     assertThat(recorder.errors.get(0).getMessage())
         .contains("Cannot map tuple to table test.db.events")
-        .contains("column 'id'")
-        .contains("required column 'id' (long) has no value")
+        .contains("Cannot map tuple to table test.db.events: required column 'id' (long) has no value")
         .contains("component 'events'")
         .contains("[id, region, event_time, payload]");
 
     send(sink, 10, 12);
     assertThat(recorder.ackedIds()).containsExactly(10L, 11L);
     assertThat(TestTables.ids(table)).containsExactly(10L, 11L);
+    sink.close();
+  }
+
+  /** A custom mapper that gets one tuple wrong: a Long where the day-partitioned timestamptz goes. */
+  static final class SloppyMapper implements org.apache.storm.iceberg.spi.RecordMapper {
+    @Override
+    public Record map(org.apache.storm.tuple.ITuple tuple, org.apache.iceberg.Schema schema) {
+      Record record = org.apache.iceberg.data.GenericRecord.create(schema);
+      record.setField("id", tuple.getLongByField("id"));
+      record.setField("region", "eu");
+      record.setField(
+          "event_time",
+          tuple.getLongByField("id") == 3L ? (Object) 0L : OffsetDateTime.parse("2026-11-01T10:00:00Z"));
+      return record;
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(CatalogKind.class)
+  void aRecordWhosePartitionCannotBeComputedFailsAloneAndTheBatchGoesOn(CatalogKind kind) {
+    start(kind);
+    Table table = createTable(TestTables.REGION_DAY, Map.of());
+    SinkTask sink = open(options().withRecordMapper(new SloppyMapper()).withCommitIntervalRecords(4).build());
+
+    send(sink, 0, 5);
+
+    assertThat(recorder.failedIds()).containsExactly(3L);
+    assertThat(recorder.errors).singleElement().satisfies(e -> assertThat(e.getMessage())
+        .startsWith("Cannot map tuple to table test.db.events: cannot compute the partition of the record"));
+    assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 4L);
+    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 4L);
     sink.close();
   }
 

@@ -113,6 +113,26 @@ class SplitSinkTaskTest {
   }
 
   @Test
+  void aWriterWhoseDescriptorsReachNoCommitterFailsTheBatchInsteadOfAckingIt() {
+    RecordingCollector out = new RecordingCollector();
+    out.emitTargets = List.of();
+    SinkTask writer =
+        SinkTask.openWriter(
+            options(catalogProperties).withCommitIntervalRecords(2).build(),
+            new TaskIdentity("topology", "iceberg-writer", 10, 0, 1),
+            out.collector(),
+            clock::get);
+    writer.execute(events.tuple(1L, "eu", null, "p"));
+    writer.execute(events.tuple(2L, "eu", null, "p"));
+
+    assertThat(out.acked).isEmpty();
+    assertThat(out.failedIds()).containsExactly(1L, 2L);
+    assertThat(out.errors).singleElement().satisfies(e -> assertThat(e).hasMessage(
+        "IcebergWriterBolt 'iceberg-writer' has no subscriber on its default stream: connect an IcebergCommitterBolt to it with globalGrouping"));
+    writer.close();
+  }
+
+  @Test
   void theCommitterCommitsDescriptorsOfSeveralWritersInOneAppendAndAcksThem() {
     List<String> fromWriter0 = writeBatch(0, 0, 10);
     List<String> fromWriter3 = writeBatch(3, 10, 10);

@@ -20,6 +20,9 @@ public final class RecordingCollector implements IOutputCollector {
   /** One emitted tuple with its anchors. */
   public record Emitted(String stream, List<Tuple> anchors, List<Object> values) {}
 
+  /** The task ids emits reach; one downstream task unless a test says none. */
+  public volatile List<Integer> emitTargets = List.of(2);
+
   public OutputCollector collector() {
     return new OutputCollector(this);
   }
@@ -42,7 +45,7 @@ public final class RecordingCollector implements IOutputCollector {
   public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
     calls.add("emit");
     emitted.add(new Emitted(streamId, List.copyOf(anchors == null ? List.of() : anchors), tuple));
-    return List.of();
+    return emitTargets;
   }
 
   @Override

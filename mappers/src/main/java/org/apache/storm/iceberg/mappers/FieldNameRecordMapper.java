@@ -1,46 +1,126 @@
 package org.apache.storm.iceberg.mappers;
 
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
+import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.ITuple;
 
 /**
  * The default mapper ({@code "field-name"}): each top-level column takes the tuple field of the same
- * name, converted by {@link IcebergValues}. Tuple fields with no column are ignored. A column with no
- * tuple field, or a null value, becomes null when the column is optional and is an error when it is
- * required.
+ * name (optionally ignoring case), converted by {@link IcebergValues}. A column with no tuple field,
+ * or a null value, becomes null when the column is optional and is an error when it is required. A
+ * tuple field with no column is ignored, or is an error in strict mode.
+ *
+ * <p>Columns are resolved to tuple field indexes once per schema and tuple field layout, not by name
+ * on every tuple; a new schema (a column added to the table) is resolved again.
  */
 public class FieldNameRecordMapper implements RecordMapper {
   private static final long serialVersionUID = 1L;
 
-  public FieldNameRecordMapper() {}
+  private final boolean caseInsensitive;
+  private final boolean strict;
+  private transient Schema resolvedSchema;
+  private transient Map<Fields, Resolution> resolutions;
+
+  /** Matches names exactly and ignores tuple fields with no column. */
+  public FieldNameRecordMapper() {
+    this(false, false);
+  }
+
+  /**
+   * @param caseInsensitive match column names to tuple field names ignoring case
+   * @param strict a tuple field with no column is an error instead of being ignored
+   */
+  public FieldNameRecordMapper(boolean caseInsensitive, boolean strict) {
+    this.caseInsensitive = caseInsensitive;
+    this.strict = strict;
+  }
 
   @Override
   public Record map(ITuple tuple, Schema schema) {
+    Resolution resolution = resolve(schema, tuple.getFields());
+    if (resolution.unmatchedField != null) {
+      throw new RecordMappingException(
+          resolution.unmatchedField,
+          "tuple field '" + resolution.unmatchedField + "' matches no column, and the mapper is strict");
+    }
     GenericRecord record = GenericRecord.create(schema);
     List<Types.NestedField> columns = schema.columns();
     for (int pos = 0; pos < columns.size(); pos++) {
       Types.NestedField column = columns.get(pos);
-      Object value = tuple.contains(column.name()) ? tuple.getValueByField(column.name()) : null;
+      int fieldIndex = resolution.fieldIndexOfColumn[pos];
+      Object value = fieldIndex < 0 ? null : tuple.getValue(fieldIndex);
       if (value == null) {
         if (column.isRequired()) {
           throw new RecordMappingException(
-              column.name(),
-              "required column '"
-                  + column.name()
-                  + "' ("
-                  + column.type()
-                  + ") has no value");
+              column.name(), "required column '" + column.name() + "' (" + column.type() + ") has no value");
         }
         continue;
       }
       record.set(pos, IcebergValues.convert(column.type(), value, column.name()));
     }
     return record;
+  }
+
+  /** Column-to-field indexes for this schema and field layout, computed on first sight. */
+  private Resolution resolve(Schema schema, Fields fields) {
+    if (schema != resolvedSchema) {
+      resolvedSchema = schema;
+      resolutions = new IdentityHashMap<>();
+    }
+    return resolutions.computeIfAbsent(fields, f -> Resolution.of(schema, f, caseInsensitive, strict));
+  }
+
+  /** Where each column's value is in a tuple of one field layout, and any field strict mode refuses. */
+  private static final class Resolution {
+    final int[] fieldIndexOfColumn;
+    final String unmatchedField;
+
+    private Resolution(int[] fieldIndexOfColumn, String unmatchedField) {
+      this.fieldIndexOfColumn = fieldIndexOfColumn;
+      this.unmatchedField = unmatchedField;
+    }
+
+    static Resolution of(Schema schema, Fields fields, boolean caseInsensitive, boolean strict) {
+      List<String> fieldNames = new ArrayList<>(fields.toList());
+      List<Types.NestedField> columns = schema.columns();
+      int[] indexes = new int[columns.size()];
+      boolean[] used = new boolean[fieldNames.size()];
+      for (int pos = 0; pos < columns.size(); pos++) {
+        indexes[pos] = indexOf(fieldNames, columns.get(pos).name(), caseInsensitive);
+        if (indexes[pos] >= 0) {
+          used[indexes[pos]] = true;
+        }
+      }
+      String unmatched = null;
+      for (int i = 0; strict && unmatched == null && i < used.length; i++) {
+        if (!used[i]) {
+          unmatched = fieldNames.get(i);
+        }
+      }
+      return new Resolution(indexes, unmatched);
+    }
+
+    private static int indexOf(List<String> fieldNames, String column, boolean caseInsensitive) {
+      if (!caseInsensitive) {
+        return fieldNames.indexOf(column);
+      }
+      String wanted = column.toLowerCase(Locale.ROOT);
+      for (int i = 0; i < fieldNames.size(); i++) {
+        if (fieldNames.get(i).toLowerCase(Locale.ROOT).equals(wanted)) {
+          return i;
+        }
+      }
+      return -1;
+    }
   }
 }

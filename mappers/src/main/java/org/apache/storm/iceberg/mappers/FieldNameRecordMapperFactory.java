@@ -2,10 +2,14 @@ package org.apache.storm.iceberg.mappers;
 
 import com.google.auto.service.AutoService;
 import java.util.Map;
+import java.util.Set;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 
-/** Registers {@link FieldNameRecordMapper} as {@code "field-name"}. It takes no properties. */
+/**
+ * Registers {@link FieldNameRecordMapper} as {@code "field-name"}. Properties: {@code
+ * case-insensitive} and {@code strict}, both {@code true} or {@code false} (default).
+ */
 @AutoService(RecordMapperFactory.class)
 public class FieldNameRecordMapperFactory implements RecordMapperFactory {
   public static final String NAME = "field-name";
@@ -17,10 +21,7 @@ public class FieldNameRecordMapperFactory implements RecordMapperFactory {
 
   @Override
   public RecordMapper create(Map<String, String> properties) {
-    if (!properties.isEmpty()) {
-      throw new IllegalArgumentException(
-          "record mapper 'field-name' takes no properties, got " + properties.keySet());
-    }
-    return new FieldNameRecordMapper();
+    MapperProperties props = new MapperProperties(NAME, properties, Set.of("case-insensitive", "strict"));
+    return new FieldNameRecordMapper(props.flag("case-insensitive"), props.flag("strict"));
   }
 }

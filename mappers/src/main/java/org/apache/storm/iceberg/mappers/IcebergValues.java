@@ -244,6 +244,14 @@ public final class IcebergValues {
       elements = (List<?>) value;
     } else if (value instanceof Object[]) {
       elements = Arrays.asList((Object[]) value);
+    } else if (value.getClass().isArray()) {
+      // A primitive array: int[], long[], double[], ...
+      int length = java.lang.reflect.Array.getLength(value);
+      List<Object> boxed = new ArrayList<>(length);
+      for (int i = 0; i < length; i++) {
+        boxed.add(java.lang.reflect.Array.get(value, i));
+      }
+      elements = boxed;
     } else {
       throw mismatch(path, type, value, null);
     }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -56,8 +57,10 @@ final class TableFileIoWalStore implements WalStore {
       for (FileInfo file : ((SupportsPrefixOperations) io).listPrefix(dir)) {
         String name = file.location().substring(file.location().lastIndexOf('/') + 1);
         if (name.endsWith(SUFFIX)) {
-          String commitId = name.substring(0, name.length() - SUFFIX.length());
-          entries.add(new WalEntry(commitId, file.location(), read(io.newInputFile(file.location()))));
+          String commitId = URLDecoder.decode(name.substring(0, name.length() - SUFFIX.length()), StandardCharsets.UTF_8);
+          // Rebuilt from the scope, not taken from the listing: some FileIOs list relative paths.
+          String location = entryLocation(scope, commitId);
+          entries.add(new WalEntry(commitId, location, read(io.newInputFile(location))));
         }
       }
     } catch (NotFoundException e) {

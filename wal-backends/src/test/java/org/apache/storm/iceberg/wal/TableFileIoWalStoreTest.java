@@ -53,6 +53,14 @@ class TableFileIoWalStoreTest {
   }
 
   @Test
+  void commitIdsWithReservedCharactersRoundTrip() {
+    store.put(scope("default", 0), "batch/7 of 9?", new byte[] {1});
+    assertThat(store.list(scope("default", 0))).extracting(WalEntry::commitId).containsExactly("batch/7 of 9?");
+    store.delete(scope("default", 0), "batch/7 of 9?");
+    assertThat(store.list(scope("default", 0))).isEmpty();
+  }
+
+  @Test
   void scopesDoNotSeeEachOther() {
     store.put(scope("default", 0), "a", new byte[] {1});
     store.put(scope("default", 1), "b", new byte[] {2});

@@ -1,0 +1,68 @@
+package org.apache.storm.iceberg.mappers;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.iceberg.spi.RecordMappingException;
+import org.apache.storm.tuple.ITuple;
+
+/**
+ * The {@code "json"} mapper: one tuple field (a Kafka record's {@code value}, by default) holds a JSON
+ * object, as a String or UTF-8 bytes, whose members fill the columns by name, recursively. Parsing is
+ * driven by each column's Iceberg type through {@link JsonValues}, with the same rules and messages
+ * as {@link FieldNameRecordMapper}: ISO-8601 text for dates and times (with an offset for
+ * timestamptz), epoch milliseconds for a numeric timestamptz, base64 text for binary. Numbers are read
+ * exactly (as BigDecimal), so a decimal column never sees a rounded double.
+ */
+public class JsonRecordMapper implements RecordMapper {
+  private static final long serialVersionUID = 1L;
+  private static final ObjectMapper JSON =
+      JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+
+  private final String field;
+
+  /** @param field the tuple field holding the JSON document */
+  public JsonRecordMapper(String field) {
+    this.field = field;
+  }
+
+  @Override
+  public Record map(ITuple tuple, Schema schema) {
+    if (!tuple.contains(field)) {
+      throw new RecordMappingException(
+          field, "the tuple has no field '" + field + "' holding the JSON document; its fields are " + tuple.getFields());
+    }
+    JsonNode document = parse(tuple.getValueByField(field));
+    if (!document.isObject()) {
+      throw new RecordMappingException(field, "the JSON document in field '" + field + "' is a " + document.getNodeType() + ", not an object");
+    }
+    return JsonValues.record(schema.asStruct(), document, null);
+  }
+
+  private JsonNode parse(Object payload) {
+    try {
+      if (payload instanceof byte[]) {
+        return JSON.readTree(new String((byte[]) payload, StandardCharsets.UTF_8));
+      }
+      if (payload instanceof CharSequence) {
+        return JSON.readTree(payload.toString());
+      }
+    } catch (JsonProcessingException e) {
+      throw new RecordMappingException(
+          field, "field '" + field + "' is not valid JSON: " + e.getOriginalMessage(), e);
+    } catch (IOException e) {
+      throw new RecordMappingException(field, "field '" + field + "' cannot be read: " + e.getMessage(), e);
+    }
+    throw new RecordMappingException(
+        field,
+        "field '" + field + "' must hold a JSON document as String or byte[], got "
+            + (payload == null ? "null" : payload.getClass().getName()));
+  }
+}
