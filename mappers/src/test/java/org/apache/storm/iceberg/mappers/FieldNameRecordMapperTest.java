@@ -109,4 +109,60 @@ class FieldNameRecordMapperTest {
         .extracting(e -> ((RecordMappingException) e).columnPath())
         .isEqualTo("address.geo.lat");
   }
+
+  @Test
+  void caseInsensitiveMatchingIsAnOption() {
+    Map<String, Object> values = Map.of("ID", 5L, "Count", 2);
+    assertThatThrownBy(() -> mapper.map(tuple(values), SCHEMA))
+        .as("exact matching does not see 'ID' as 'id'")
+        .hasMessage("required column 'id' (long) has no value");
+
+    Record record = new FieldNameRecordMapper(true, false).map(tuple(values), SCHEMA);
+    assertThat(record.getField("id")).isEqualTo(5L);
+    assertThat(record.getField("count")).isEqualTo(2);
+  }
+
+  @Test
+  void strictModeRefusesATupleFieldWithNoColumn() {
+    FieldNameRecordMapper strict = new FieldNameRecordMapper(false, true);
+    assertThat(strict.map(tuple(Map.of("id", 1L, "count", 2)), SCHEMA).getField("count")).isEqualTo(2);
+    assertThatThrownBy(() -> strict.map(tuple(Map.of("id", 1L, "colour", "red")), SCHEMA))
+        .isInstanceOf(RecordMappingException.class)
+        .hasMessage("tuple field 'colour' matches no column, and the mapper is strict")
+        .extracting(e -> ((RecordMappingException) e).columnPath())
+        .isEqualTo("colour");
+  }
+
+  @Test
+  void aNewSchemaIsResolvedAgainSoAnAddedColumnIsFilled() {
+    Schema before = new Schema(required(1, "id", Types.LongType.get()));
+    Schema after = new Schema(required(1, "id", Types.LongType.get()), optional(2, "note", Types.StringType.get()));
+    Tuple tuple = tuple(new java.util.LinkedHashMap<>(Map.of("id", 1L, "note", "hello")));
+
+    assertThat(mapper.map(tuple, before).struct().fields()).hasSize(1);
+    assertThat(mapper.map(tuple, after).getField("note")).isEqualTo("hello");
+  }
+
+  @Test
+  void eachTupleFieldLayoutGetsItsOwnResolution() {
+    Map<String, Object> first = new java.util.LinkedHashMap<>();
+    first.put("id", 1L);
+    first.put("count", 10);
+    Map<String, Object> reordered = new java.util.LinkedHashMap<>();
+    reordered.put("count", 20);
+    reordered.put("id", 2L);
+    assertThat(mapper.map(tuple(first), SCHEMA).getField("count")).isEqualTo(10);
+    assertThat(mapper.map(tuple(reordered), SCHEMA).getField("count")).isEqualTo(20);
+    assertThat(mapper.map(tuple(first), SCHEMA).getField("id")).isEqualTo(1L);
+  }
+
+  @Test
+  void theFactoryReadsItsOptionsAndRefusesUnknownOnes() {
+    FieldNameRecordMapperFactory factory = new FieldNameRecordMapperFactory();
+    assertThat(factory.create(Map.of("case-insensitive", "true", "strict", "false"))).isInstanceOf(FieldNameRecordMapper.class);
+    assertThatThrownBy(() -> factory.create(Map.of("strict", "yes")))
+        .hasMessage("record mapper 'field-name': property 'strict' must be true or false, got 'yes'");
+    assertThatThrownBy(() -> factory.create(Map.of("lenient", "true")))
+        .hasMessage("record mapper 'field-name' does not know properties [lenient]; it takes [case-insensitive, strict]");
+  }
 }
