@@ -1,0 +1,143 @@
+package org.apache.storm.iceberg.mappers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.RandomGenericData;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Property: any record of any schema, handed to the mapper as plain tuple values (structs as maps),
+ * comes back as the same record. Schemas are random (primitives of every kind, structs, lists and
+ * maps nested up to three deep); values come from Iceberg's own random data generator.
+ */
+class FieldNameRoundTripPropertyTest {
+  private static final Type[] PRIMITIVES = {
+    Types.BooleanType.get(), Types.IntegerType.get(), Types.LongType.get(), Types.FloatType.get(),
+    Types.DoubleType.get(), Types.DecimalType.of(9, 2), Types.DecimalType.of(38, 10), Types.StringType.get(),
+    Types.UUIDType.get(), Types.DateType.get(), Types.TimeType.get(), Types.TimestampType.withoutZone(),
+    Types.TimestampType.withZone(), Types.BinaryType.get(), Types.FixedType.ofLength(7)
+  };
+  private static final Type[] MAP_KEYS = {Types.StringType.get(), Types.IntegerType.get(), Types.LongType.get(), Types.DateType.get()};
+
+  @Property(tries = 300)
+  void anyRecordRoundTripsThroughTupleValues(@ForAll long schemaSeed, @ForAll long valueSeed) {
+    Schema schema = randomSchema(new Random(schemaSeed));
+    for (Record expected : RandomGenericData.generate(schema, 3, valueSeed)) {
+      Map<String, Object> fields = new LinkedHashMap<>();
+      for (Types.NestedField column : schema.columns()) {
+        fields.put(column.name(), toTupleValue(column.type(), expected.getField(column.name())));
+      }
+      Record actual = new FieldNameRecordMapper().map(FieldNameRecordMapperTest.tuple(fields), schema);
+      assertThat(comparable(actual)).as("schema %s", schema).isEqualTo(comparable(expected));
+    }
+  }
+
+  static Schema randomSchema(Random random) {
+    AtomicInteger ids = new AtomicInteger(1);
+    int columns = 1 + random.nextInt(8);
+    List<Types.NestedField> fields = new ArrayList<>();
+    for (int i = 0; i < columns; i++) {
+      fields.add(field(random, ids, "c" + i, 0));
+    }
+    return new Schema(fields);
+  }
+
+  private static Types.NestedField field(Random random, AtomicInteger ids, String name, int depth) {
+    int id = ids.getAndIncrement();
+    Type type = type(random, ids, depth);
+    return random.nextBoolean() ? Types.NestedField.optional(id, name, type) : Types.NestedField.required(id, name, type);
+  }
+
+  private static Type type(Random random, AtomicInteger ids, int depth) {
+    int kind = depth >= 3 ? 0 : random.nextInt(6);
+    switch (kind) {
+      case 3:
+        List<Types.NestedField> fields = new ArrayList<>();
+        int count = 1 + random.nextInt(3);
+        for (int i = 0; i < count; i++) {
+          fields.add(field(random, ids, "f" + i, depth + 1));
+        }
+        return Types.StructType.of(fields);
+      case 4:
+        return random.nextBoolean()
+            ? Types.ListType.ofOptional(ids.getAndIncrement(), type(random, ids, depth + 1))
+            : Types.ListType.ofRequired(ids.getAndIncrement(), type(random, ids, depth + 1));
+      case 5:
+        int keyId = ids.getAndIncrement();
+        int valueId = ids.getAndIncrement();
+        Type key = MAP_KEYS[random.nextInt(MAP_KEYS.length)];
+        return random.nextBoolean()
+            ? Types.MapType.ofOptional(keyId, valueId, key, type(random, ids, depth + 1))
+            : Types.MapType.ofRequired(keyId, valueId, key, type(random, ids, depth + 1));
+      default:
+        return PRIMITIVES[random.nextInt(PRIMITIVES.length)];
+    }
+  }
+
+  /** The value a topology would put in a tuple: Iceberg's generic form, with structs as plain maps. */
+  private static Object toTupleValue(Type type, Object value) {
+    if (value == null) {
+      return null;
+    }
+    switch (type.typeId()) {
+      case STRUCT:
+        Map<String, Object> struct = new LinkedHashMap<>();
+        for (Types.NestedField field : type.asStructType().fields()) {
+          struct.put(field.name(), toTupleValue(field.type(), ((Record) value).getField(field.name())));
+        }
+        return struct;
+      case LIST:
+        List<Object> list = new ArrayList<>();
+        ((List<?>) value).forEach(element -> list.add(toTupleValue(type.asListType().elementType(), element)));
+        return list;
+      case MAP:
+        Map<Object, Object> map = new LinkedHashMap<>();
+        ((Map<?, ?>) value).forEach((k, v) -> map.put(k, toTupleValue(type.asMapType().valueType(), v)));
+        return map;
+      default:
+        return value;
+    }
+  }
+
+  /** A deep copy with byte arrays and buffers as lists, and records as maps, so equals compares content. */
+  private static Object comparable(Object value) {
+    if (value instanceof Record) {
+      Record record = (Record) value;
+      Map<String, Object> fields = new LinkedHashMap<>();
+      for (Types.NestedField field : record.struct().fields()) {
+        fields.put(field.name(), comparable(record.getField(field.name())));
+      }
+      return fields;
+    } else if (value instanceof List) {
+      List<Object> list = new ArrayList<>();
+      ((List<?>) value).forEach(element -> list.add(comparable(element)));
+      return list;
+    } else if (value instanceof Map) {
+      Map<Object, Object> map = new LinkedHashMap<>();
+      ((Map<?, ?>) value).forEach((k, v) -> map.put(comparable(k), comparable(v)));
+      return map;
+    } else if (value instanceof byte[]) {
+      return comparable(ByteBuffer.wrap((byte[]) value));
+    } else if (value instanceof ByteBuffer) {
+      ByteBuffer buffer = ((ByteBuffer) value).duplicate();
+      List<Byte> bytes = new ArrayList<>();
+      while (buffer.hasRemaining()) {
+        bytes.add(buffer.get());
+      }
+      return bytes;
+    }
+    return value;
+  }
+}
