@@ -247,4 +247,43 @@ class MappingMatrixTest {
     assertThat(TestTables.rows(table)).singleElement().satisfies(r -> assertThat(r.getField("c_string")).isNull());
     sink.close();
   }
+
+  @Test
+  void theJsonMapperWritesADocumentOfEveryTypeToARealTable() {
+    Map<String, String> catalogProperties = TestCatalogs.hadoop(dir);
+    var catalog = TestCatalogs.load(catalogProperties);
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+    Table table = catalog.createTable(TableIdentifier.of("db", "matrix"), SCHEMA, PartitionSpec.unpartitioned());
+    RecordingCollector recorder = new RecordingCollector();
+    SinkTask sink =
+        SinkTask.open(
+            new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+                .withTable("db.matrix").withRecordMapper("json", Map.of("field", "payload")).withCommitIntervalRecords(1).build(),
+            new TaskIdentity("topology", "iceberg", 1, 0, 1),
+            recorder.collector());
+
+    sink.execute(new Tuples("payload").tuple(
+        """
+        {"id": 1, "c_boolean": true, "c_int": 7, "c_long": 9007199254740993, "c_float": 1.5, "c_double": 2.25,
+         "c_decimal": 12.3, "c_string": "héllo", "c_uuid": "f79c3e09-677c-4bbd-a479-3f349cb785e7",
+         "c_date": "2026-11-01", "c_time": "10:15:30", "c_timestamp": "2026-11-01T10:15",
+         "c_timestamptz": "2026-11-01T12:15:30.123+02:00", "c_binary": "AQID", "c_fixed": "AQIDBA==",
+         "c_struct": {"a": 1, "b": "x"}, "c_list": [1, 2], "c_map": {"k": 1},
+         "c_nested": {"k": [{"x": 5}]}}
+        """.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+
+    assertThat(recorder.errors).isEmpty();
+    Record row = TestTables.rows(table).get(0);
+    assertThat(row.getField("c_long")).isEqualTo(9_007_199_254_740_993L);
+    assertThat(row.getField("c_decimal")).isEqualTo(new BigDecimal("12.30"));
+    assertThat(row.getField("c_uuid")).isEqualTo(A_UUID);
+    assertThat(row.getField("c_timestamptz")).isEqualTo(UTC_TIME);
+    assertThat(row.getField("c_timestamp")).isEqualTo(LocalDateTime.of(2026, 11, 1, 10, 15));
+    assertThat(row.getField("c_binary")).isEqualTo(ByteBuffer.wrap(new byte[] {1, 2, 3}));
+    assertThat(row.getField("c_fixed")).isEqualTo(new byte[] {1, 2, 3, 4});
+    assertThat(((Record) row.getField("c_struct")).getField("b")).isEqualTo("x");
+    assertThat(row.getField("c_list")).isEqualTo(List.of(1, 2));
+    assertThat(((Record) ((List<?>) ((Map<?, ?>) row.getField("c_nested")).get("k")).get(0)).getField("x")).isEqualTo(5L);
+    sink.close();
+  }
 }

@@ -41,7 +41,10 @@ public final class IcebergValues {
         }
         break;
       case INTEGER:
-        if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+        if (value instanceof Integer) {
+          return value;
+        }
+        if (value instanceof Short || value instanceof Byte) {
           return ((Number) value).intValue();
         }
         if (value instanceof Long) {
@@ -53,6 +56,9 @@ public final class IcebergValues {
         }
         break;
       case LONG:
+        if (value instanceof Long) {
+          return value;
+        }
         if (isIntegral(value)) {
           return ((Number) value).longValue();
         }
@@ -60,13 +66,19 @@ public final class IcebergValues {
       case FLOAT:
         return toFloat(type, value, path);
       case DOUBLE:
-        if (value instanceof Double || value instanceof Float || isIntegral(value)) {
+        if (value instanceof Double) {
+          return value;
+        }
+        if (value instanceof Float || isIntegral(value)) {
           return ((Number) value).doubleValue();
         }
         break;
       case DECIMAL:
         return toDecimal((Types.DecimalType) type, value, path);
       case STRING:
+        if (value instanceof String) {
+          return value;
+        }
         if (value instanceof CharSequence) {
           return value.toString();
         }
