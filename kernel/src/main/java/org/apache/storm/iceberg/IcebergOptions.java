@@ -21,6 +21,7 @@ import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 import org.apache.storm.iceberg.spi.SealPolicy;
+import org.apache.storm.iceberg.spi.SealPolicyFactory;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
@@ -65,6 +66,7 @@ public final class IcebergOptions implements Serializable {
   private final Map<String, String> snapshotProperties;
   private final long groupCommitIntervalMillis;
   private final int groupCommitMaxDataFiles;
+  private final List<ProviderChoice<SealPolicy>> sealPolicyChoices;
 
   private IcebergOptions(Builder builder) {
     this.catalogName = builder.catalogName;
@@ -73,7 +75,8 @@ public final class IcebergOptions implements Serializable {
     boolean noThreshold =
         builder.commitIntervalRecords == 0
             && builder.commitIntervalBytes == 0
-            && builder.commitIntervalMillis == 0;
+            && builder.commitIntervalMillis == 0
+            && builder.sealPolicyChoices.isEmpty();
     this.commitIntervalRecords =
         noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : builder.commitIntervalRecords;
     this.commitIntervalBytes = builder.commitIntervalBytes;
@@ -89,6 +92,7 @@ public final class IcebergOptions implements Serializable {
     this.snapshotProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.snapshotProperties));
     this.groupCommitIntervalMillis = builder.groupCommitIntervalMillis;
     this.groupCommitMaxDataFiles = builder.groupCommitMaxDataFiles;
+    this.sealPolicyChoices = List.copyOf(builder.sealPolicyChoices);
   }
 
   public String catalogName() {
@@ -194,8 +198,23 @@ public final class IcebergOptions implements Serializable {
     return snapshotProperties;
   }
 
-  /** The configured thresholds as seal policies; the first one crossed seals the batch. */
-  public List<SealPolicy> sealPolicies() {
+  /** The seal policies chosen with {@code withSealPolicy}, besides the commit-interval thresholds. */
+  public List<ProviderChoice<SealPolicy>> sealPolicyChoices() {
+    return sealPolicyChoices;
+  }
+
+  /**
+   * Every seal policy of the sink: the commit-interval thresholds, then those chosen with {@code
+   * withSealPolicy}, resolved on {@code loader}. The first one crossed seals the batch.
+   */
+  public List<SealPolicy> sealPolicies(ClassLoader loader) {
+    List<SealPolicy> policies = thresholdPolicies();
+    sealPolicyChoices.forEach(choice -> policies.add(choice.resolve(loader)));
+    return policies;
+  }
+
+  /** The commit-interval thresholds (records, bytes, age) as seal policies. */
+  public List<SealPolicy> thresholdPolicies() {
     List<SealPolicy> policies = new ArrayList<>();
     if (commitIntervalRecords > 0) {
       policies.add(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.RECORDS, commitIntervalRecords));
@@ -240,6 +259,8 @@ public final class IcebergOptions implements Serializable {
         + groupCommitIntervalMillis
         + ", groupCommitMaxDataFiles="
         + groupCommitMaxDataFiles
+        + ", sealPolicies="
+        + sealPolicyChoices
         + "}";
   }
 
@@ -264,6 +285,7 @@ public final class IcebergOptions implements Serializable {
     private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
     private long groupCommitIntervalMillis = DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
     private int groupCommitMaxDataFiles = DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
+    private final List<ProviderChoice<SealPolicy>> sealPolicyChoices = new ArrayList<>();
 
     /** Catalog properties, passed verbatim to {@code CatalogUtil.buildIcebergCatalog}. */
     public Builder withCatalogProperties(Map<String, String> properties) {
@@ -385,6 +407,22 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
+    /**
+     * Adds a seal policy by provider name, with its properties (for example {@code
+     * withSealPolicy("open-files", Map.of("max-partitions", "64"))}). Several may be added; the
+     * batch seals on the first threshold crossed, among them and the commit intervals.
+     */
+    public Builder withSealPolicy(String name, Map<String, String> properties) {
+      this.sealPolicyChoices.add(ProviderChoice.named(SealPolicyFactory.class, name, properties));
+      return this;
+    }
+
+    /** Adds a seal policy instance; it travels with the topology, so it must be serializable. */
+    public Builder withSealPolicy(SealPolicy policy) {
+      this.sealPolicyChoices.add(ProviderChoice.instance(policy));
+      return this;
+    }
+
     /** Adds a property to every snapshot summary the sink commits. */
     public Builder withSnapshotProperty(String key, String value) {
       this.snapshotProperties.put(key, value);
@@ -408,6 +446,7 @@ public final class IcebergOptions implements Serializable {
       if (fileFormat != null) {
         fileFormat.validate(loader);
       }
+      sealPolicyChoices.forEach(choice -> choice.validate(loader));
       return new IcebergOptions(this);
     }
 

@@ -74,6 +74,7 @@ public final class CommitProtocol {
   public static CommitProtocol forTask(Table table, IcebergOptions options, TaskIdentity task, ClassLoader loader) {
     WalStore wal = options.walStore().resolve(loader);
     WalScope scope = new WalScope(table, options.walNamespace(), task.topology(), task.component(), task.taskIndex());
+    wal.validate(scope);
     CommitProtocol protocol = new CommitProtocol(table, wal, scope, options.snapshotProperties());
     int dropped = protocol.clearStaleEntries();
     if (dropped > 0) {

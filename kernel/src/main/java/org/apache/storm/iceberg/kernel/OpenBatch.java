@@ -104,7 +104,7 @@ final class OpenBatch {
 
   BatchStats stats(long nowMillis) {
     return new BatchStats(
-        records, bytes, nowMillis - openedAtMillis, files.filesOpened(), files.partitions());
+        records, bytes, nowMillis - openedAtMillis, files.filesOpened(), files.partitions(), nowMillis);
   }
 
   /** Closes every open file: they become durable and stay invisible until committed. */

@@ -114,7 +114,7 @@ public final class SinkTask implements Closeable {
                     opened.table(),
                     new BatchFactory(opened.table(), options.fileFormat(), opened.loader(), task),
                     options.recordMapper().resolve(opened.loader()),
-                    options.sealPolicies(),
+                    options.sealPolicies(opened.loader()),
                     handlerFactory.apply(opened),
                     collector,
                     clock));

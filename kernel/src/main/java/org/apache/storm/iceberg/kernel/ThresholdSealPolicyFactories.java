@@ -31,12 +31,7 @@ public final class ThresholdSealPolicyFactories {
         throw new IllegalArgumentException(
             "seal policy '" + name + "' takes exactly one property, 'limit', got " + properties.keySet());
       }
-      try {
-        return new ThresholdSealPolicy(measure, Long.parseLong(limit.trim()));
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(
-            "seal policy '" + name + "': limit '" + limit + "' is not a whole number", e);
-      }
+      return new ThresholdSealPolicy(measure, PolicyProperties.wholeNumber(name, properties, "limit"));
     }
   }
 

@@ -69,10 +69,10 @@ class ProviderRegistryTest {
   @Test
   void theBuiltInThresholdsAreProvidersToo() {
     assertThat(ProviderRegistry.load(SealPolicyFactory.class, getClass().getClassLoader()))
-        .containsOnlyKeys("records", "bytes", "age");
+        .containsOnlyKeys("records", "bytes", "age", "open-files", "wall-clock");
     var policy = ProviderRegistry.find(SealPolicyFactory.class, "bytes", getClass().getClassLoader()).create(Map.of("limit", "10"));
-    assertThat(policy.shouldSeal(new org.apache.storm.iceberg.spi.BatchStats(1, 10, 0, 1, 1))).isTrue();
-    assertThat(policy.shouldSeal(new org.apache.storm.iceberg.spi.BatchStats(1, 9, 0, 1, 1))).isFalse();
+    assertThat(policy.shouldSeal(new org.apache.storm.iceberg.spi.BatchStats(1, 10, 0, 1, 1, 0))).isTrue();
+    assertThat(policy.shouldSeal(new org.apache.storm.iceberg.spi.BatchStats(1, 9, 0, 1, 1, 0))).isFalse();
     assertThatThrownBy(() -> ProviderRegistry.find(SealPolicyFactory.class, "age", getClass().getClassLoader()).create(Map.of()))
         .hasMessage("seal policy 'age' takes exactly one property, 'limit', got []");
   }

@@ -178,7 +178,7 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
 
     @Override
     public FileIO io() {
-      return ops.io();
+      return faults.hidePrefixListing ? new NonListingFileIO(ops.io()) : ops.io();
     }
 
     @Override
@@ -204,6 +204,35 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
     @Override
     public boolean requireStrictCleanup() {
       return ops.requireStrictCleanup();
+    }
+  }
+
+  /** A FileIO that reads, writes and deletes but cannot list by prefix. */
+  private static final class NonListingFileIO implements FileIO {
+    private final FileIO delegate;
+
+    NonListingFileIO(FileIO delegate) {
+      this.delegate = delegate;
+    }
+
+    @Override
+    public org.apache.iceberg.io.InputFile newInputFile(String path) {
+      return delegate.newInputFile(path);
+    }
+
+    @Override
+    public org.apache.iceberg.io.OutputFile newOutputFile(String path) {
+      return delegate.newOutputFile(path);
+    }
+
+    @Override
+    public void deleteFile(String path) {
+      delegate.deleteFile(path);
+    }
+
+    @Override
+    public Map<String, String> properties() {
+      return delegate.properties();
     }
   }
 }

@@ -27,6 +27,8 @@ public final class Faults {
   private volatile CommitFault commitFault = CommitFault.NONE;
   private final AtomicInteger faultsLeft = new AtomicInteger();
   private volatile boolean down;
+  /** When set, tables' FileIO hides its prefix listing, like a custom FileIO that cannot list. */
+  public volatile boolean hidePrefixListing;
   public final AtomicInteger realCommits = new AtomicInteger();
   public final AtomicInteger injected = new AtomicInteger();
 

@@ -16,6 +16,12 @@ import java.util.List;
  * </ul>
  */
 public interface WalStore {
+  /**
+   * Checks, when a committing task starts, that this store can keep entries for the scope's table;
+   * throws {@link IllegalStateException} saying what to use instead when it cannot.
+   */
+  default void validate(WalScope scope) {}
+
   String put(WalScope scope, String commitId, byte[] payload);
 
   List<WalEntry> list(WalScope scope);

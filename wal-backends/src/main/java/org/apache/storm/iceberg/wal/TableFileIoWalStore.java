@@ -4,9 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.net.URLDecoder;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.iceberg.exceptions.NotFoundException;
@@ -27,7 +24,6 @@ import org.apache.storm.iceberg.spi.WalStore;
  */
 final class TableFileIoWalStore implements WalStore {
   static final String WAL_DIR = "metadata/_storm_wal";
-  private static final String SUFFIX = ".json";
 
   @Override
   public String put(WalScope scope, String commitId, byte[] payload) {
@@ -40,8 +36,9 @@ final class TableFileIoWalStore implements WalStore {
     return location;
   }
 
+  /** Refuses a table whose FileIO cannot list by prefix: entries could be written but never found. */
   @Override
-  public List<WalEntry> list(WalScope scope) {
+  public void validate(WalScope scope) {
     FileIO io = io(scope);
     if (!(io instanceof SupportsPrefixOperations)) {
       throw new IllegalStateException(
@@ -49,15 +46,22 @@ final class TableFileIoWalStore implements WalStore {
               + scope.table().name()
               + " uses "
               + io.getClass().getName()
-              + "; select a WAL store that keeps entries elsewhere with withWalStore(name, props)");
+              + ", which cannot; keep the WAL on a Hadoop file system instead with"
+              + " withWalStore(\"hadoop-fs\", Map.of(\"path\", \"hdfs://…/storm-iceberg-wal\"))");
     }
+  }
+
+  @Override
+  public List<WalEntry> list(WalScope scope) {
+    validate(scope);
+    FileIO io = io(scope);
     String dir = scopeDirectory(scope);
     List<WalEntry> entries = new ArrayList<>();
     try {
       for (FileInfo file : ((SupportsPrefixOperations) io).listPrefix(dir)) {
         String name = file.location().substring(file.location().lastIndexOf('/') + 1);
-        if (name.endsWith(SUFFIX)) {
-          String commitId = URLDecoder.decode(name.substring(0, name.length() - SUFFIX.length()), StandardCharsets.UTF_8);
+        String commitId = WalPaths.commitIdOf(name);
+        if (commitId != null) {
           // Rebuilt from the scope, not taken from the listing: some FileIOs list relative paths.
           String location = entryLocation(scope, commitId);
           entries.add(new WalEntry(commitId, location, read(io.newInputFile(location))));
@@ -86,25 +90,11 @@ final class TableFileIoWalStore implements WalStore {
   static String scopeDirectory(WalScope scope) {
     String tableLocation = scope.table().location();
     String base = tableLocation.endsWith("/") ? tableLocation : tableLocation + "/";
-    return base
-        + WAL_DIR
-        + "/"
-        + encode(scope.namespace())
-        + "/"
-        + encode(scope.topology())
-        + "/"
-        + encode(scope.component())
-        + "/"
-        + scope.taskIndex()
-        + "/";
+    return base + WAL_DIR + "/" + WalPaths.scopePath(scope) + "/";
   }
 
   private static String entryLocation(WalScope scope, String commitId) {
-    return scopeDirectory(scope) + encode(commitId) + SUFFIX;
-  }
-
-  private static String encode(String pathPart) {
-    return URLEncoder.encode(pathPart, StandardCharsets.UTF_8);
+    return scopeDirectory(scope) + WalPaths.entryFileName(commitId);
   }
 
   private static byte[] read(InputFile file) {

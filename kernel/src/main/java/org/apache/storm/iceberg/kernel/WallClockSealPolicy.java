@@ -1,0 +1,55 @@
+package org.apache.storm.iceberg.kernel;
+
+import com.google.auto.service.AutoService;
+import java.util.Map;
+import org.apache.storm.iceberg.spi.BatchStats;
+import org.apache.storm.iceberg.spi.SealPolicy;
+import org.apache.storm.iceberg.spi.SealPolicyFactory;
+
+/**
+ * Seals at wall-clock boundaries: every {@code everyMillis} of epoch time (60000 seals on each full
+ * minute), so snapshots line up with time. A batch seals on the first tuple or tick after a boundary
+ * that fell since its first record; give the bolt a tick interval well below {@code everyMillis} so
+ * a quiet stream still seals on time.
+ */
+public final class WallClockSealPolicy implements SealPolicy {
+  private static final long serialVersionUID = 1L;
+
+  private final long everyMillis;
+
+  public WallClockSealPolicy(long everyMillis) {
+    if (everyMillis <= 0) {
+      throw new IllegalArgumentException("seal policy 'wall-clock' needs every-ms positive, got " + everyMillis);
+    }
+    this.everyMillis = everyMillis;
+  }
+
+  @Override
+  public boolean shouldSeal(BatchStats stats) {
+    long openedAt = stats.nowMillis() - stats.ageMillis();
+    return Math.floorDiv(stats.nowMillis(), everyMillis) != Math.floorDiv(openedAt, everyMillis);
+  }
+
+  @Override
+  public String toString() {
+    return "wall-clock{every-ms=" + everyMillis + "}";
+  }
+
+  /** {@code "wall-clock"}: property {@code every-ms}. */
+  @AutoService(SealPolicyFactory.class)
+  public static final class Factory implements SealPolicyFactory {
+    @Override
+    public String name() {
+      return "wall-clock";
+    }
+
+    @Override
+    public SealPolicy create(Map<String, String> properties) {
+      if (!properties.containsKey("every-ms") || properties.size() != 1) {
+        throw new IllegalArgumentException(
+            "seal policy 'wall-clock' takes exactly one property, 'every-ms', got " + properties.keySet());
+      }
+      return new WallClockSealPolicy(PolicyProperties.wholeNumber("wall-clock", properties, "every-ms"));
+    }
+  }
+}
