@@ -1,0 +1,45 @@
+package org.apache.storm.iceberg.examples;
+
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.storm.iceberg.IcebergOptions;
+
+/**
+ * Uses a drop-in plug-in by name. The {@code storm-iceberg-example-plugin} jar (see {@code
+ * examples/plugin}) is only on the classpath; nothing here imports it. The {@code "upper-case"}
+ * mapper upper-cases string columns and the {@code "every-n"} seal policy seals every 500 records
+ * (the stream's tail seals after 5 s), so the table shows both at work. Writes {@code examples.shouted} in a local Hadoop catalog.
+ *
+ * <p>Usage: {@code PluginExampleTopology [warehouse-dir] [events]} (defaults {@code ./warehouse},
+ * 5000).
+ */
+public final class PluginExampleTopology {
+  static final String TABLE = "examples.shouted";
+
+  private PluginExampleTopology() {}
+
+  public static void main(String[] args) {
+    Path warehouse = Paths.get(args.length > 0 ? args[0] : "warehouse").toAbsolutePath();
+    long events = args.length > 1 ? Long.parseLong(args[1]) : 5_000;
+    LocalExampleRun.exitWith(() -> run(warehouse, events));
+  }
+
+  static IcebergOptions options(Path warehouse) {
+    return new IcebergOptions.Builder()
+        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
+        .withTable(TABLE)
+        .withAutoCreate(IcebergBoltExampleTopology.SCHEMA, PartitionSpec.unpartitioned())
+        .withRecordMapper("upper-case", Map.of())
+        .withSealPolicy("every-n", Map.of("n", "500"))
+        // The stream's tail seals on age, so no task waits for a 500th record that never comes.
+        .withCommitIntervalMillis(5_000)
+        .withTickIntervalSecs(1)
+        .build();
+  }
+
+  public static String run(Path warehouse, long events) throws Exception {
+    return LocalExampleRun.run("iceberg-plugin-example", warehouse, events, options(warehouse));
+  }
+}
