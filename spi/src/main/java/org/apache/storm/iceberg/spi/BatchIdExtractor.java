@@ -10,9 +10,10 @@ import org.apache.storm.tuple.ITuple;
  *
  * <p>A source that can replay the same batch under the same id (for example a Kafka partition and
  * offset range) could one day let the kernel skip a batch whose id is already committed, which is
- * the ground for exactly-once delivery. That is not built: the kernel has a hook point for an
- * extractor but no option sets one, no provider ships, and storm-iceberg makes <b>no exactly-once
- * claim</b>. Today every batch gets a fresh random commit id and replays may duplicate rows.
+ * the ground for exactly-once delivery. That is not built: the kernel's hook point is the commit-id
+ * source of its {@code CommitProtocol} (random UUIDs today), but no option sets an extractor, no
+ * provider ships, and storm-iceberg makes <b>no exactly-once claim</b>. Every batch gets a fresh
+ * random commit id, and replays may duplicate rows.
  */
 public interface BatchIdExtractor extends Serializable {
   /** The batch's deterministic id, or empty to let the kernel mint a random one. */
