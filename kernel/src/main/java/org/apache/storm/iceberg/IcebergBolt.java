@@ -3,7 +3,7 @@ package org.apache.storm.iceberg;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.SinkTask;
-import org.apache.storm.iceberg.kernel.TaskIdentity;
+import org.apache.storm.iceberg.kernel.TaskEnvironment;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -27,7 +27,7 @@ public class IcebergBolt extends BaseRichBolt {
 
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
-    sink = SinkTask.open(options, TaskIdentity.of(topoConf, context), collector);
+    sink = SinkTask.open(options, TaskEnvironment.of(topoConf, context, collector));
   }
 
   @Override

@@ -2,6 +2,7 @@ package org.apache.storm.iceberg;
 
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.GroupCommitter;
+import org.apache.storm.iceberg.kernel.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.TaskIdentity;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
@@ -31,7 +32,8 @@ public class IcebergCommitterBolt extends BaseRichBolt {
 
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
-    TaskIdentity task = TaskIdentity.of(topoConf, context);
+    TaskEnvironment env = TaskEnvironment.of(topoConf, context, collector);
+    TaskIdentity task = env.task();
     if (task.componentTasks() > 1) {
       LOG.warn(
           "IcebergCommitterBolt component '{}' has {} tasks; run it at parallelism 1 behind globalGrouping:"
@@ -40,7 +42,7 @@ public class IcebergCommitterBolt extends BaseRichBolt {
           task.component(),
           task.componentTasks());
     }
-    committer = GroupCommitter.open(options, task, collector);
+    committer = GroupCommitter.open(options, env);
   }
 
   @Override

@@ -2,7 +2,7 @@ package org.apache.storm.iceberg;
 
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.SinkTask;
-import org.apache.storm.iceberg.kernel.TaskIdentity;
+import org.apache.storm.iceberg.kernel.TaskEnvironment;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -41,7 +41,7 @@ public class IcebergWriterBolt extends BaseRichBolt {
               + " until an IcebergCommitterBolt is connected to it with globalGrouping",
           context.getThisComponentId());
     }
-    sink = SinkTask.openWriter(options, TaskIdentity.of(topoConf, context), collector);
+    sink = SinkTask.openWriter(options, TaskEnvironment.of(topoConf, context, collector));
   }
 
   @Override

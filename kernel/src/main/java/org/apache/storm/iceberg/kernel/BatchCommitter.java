@@ -7,15 +7,20 @@ import org.apache.storm.task.OutputCollector;
 final class BatchCommitter implements SinkTask.SealedBatchHandler {
   private final CommitProtocol protocol;
   private final OutputCollector collector;
+  private final SinkMetrics metrics;
 
-  BatchCommitter(CommitProtocol protocol, OutputCollector collector) {
+  BatchCommitter(CommitProtocol protocol, TaskEnvironment env) {
     this.protocol = protocol;
-    this.collector = collector;
+    this.collector = env.collector();
+    this.metrics = env.metrics();
   }
 
   @Override
   public void handle(SealedBatch batch) {
+    long started = System.nanoTime();
     CommitOutcome outcome = protocol.commit(batch.dataFiles(), Map.of());
+    metrics.committed(outcome, batch.dataFiles().size(), batch.bytes(), System.nanoTime() - started);
+    metrics.nothingPending();
     if (outcome.landed()) {
       batch.tuples().forEach(collector::ack);
     } else {

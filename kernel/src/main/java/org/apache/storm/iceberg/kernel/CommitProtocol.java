@@ -43,6 +43,7 @@ public final class CommitProtocol {
   private final Map<String, String> summary;
   private final Supplier<String> commitIds;
   private final LongSupplier clock;
+  private int droppedAtStartup;
 
   public CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties) {
     this(table, wal, scope, snapshotProperties, () -> UUID.randomUUID().toString(), System::currentTimeMillis);
@@ -76,11 +77,16 @@ public final class CommitProtocol {
     WalScope scope = new WalScope(table, options.walNamespace(), task.topology(), task.component(), task.taskIndex());
     wal.validate(scope);
     CommitProtocol protocol = new CommitProtocol(table, wal, scope, options.snapshotProperties());
-    int dropped = protocol.clearStaleEntries();
-    if (dropped > 0) {
-      LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, dropped);
+    protocol.droppedAtStartup = protocol.clearStaleEntries();
+    if (protocol.droppedAtStartup > 0) {
+      LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, protocol.droppedAtStartup);
     }
     return protocol;
+  }
+
+  /** How many stale WAL entries {@link #forTask} dropped when the task started. */
+  public int droppedAtStartup() {
+    return droppedAtStartup;
   }
 
   /** User properties first, the sink's own keys last so they win. */

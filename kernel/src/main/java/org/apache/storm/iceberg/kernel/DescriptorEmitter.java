@@ -20,15 +20,20 @@ final class DescriptorEmitter implements SinkTask.SealedBatchHandler {
   private final OutputCollector collector;
   private final LongSupplier clock;
 
-  DescriptorEmitter(Table table, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+  private final SinkMetrics metrics;
+
+  DescriptorEmitter(Table table, TaskEnvironment env) {
     this.table = table;
-    this.task = task;
-    this.collector = collector;
-    this.clock = clock;
+    this.task = env.task();
+    this.collector = env.collector();
+    this.clock = env.clock();
+    this.metrics = env.metrics();
   }
 
+  /** The files leave this task with the descriptor: from here on they are the committer's to count. */
   @Override
   public void handle(SealedBatch batch) {
+    metrics.nothingPending();
     String batchId = task.component() + "-" + task.taskIndex() + "-" + UUID.randomUUID();
     DataFilesCodec.Entry descriptor =
         new DataFilesCodec.Entry(

@@ -38,6 +38,7 @@ public final class GroupCommitter {
   private final CommitProtocol protocol;
   private final OutputCollector collector;
   private final LongSupplier clock;
+  private final SinkMetrics metrics;
   private final long intervalMillis;
   private final int maxDataFiles;
   private final List<Tuple> pendingDescriptors = new ArrayList<>();
@@ -45,40 +46,35 @@ public final class GroupCommitter {
   private final TreeSet<Integer> pendingWriterTasks = new TreeSet<>();
   private long firstPendingAtMillis;
 
-  GroupCommitter(
-      Catalog catalog,
-      Table table,
-      CommitProtocol protocol,
-      OutputCollector collector,
-      LongSupplier clock,
-      long intervalMillis,
-      int maxDataFiles) {
-    this.catalog = catalog;
-    this.table = table;
+  private GroupCommitter(OpenedTable opened, CommitProtocol protocol, TaskEnvironment env, IcebergOptions options) {
+    this.catalog = opened.catalog();
+    this.table = opened.table();
     this.protocol = protocol;
-    this.collector = collector;
-    this.clock = clock;
-    this.intervalMillis = intervalMillis;
-    this.maxDataFiles = maxDataFiles;
+    this.collector = env.collector();
+    this.clock = env.clock();
+    this.metrics = env.metrics();
+    this.intervalMillis = options.groupCommitIntervalMillis();
+    this.maxDataFiles = options.groupCommitMaxDataFiles();
   }
 
-  public static GroupCommitter open(IcebergOptions options, TaskIdentity task, OutputCollector collector) {
-    return open(options, task, collector, System::currentTimeMillis);
-  }
-
-  static GroupCommitter open(
-      IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+  public static GroupCommitter open(IcebergOptions options, TaskEnvironment env) {
+    TopologyChecks.forCommitter(options, env);
     return OpenedTable.open(options)
         .build(
-            opened ->
-                new GroupCommitter(
-                    opened.catalog(),
-                    opened.table(),
-                    CommitProtocol.forTask(opened.table(), options, task, opened.loader()),
-                    collector,
-                    clock,
-                    options.groupCommitIntervalMillis(),
-                    options.groupCommitMaxDataFiles()));
+            opened -> {
+              CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env.task(), opened.loader());
+              env.metrics().walEntriesDropped(protocol.droppedAtStartup());
+              return new GroupCommitter(opened, protocol, env, options);
+            });
+  }
+
+  static GroupCommitter open(IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    return open(options, TaskEnvironment.detached(task, collector, clock));
+  }
+
+  /** This task's metrics. */
+  public SinkMetrics metrics() {
+    return metrics;
   }
 
   public void execute(Tuple tuple) {
@@ -106,6 +102,7 @@ public final class GroupCommitter {
     pendingDescriptors.add(descriptor);
     pendingFiles.addAll(entry.files());
     pendingWriterTasks.add(entry.taskIndex());
+    metrics.pending(pendingFiles.size(), firstPendingAtMillis);
   }
 
   private DataFilesCodec.Entry decode(Tuple descriptor) {
@@ -145,7 +142,11 @@ public final class GroupCommitter {
         Map.of(
             "writer-batches", String.valueOf(pendingDescriptors.size()),
             "writer-tasks", String.join(",", pendingWriterTasks.stream().map(String::valueOf).toList()));
+    long started = System.nanoTime();
     CommitOutcome outcome = protocol.commit(List.copyOf(pendingFiles), summary);
+    long bytes = pendingFiles.stream().mapToLong(DataFile::fileSizeInBytes).sum();
+    metrics.committed(outcome, pendingFiles.size(), bytes, System.nanoTime() - started);
+    metrics.nothingPending();
     if (outcome.landed()) {
       pendingDescriptors.forEach(collector::ack);
     } else {

@@ -98,6 +98,10 @@ final class OpenBatch {
     }
   }
 
+  long openedAtMillis() {
+    return openedAtMillis;
+  }
+
   boolean isEmpty() {
     return records == 0;
   }

@@ -39,25 +39,25 @@ public final class SinkTask implements Closeable {
   private final SealedBatchHandler handler;
   private final OutputCollector collector;
   private final LongSupplier clock;
+  private final SinkMetrics metrics;
   private OpenBatch batch;
 
-  SinkTask(
-      Catalog catalog,
-      Table table,
+  private SinkTask(
+      OpenedTable opened,
       BatchFactory batches,
       RecordMapper mapper,
       List<SealPolicy> policies,
       SealedBatchHandler handler,
-      OutputCollector collector,
-      LongSupplier clock) {
-    this.catalog = catalog;
-    this.table = table;
+      TaskEnvironment env) {
+    this.catalog = opened.catalog();
+    this.table = opened.table();
     this.batches = batches;
     this.mapper = mapper;
     this.policies = policies;
     this.handler = handler;
-    this.collector = collector;
-    this.clock = clock;
+    this.collector = env.collector();
+    this.clock = env.clock();
+    this.metrics = env.metrics();
   }
 
   /** What a task does with a batch once its files are closed. */
@@ -68,56 +68,59 @@ public final class SinkTask implements Closeable {
 
   /**
    * Opens a committing task ({@code IcebergBolt}): opens the table (auto-creating it when
-   * configured), checks it, resolves the providers on this worker's classpath, and drops the WAL
-   * entries this task's previous incarnation left.
+   * configured), checks it and the topology configuration, resolves the providers on this worker's
+   * classpath, and drops the WAL entries this task's previous incarnation left.
    */
-  public static SinkTask open(IcebergOptions options, TaskIdentity task, OutputCollector collector) {
-    return open(options, task, collector, System::currentTimeMillis);
-  }
-
-  /** As {@link #open(IcebergOptions, TaskIdentity, OutputCollector)}, with the clock batch ages use. */
-  static SinkTask open(
-      IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+  public static SinkTask open(IcebergOptions options, TaskEnvironment env) {
     return create(
         options,
-        task,
-        collector,
-        clock,
-        opened -> new BatchCommitter(CommitProtocol.forTask(opened.table(), options, task, opened.loader()), collector));
+        env,
+        opened -> {
+          CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env.task(), opened.loader());
+          env.metrics().walEntriesDropped(protocol.droppedAtStartup());
+          return new BatchCommitter(protocol, env);
+        });
+  }
+
+  /** A committing task outside Storm, with its own metrics and the system clock. */
+  public static SinkTask open(IcebergOptions options, TaskIdentity task, OutputCollector collector) {
+    return open(options, TaskEnvironment.detached(task, collector, System::currentTimeMillis));
+  }
+
+  static SinkTask open(IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    return open(options, TaskEnvironment.detached(task, collector, clock));
   }
 
   /**
    * Opens a writing task of the split sink ({@code IcebergWriterBolt}): as {@link #open}, but each
    * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
    */
-  public static SinkTask openWriter(IcebergOptions options, TaskIdentity task, OutputCollector collector) {
-    return openWriter(options, task, collector, System::currentTimeMillis);
+  public static SinkTask openWriter(IcebergOptions options, TaskEnvironment env) {
+    return create(options, env, opened -> new DescriptorEmitter(opened.table(), env));
   }
 
-  static SinkTask openWriter(
-      IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    return create(
-        options, task, collector, clock, opened -> new DescriptorEmitter(opened.table(), task, collector, clock));
+  static SinkTask openWriter(IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    return openWriter(options, TaskEnvironment.detached(task, collector, clock));
   }
 
   private static SinkTask create(
-      IcebergOptions options,
-      TaskIdentity task,
-      OutputCollector collector,
-      LongSupplier clock,
-      java.util.function.Function<OpenedTable, SealedBatchHandler> handlerFactory) {
+      IcebergOptions options, TaskEnvironment env, java.util.function.Function<OpenedTable, SealedBatchHandler> handlerFactory) {
+    TopologyChecks.forWriter(options, env);
     return OpenedTable.open(options)
         .build(
             opened ->
                 new SinkTask(
-                    opened.catalog(),
-                    opened.table(),
-                    new BatchFactory(opened.table(), options.fileFormat(), opened.loader(), task),
+                    opened,
+                    new BatchFactory(opened.table(), options.fileFormat(), opened.loader(), env.task()),
                     options.recordMapper().resolve(opened.loader()),
                     options.sealPolicies(opened.loader()),
                     handlerFactory.apply(opened),
-                    collector,
-                    clock));
+                    env));
+  }
+
+  /** This task's metrics. */
+  public SinkMetrics metrics() {
+    return metrics;
   }
 
   public void execute(Tuple tuple) {
@@ -146,12 +149,14 @@ public final class SinkTask implements Closeable {
     }
     try {
       open.write(record, tuple);
+      metrics.recordWritten();
     } catch (OpenBatch.RecordRejectedException e) {
       failUnmappable(tuple, e);
       return;
     } catch (RuntimeException e) {
       // The batch's files are broken: fail it whole; this tuple is not in it yet.
       batch = null;
+      metrics.nothingPending();
       failAll(collector, open.abandon(), e);
       collector.fail(tuple);
       return;
@@ -184,12 +189,16 @@ public final class SinkTask implements Closeable {
     OpenBatch sealing = batch;
     batch = null;
     SealedBatch sealed;
+    long started = System.nanoTime();
     try {
       sealed = sealing.seal();
     } catch (RuntimeException e) {
+      metrics.nothingPending();
       failAll(collector, sealing.abandon(), e);
       return;
     }
+    metrics.sealed(sealed.dataFiles().size(), System.nanoTime() - started);
+    metrics.pending(sealed.dataFiles().size(), sealing.openedAtMillis());
     handler.handle(sealed);
   }
 
@@ -198,6 +207,7 @@ public final class SinkTask implements Closeable {
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       table.refresh();
       batch = batches.open(clock.getAsLong());
+      metrics.pending(0, batch.openedAtMillis());
     }
     return batch;
   }

@@ -13,8 +13,14 @@ import org.apache.storm.task.TopologyContext;
  * @param taskId Storm's task id
  * @param taskIndex the task's index within its component
  * @param componentTasks how many tasks the component has
+ * @param spoutTasks how many spout tasks the topology has (0 when unknown)
  */
-public record TaskIdentity(String topology, String component, int taskId, int taskIndex, int componentTasks) {
+public record TaskIdentity(
+    String topology, String component, int taskId, int taskIndex, int componentTasks, int spoutTasks) {
+
+  public TaskIdentity(String topology, String component, int taskId, int taskIndex, int componentTasks) {
+    this(topology, component, taskId, taskIndex, componentTasks, 0);
+  }
 
   public static TaskIdentity of(Map<String, Object> topoConf, TopologyContext context) {
     Object name = topoConf.get(Config.TOPOLOGY_NAME);
@@ -23,6 +29,7 @@ public record TaskIdentity(String topology, String component, int taskId, int ta
         context.getThisComponentId(),
         context.getThisTaskId(),
         context.getThisTaskIndex(),
-        context.getComponentTasks(context.getThisComponentId()).size());
+        context.getComponentTasks(context.getThisComponentId()).size(),
+        context.getRawTopology().get_spouts().keySet().stream().mapToInt(id -> context.getComponentTasks(id).size()).sum());
   }
 }

@@ -158,6 +158,7 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
 
     @Override
     public void commit(TableMetadata base, TableMetadata metadata) {
+      faults.duringCommit.run();
       if (faults.unreachable()) {
         throw unreachable();
       }

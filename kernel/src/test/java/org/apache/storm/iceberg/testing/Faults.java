@@ -29,6 +29,8 @@ public final class Faults {
   private volatile boolean down;
   /** When set, tables' FileIO hides its prefix listing, like a custom FileIO that cannot list. */
   public volatile boolean hidePrefixListing;
+  /** Runs inside every commit, before it reaches the catalog: to look at the sink mid-commit. */
+  public volatile Runnable duringCommit = () -> {};
   public final AtomicInteger realCommits = new AtomicInteger();
   public final AtomicInteger injected = new AtomicInteger();
 

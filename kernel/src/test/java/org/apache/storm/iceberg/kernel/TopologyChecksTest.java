@@ -1,0 +1,101 @@
+package org.apache.storm.iceberg.kernel;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.Config;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The footgun checks a task runs at prepare against the configuration it runs with. */
+class TopologyChecksTest {
+  @TempDir Path dir;
+  Map<String, String> catalogProperties;
+
+  @BeforeEach
+  void createTable() {
+    catalogProperties = TestCatalogs.hadoop(dir);
+    var catalog = TestCatalogs.load(catalogProperties);
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+    catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
+  }
+
+  IcebergOptions.Builder options() {
+    return new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties).withTable("db.events");
+  }
+
+  static Map<String, Object> conf(Object... keyValues) {
+    Map<String, Object> conf = new HashMap<>();
+    conf.put(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 30);
+    for (int i = 0; i < keyValues.length; i += 2) {
+      conf.put((String) keyValues[i], keyValues[i + 1]);
+    }
+    return conf;
+  }
+
+  TaskEnvironment env(Map<String, Object> conf, int spoutTasks) {
+    RecordingCollector recorder = new RecordingCollector();
+    TaskEnvironment detached = TaskEnvironment.detached(
+        new TaskIdentity("topology", "iceberg", 1, 0, 1, spoutTasks), recorder.collector(), System::currentTimeMillis);
+    return new TaskEnvironment(detached.task(), detached.collector(), detached.clock(), detached.metrics(), conf);
+  }
+
+  @Test
+  void aCommitIntervalNotBelowTheMessageTimeoutFails() {
+    assertThatThrownBy(() -> SinkTask.open(options().withCommitIntervalMillis(60_000).build(),
+            env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 30), 1)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("commit interval 60000 ms is not below topology.message.timeout.secs (30 s): tuples would time out"
+            + " and replay before they commit; lower withCommitIntervalMillis or raise the timeout");
+  }
+
+  @Test
+  void anAgeThresholdWithNoTickAnywhereFails() {
+    assertThatThrownBy(() -> SinkTask.open(options().withCommitIntervalMillis(5_000).build(), env(conf(), 1)))
+        .hasMessage("an age threshold (withCommitIntervalMillis 5000 ms) needs tick tuples to seal a batch when the"
+            + " stream goes quiet, but neither the bolt nor the topology asks for them (topology.tick.tuple.freq.secs);"
+            + " set withTickIntervalSecs, or leave it unset so the bolt declares half the age threshold");
+  }
+
+  @Test
+  void tooFewPendingTuplesForTheRecordThresholdFails() {
+    assertThatThrownBy(() -> SinkTask.open(options().withCommitIntervalRecords(1_000).build(),
+            env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 300), 2)))
+        .hasMessage("topology.max.spout.pending (300 per spout task, 600 in all) is below the 1000 records a batch"
+            + " accumulates (withCommitIntervalRecords), so a batch can never fill and the topology stalls; raise"
+            + " topology.max.spout.pending or lower withCommitIntervalRecords");
+  }
+
+  @Test
+  void tooFewPendingTuplesOnlyWarnsWhenAnotherThresholdSeals() {
+    assertThatCode(() -> SinkTask.open(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build(),
+            env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 300, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 2), 2)).close())
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aSoundConfigurationPasses() {
+    assertThatCode(() -> SinkTask.open(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(10_000).build(),
+            env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 5_000, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)).close())
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aGroupCommitIntervalNotBelowTheMessageTimeoutFails() {
+    assertThatThrownBy(() -> GroupCommitter.open(options().withGroupCommitIntervalMillis(45_000).build(), env(conf(), 1)))
+        .hasMessage("group commit interval 45000 ms is not below topology.message.timeout.secs (30 s): tuples would"
+            + " time out and replay before they commit; lower withGroupCommitIntervalMillis or raise the timeout");
+  }
+}
