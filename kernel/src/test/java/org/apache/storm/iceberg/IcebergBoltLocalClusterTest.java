@@ -12,6 +12,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.testing.CapturingReporter;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
@@ -103,5 +104,14 @@ class IcebergBoltLocalClusterTest {
     assertThat(TestTables.walEntries(table)).isEmpty();
     // Every row a snapshot added was acked: nothing is visible that the spout was not told about.
     assertThat(ledger.acked).hasSize((int) EVENTS);
+
+    // The tasks' metrics, read through a real metrics-v2 reporter, match the run.
+    long filesInTable = snapshots.stream().mapToLong(s -> Long.parseLong(s.summary().get("added-data-files"))).sum();
+    long rowsInTable = snapshots.stream().mapToLong(s -> Long.parseLong(s.summary().get("added-records"))).sum();
+    assertThat(CapturingReporter.captured()).as("the reporter got the worker's registry").isTrue();
+    assertThat(CapturingReporter.sumOfCounters(name, "iceberg-data-files-committed")).as(CapturingReporter.names().toString()).isEqualTo(filesInTable);
+    assertThat(CapturingReporter.sumOfCounters(name, "iceberg-records-written")).isGreaterThanOrEqualTo(rowsInTable);
+    // No fault is injected: a commit that fails is one Iceberg could not retry through, and replays.
+    assertThat(CapturingReporter.sumOfCounters(name, "iceberg-commit-failures")).isLessThanOrEqualTo(ledger.failCount.get());
   }
 }

@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.testing;
 
 import java.time.Duration;
+import java.util.Map;
 import org.apache.storm.Config;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.generated.KillOptions;
@@ -15,6 +16,8 @@ public final class LocalClusterRuns {
     Config conf = new Config();
     conf.setMaxSpoutPending(5_000);
     conf.setMessageTimeoutSecs(60);
+    conf.put(Config.TOPOLOGY_METRICS_REPORTERS,
+        java.util.List.of(Map.of("class", CapturingReporter.class.getName(), "report.period", 60, "report.period.units", "SECONDS")));
     return conf;
   }
 
