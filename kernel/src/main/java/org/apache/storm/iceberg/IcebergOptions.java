@@ -95,6 +95,19 @@ public final class IcebergOptions implements Serializable {
     this.sealPolicyChoices = List.copyOf(builder.sealPolicyChoices);
   }
 
+  /**
+   * Builds options from a map, for Flux: {@code factory: "fromMap"} with the map as its one
+   * argument. Keys: {@code catalog} (map, required), {@code table} (required), {@code catalog-name},
+   * {@code commit-interval-records|bytes|millis}, {@code tick-interval-secs}, {@code auto-create}
+   * ({@code schema}, {@code spec}, {@code properties}), {@code record-mapper}, {@code file-format},
+   * {@code wal-store} (a name, or a map with {@code name} and properties), {@code wal-namespace},
+   * {@code seal-policies} (a list of maps with {@code name}), {@code snapshot-properties}, {@code
+   * group-commit-interval-millis}, {@code group-commit-max-data-files}. See README.md, "Flux".
+   */
+  public static IcebergOptions fromMap(Map<String, Object> config) {
+    return org.apache.storm.iceberg.kernel.OptionsMap.toOptions(config);
+  }
+
   public String catalogName() {
     return catalogName;
   }

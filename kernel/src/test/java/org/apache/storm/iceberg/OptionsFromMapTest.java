@@ -1,0 +1,107 @@
+package org.apache.storm.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.junit.jupiter.api.Test;
+
+/** IcebergOptions from a map, as Flux YAML hands it over. */
+class OptionsFromMapTest {
+  static Map<String, Object> base() {
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("catalog", Map.of("type", "hadoop", "warehouse", "file:/tmp/w"));
+    config.put("table", "db.events");
+    return config;
+  }
+
+  @Test
+  void everyKeyReachesItsBuilderMethod() {
+    Map<String, Object> config = base();
+    config.put("catalog-name", "lake");
+    config.put("commit-interval-records", 5000);
+    config.put("commit-interval-bytes", "134217728");
+    config.put("commit-interval-millis", 10_000);
+    config.put("tick-interval-secs", 2);
+    config.put("auto-create", Map.of(
+        "schema", List.of("id long required", "region string", "event_time timestamptz", "payload string"),
+        "spec", List.of("region", "day(event_time)", "bucket(8, id)"),
+        "properties", Map.of("write.format.default", "orc")));
+    config.put("record-mapper", Map.of("name", "field-name", "strict", "true"));
+    config.put("file-format", "avro");
+    config.put("wal-store", "table-fileio");
+    config.put("wal-namespace", "flux");
+    config.put("seal-policies", List.of(Map.of("name", "open-files", "max-partitions", 64)));
+    config.put("snapshot-properties", Map.of("owner", "stream-team"));
+    config.put("group-commit-interval-millis", 3000);
+    config.put("group-commit-max-data-files", 200);
+
+    IcebergOptions options = IcebergOptions.fromMap(config);
+
+    assertThat(options.catalogName()).isEqualTo("lake");
+    assertThat(options.commitIntervalRecords()).isEqualTo(5000);
+    assertThat(options.commitIntervalBytes()).isEqualTo(134_217_728L);
+    assertThat(options.commitIntervalMillis()).isEqualTo(10_000);
+    assertThat(options.tickIntervalSecs()).isEqualTo(2);
+    assertThat(options.autoCreateSchema().findField("id").isRequired()).isTrue();
+    assertThat(options.autoCreateSchema().findField("event_time").type()).isEqualTo(Types.TimestampType.withZone());
+    assertThat(options.autoCreateSpec().fields()).extracting(f -> f.transform().toString())
+        .containsExactly("identity", "day", "bucket[8]");
+    assertThat(options.autoCreateProperties()).containsEntry("write.format.default", "orc");
+    assertThat(options.recordMapper().toString()).isEqualTo("field-name[strict]");
+    assertThat(options.fileFormat().name()).isEqualTo("avro");
+    assertThat(options.walNamespace()).isEqualTo("flux");
+    assertThat(options.sealPolicyChoices()).extracting(ProviderChoiceName::of).containsExactly("open-files");
+    assertThat(options.snapshotProperties()).containsEntry("owner", "stream-team");
+    assertThat(options.groupCommitIntervalMillis()).isEqualTo(3000);
+    assertThat(options.groupCommitMaxDataFiles()).isEqualTo(200);
+  }
+
+  /** Reads a choice's provider name. */
+  static final class ProviderChoiceName {
+    static String of(org.apache.storm.iceberg.kernel.ProviderChoice<?> choice) {
+      return choice.name();
+    }
+  }
+
+  @Test
+  void icebergJsonIsAcceptedForSchemaAndSpec() {
+    Map<String, Object> config = base();
+    config.put("auto-create", Map.of(
+        "schema", SchemaParser.toJson(TestTables.SCHEMA),
+        "spec", org.apache.iceberg.PartitionSpecParser.toJson(TestTables.REGION_DAY)));
+    IcebergOptions options = IcebergOptions.fromMap(config);
+    assertThat(options.autoCreateSchema().sameSchema(TestTables.SCHEMA)).isTrue();
+    assertThat(options.autoCreateSpec().fields()).hasSize(2);
+  }
+
+  @Test
+  void mistakesFailWithTheKeyNamed() {
+    Map<String, Object> unknown = base();
+    unknown.put("commit-intervall-records", 5);
+    assertThatThrownBy(() -> IcebergOptions.fromMap(unknown))
+        .hasMessageStartingWith("unknown IcebergOptions keys [commit-intervall-records]; known keys are [auto-create, catalog,");
+
+    Map<String, Object> badNumber = base();
+    badNumber.put("commit-interval-records", "lots");
+    assertThatThrownBy(() -> IcebergOptions.fromMap(badNumber)).hasMessage("'commit-interval-records' must be a whole number, got 'lots'");
+
+    Map<String, Object> badColumn = base();
+    badColumn.put("auto-create", Map.of("schema", List.of("id long mandatory")));
+    assertThatThrownBy(() -> IcebergOptions.fromMap(badColumn)).hasMessage("auto-create column 'id long mandatory' is not \"name type [required]\"");
+
+    Map<String, Object> noTable = base();
+    noTable.remove("table");
+    assertThatThrownBy(() -> IcebergOptions.fromMap(noTable)).hasMessage("'table' is required");
+
+    Map<String, Object> unpartitioned = base();
+    unpartitioned.put("auto-create", Map.of("schema", List.of("id long")));
+    assertThat(IcebergOptions.fromMap(unpartitioned).autoCreateSpec()).isEqualTo(PartitionSpec.unpartitioned());
+  }
+}
