@@ -37,7 +37,7 @@ public class EventSpout extends BaseRichSpout {
 
   /** Acks seen so far by the spout of run {@code runId} in this JVM. */
   public static long acked(String runId) {
-    return ACKED.get(runId).get();
+    return ACKED.computeIfAbsent(runId, id -> new AtomicLong()).get();
   }
 
   @Override

@@ -12,51 +12,65 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.storm.Config;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.generated.KillOptions;
-import org.apache.storm.iceberg.IcebergBolt;
-import org.apache.storm.iceberg.IcebergOptions;
-import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.generated.StormTopology;
 
 /**
- * Runs an example's spout-to-{@link IcebergBolt} topology in LocalCluster until every event is acked
- * (so committed), then reads the table back and says what was committed.
+ * Runs an example topology in LocalCluster until every event is acked (so committed), then reads
+ * the table back and says what was committed, and how long the first rows took to become visible.
  */
-final class LocalExampleRun {
+public final class LocalExampleRun {
   static final Duration DEADLINE = Duration.ofMinutes(3);
 
   private LocalExampleRun() {}
 
+  /** Builds an example's topology for one run: its spout emits {@code events} events as {@code runId}. */
+  public interface TopologyFactory {
+    StormTopology create(String runId, long events);
+  }
+
   /** Catalog properties of the embedded local Hadoop catalog under {@code warehouse}. */
-  static Map<String, String> catalogProperties(Path warehouse) {
+  public static Map<String, String> catalogProperties(Path warehouse) {
     return Map.of("type", "hadoop", "warehouse", warehouse.toUri().toString());
   }
 
-  static String run(String name, Path warehouse, long events, IcebergOptions options) throws Exception {
-    Catalog catalog = CatalogUtil.buildIcebergCatalog("local", catalogProperties(warehouse), new org.apache.hadoop.conf.Configuration());
-    TableIdentifier table = TableIdentifier.parse(options.table());
-    TableSummary before = summaryIfExists(catalog, table);
-    String runId = UUID.randomUUID().toString();
-    TopologyBuilder builder = new TopologyBuilder();
-    builder.setSpout("events", new EventSpout(runId, events, System.currentTimeMillis()), 1);
-    builder.setBolt("iceberg", new IcebergBolt(options), 2).shuffleGrouping("events");
+  /** The configuration examples run with, locally and on a cluster. */
+  static Config config() {
     Config conf = new Config();
     conf.setMaxSpoutPending(20_000);
     conf.setMessageTimeoutSecs(60);
+    return conf;
+  }
+
+  public static String run(String name, Path warehouse, String table, long events, TopologyFactory topology)
+      throws Exception {
+    return run(name, warehouse, table, events, config(), topology);
+  }
+
+  static String run(String name, Path warehouse, String table, long events, Map<String, Object> conf, TopologyFactory topology)
+      throws Exception {
+    Catalog catalog = CatalogUtil.buildIcebergCatalog("local", catalogProperties(warehouse), new org.apache.hadoop.conf.Configuration());
+    TableIdentifier identifier = TableIdentifier.parse(table);
+    TableSummary before = summaryIfExists(catalog, identifier);
+    String runId = UUID.randomUUID().toString();
     long started = System.nanoTime();
+    long firstVisibleNanos;
     try (LocalCluster cluster = new LocalCluster()) {
-      cluster.submitTopology(name, conf, builder.createTopology());
-      awaitAcks(runId, events);
+      cluster.submitTopology(name, conf, topology.create(runId, events));
+      firstVisibleNanos = awaitAcks(runId, events, catalog, identifier, before.snapshots()) - started;
       KillOptions kill = new KillOptions();
       kill.set_wait_secs(0);
       cluster.killTopologyWithOpts(name, kill);
     }
     long seconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();
-    Table loaded = catalog.loadTable(table);
+    Table loaded = catalog.loadTable(identifier);
     return "storm-iceberg example: "
         + events
         + " events acked in "
         + seconds
-        + " s; "
-        + TableSummary.of(loaded).describeSince(before, options.table() + " at " + loaded.location());
+        + " s; first rows visible "
+        + Duration.ofNanos(firstVisibleNanos).toMillis()
+        + " ms after submission; "
+        + TableSummary.of(loaded).describeSince(before, table + " at " + loaded.location());
   }
 
   private static TableSummary summaryIfExists(Catalog catalog, TableIdentifier table) {
@@ -67,29 +81,32 @@ final class LocalExampleRun {
     }
   }
 
-  private static void awaitAcks(String runId, long events) throws InterruptedException {
+  /** Waits until every event is acked; returns when (System.nanoTime()) the first new snapshot showed. */
+  private static long awaitAcks(String runId, long events, Catalog catalog, TableIdentifier table, int snapshotsBefore)
+      throws InterruptedException {
     long deadline = System.nanoTime() + DEADLINE.toNanos();
-    while (EventSpout.acked(runId) < events) {
+    long firstVisible = -1;
+    while (EventSpout.acked(runId) < events || firstVisible < 0) {
+      if (firstVisible < 0 && snapshots(catalog, table) > snapshotsBefore) {
+        firstVisible = System.nanoTime();
+      }
       if (System.nanoTime() > deadline) {
         throw new AssertionError("only " + EventSpout.acked(runId) + " of " + events + " events acked after " + DEADLINE);
       }
-      Thread.sleep(100);
+      Thread.sleep(50);
     }
+    return firstVisible;
   }
 
-  /** Runs {@code example} as a program's main: prints its summary and exits 0, or 1 on failure. */
-  static void exitWith(ThrowingSupplier example) {
+  private static int snapshots(Catalog catalog, TableIdentifier table) {
     try {
-      System.out.println(example.get());
-      System.exit(0);
-    } catch (Exception | AssertionError e) {
-      e.printStackTrace();
-      System.exit(1);
+      int count = 0;
+      for (var ignored : catalog.loadTable(table).snapshots()) {
+        count++;
+      }
+      return count;
+    } catch (NoSuchTableException e) {
+      return 0;
     }
-  }
-
-  /** An example run that may throw. */
-  interface ThrowingSupplier {
-    String get() throws Exception;
   }
 }

@@ -1,7 +1,6 @@
 package org.apache.storm.iceberg.examples;
 
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -10,10 +9,8 @@ import org.apache.storm.iceberg.IcebergOptions;
  * Uses a drop-in plug-in by name. The {@code storm-iceberg-example-plugin} jar (see {@code
  * examples/plugin}) is only on the classpath; nothing here imports it. The {@code "upper-case"}
  * mapper upper-cases string columns and the {@code "every-n"} seal policy seals every 500 records
- * (the stream's tail seals after 5 s), so the table shows both at work. Writes {@code examples.shouted} in a local Hadoop catalog.
- *
- * <p>Usage: {@code PluginExampleTopology [warehouse-dir] [events]} (defaults {@code ./warehouse},
- * 5000).
+ * (the stream's tail seals after 5 s), so the table shows both at work. Writes {@code
+ * examples.shouted} in a local Hadoop catalog. See {@link ExampleMain} for the command line.
  */
 public final class PluginExampleTopology {
   static final String TABLE = "examples.shouted";
@@ -21,16 +18,15 @@ public final class PluginExampleTopology {
   private PluginExampleTopology() {}
 
   public static void main(String[] args) {
-    Path warehouse = Paths.get(args.length > 0 ? args[0] : "warehouse").toAbsolutePath();
-    long events = args.length > 1 ? Long.parseLong(args[1]) : 5_000;
-    LocalExampleRun.exitWith(() -> run(warehouse, events));
+    ExampleMain.run("iceberg-plugin-example", TABLE, 5_000, args,
+        warehouse -> (runId, events) -> IcebergBoltExampleTopology.topology(runId, events, options(warehouse)));
   }
 
   static IcebergOptions options(Path warehouse) {
     return new IcebergOptions.Builder()
         .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
         .withTable(TABLE)
-        .withAutoCreate(IcebergBoltExampleTopology.SCHEMA, PartitionSpec.unpartitioned())
+        .withAutoCreate(ExampleEvents.SCHEMA, PartitionSpec.unpartitioned())
         .withRecordMapper("upper-case", Map.of())
         .withSealPolicy("every-n", Map.of("n", "500"))
         // The stream's tail seals on age, so no task waits for a 500th record that never comes.
@@ -40,6 +36,7 @@ public final class PluginExampleTopology {
   }
 
   public static String run(Path warehouse, long events) throws Exception {
-    return LocalExampleRun.run("iceberg-plugin-example", warehouse, events, options(warehouse));
+    return LocalExampleRun.run("iceberg-plugin-example", warehouse, TABLE, events,
+        (runId, n) -> IcebergBoltExampleTopology.topology(runId, n, options(warehouse)));
   }
 }

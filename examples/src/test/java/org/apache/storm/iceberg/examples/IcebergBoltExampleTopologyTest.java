@@ -3,19 +3,47 @@ package org.apache.storm.iceberg.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Smoke test: the Quick start example runs end to end and reports what it committed. */
+/** Smoke tests: each example runs end to end in LocalCluster and reports what it committed. */
 class IcebergBoltExampleTopologyTest {
   @TempDir Path warehouse;
 
+  Table table(String name) {
+    return CatalogUtil.buildIcebergCatalog("local", LocalExampleRun.catalogProperties(warehouse), new org.apache.hadoop.conf.Configuration())
+        .loadTable(TableIdentifier.parse(name));
+  }
+
   @Test
-  void theExampleCommitsEveryEventAndSaysSo() throws Exception {
+  void theUnpartitionedExampleCommitsEveryEventAndSaysSo() throws Exception {
     String first = IcebergBoltExampleTopology.run(warehouse, 3_000);
-    assertThat(first).startsWith("storm-iceberg example: 3000 events acked in ").contains("the table now holds 3000 rows");
+    assertThat(first)
+        .startsWith("storm-iceberg example: 3000 events acked in ")
+        .containsPattern("first rows visible \\d+ ms after submission")
+        .contains("the table now holds 3000 rows");
 
     String second = IcebergBoltExampleTopology.run(warehouse, 1_000);
     assertThat(second).contains("committed to examples.events").contains(": 1000 rows in ").contains("the table now holds 4000 rows");
+  }
+
+  @Test
+  void thePartitionedExampleWritesAFilePerPartitionOfEachBatch() throws Exception {
+    String summary = IcebergPartitionedBoltExampleTopology.run(warehouse, 2_000);
+    assertThat(summary).contains("the table now holds 2000 rows");
+    Table table = table(IcebergPartitionedBoltExampleTopology.TABLE);
+    assertThat(table.spec().fields()).extracting(f -> f.name()).containsExactly("region", "event_time_day");
+    assertThat(TableSummary.of(table).dataFiles()).as("four regions at least").isGreaterThanOrEqualTo(4);
+  }
+
+  @Test
+  void theSplitSinkExampleCommitsThroughOneCommitter() throws Exception {
+    String summary = IcebergSplitSinkExampleTopology.run(warehouse, 2_000);
+    assertThat(summary).contains("the table now holds 2000 rows");
+    table(IcebergSplitSinkExampleTopology.TABLE).snapshots().forEach(s ->
+        assertThat(s.summary()).containsEntry("storm.iceberg.component", "iceberg-committer"));
   }
 }

@@ -1,0 +1,46 @@
+package org.apache.storm.iceberg.examples;
+
+import java.nio.file.Path;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.iceberg.IcebergBolt;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.tuple.Fields;
+
+/**
+ * Spout to {@link IcebergBolt} (parallelism 2, fields-grouped on region) writing {@code
+ * examples.events_by_region_day}, partitioned by identity(region) and days(event_time), in a local
+ * Hadoop catalog. Each batch writes one file per partition it spans. See {@link ExampleMain}.
+ */
+public final class IcebergPartitionedBoltExampleTopology {
+  static final String TABLE = "examples.events_by_region_day";
+
+  private IcebergPartitionedBoltExampleTopology() {}
+
+  public static void main(String[] args) {
+    ExampleMain.run("iceberg-partitioned-example", TABLE, 20_000, args,
+        warehouse -> (runId, events) -> topology(runId, events, options(warehouse)));
+  }
+
+  static IcebergOptions options(Path warehouse) {
+    return new IcebergOptions.Builder()
+        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
+        .withTable(TABLE)
+        .withAutoCreate(ExampleEvents.SCHEMA, ExampleEvents.BY_REGION_AND_DAY)
+        .withCommitIntervalRecords(5_000)
+        .withCommitIntervalMillis(2_000)
+        .withTickIntervalSecs(1)
+        .build();
+  }
+
+  static StormTopology topology(String runId, long events, IcebergOptions options) {
+    TopologyBuilder builder = new TopologyBuilder();
+    builder.setSpout("events", new EventSpout(runId, events, System.currentTimeMillis()), 1);
+    builder.setBolt("iceberg", new IcebergBolt(options), 2).fieldsGrouping("events", new Fields("region"));
+    return builder.createTopology();
+  }
+
+  public static String run(Path warehouse, long events) throws Exception {
+    return LocalExampleRun.run("iceberg-partitioned-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, options(warehouse)));
+  }
+}

@@ -1,0 +1,58 @@
+package org.apache.storm.iceberg.examples;
+
+import java.nio.file.Path;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.iceberg.IcebergCommitterBolt;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.IcebergWriterBolt;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.tuple.Fields;
+
+/**
+ * The split sink: spout to four {@link IcebergWriterBolt}s (fields-grouped on region) to one {@link
+ * IcebergCommitterBolt} (globalGrouping), writing {@code examples.events_split}, partitioned by
+ * identity(region) and days(event_time), in a local Hadoop catalog. See {@link ExampleMain}.
+ */
+public final class IcebergSplitSinkExampleTopology {
+  static final String TABLE = "examples.events_split";
+
+  private IcebergSplitSinkExampleTopology() {}
+
+  public static void main(String[] args) {
+    ExampleMain.run("iceberg-split-example", TABLE, 20_000, args,
+        warehouse -> (runId, events) -> topology(runId, events, warehouse));
+  }
+
+  static IcebergOptions writerOptions(Path warehouse) {
+    return new IcebergOptions.Builder()
+        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
+        .withTable(TABLE)
+        .withAutoCreate(ExampleEvents.SCHEMA, ExampleEvents.BY_REGION_AND_DAY)
+        .withCommitIntervalRecords(2_000)
+        .withCommitIntervalMillis(1_000)
+        .withTickIntervalSecs(1)
+        .build();
+  }
+
+  static IcebergOptions committerOptions(Path warehouse) {
+    return new IcebergOptions.Builder()
+        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
+        .withTable(TABLE)
+        .withAutoCreate(ExampleEvents.SCHEMA, ExampleEvents.BY_REGION_AND_DAY)
+        .withGroupCommitIntervalMillis(2_000)
+        .withGroupCommitMaxDataFiles(500)
+        .build();
+  }
+
+  static StormTopology topology(String runId, long events, Path warehouse) {
+    TopologyBuilder builder = new TopologyBuilder();
+    builder.setSpout("events", new EventSpout(runId, events, System.currentTimeMillis()), 1);
+    builder.setBolt("iceberg-writer", new IcebergWriterBolt(writerOptions(warehouse)), 4).fieldsGrouping("events", new Fields("region"));
+    builder.setBolt("iceberg-committer", new IcebergCommitterBolt(committerOptions(warehouse)), 1).globalGrouping("iceberg-writer");
+    return builder.createTopology();
+  }
+
+  public static String run(Path warehouse, long events) throws Exception {
+    return LocalExampleRun.run("iceberg-split-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, warehouse));
+  }
+}

@@ -1,0 +1,75 @@
+package org.apache.storm.iceberg.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.Config;
+import org.apache.storm.LocalCluster;
+import org.apache.storm.flux.FluxBuilder;
+import org.apache.storm.flux.model.ExecutionContext;
+import org.apache.storm.flux.model.TopologyDef;
+import org.apache.storm.flux.parser.FluxParser;
+import org.apache.storm.generated.KillOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Each example's Flux YAML, loaded with flux-core, run in LocalCluster until every event is committed. */
+class FluxExamplesTest {
+  static final long EVENTS = 2_000;
+  static LocalCluster cluster;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster = new LocalCluster();
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    cluster.close();
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "/flux/iceberg-bolt.yaml, examples.flux_events",
+    "/flux/iceberg-partitioned-bolt.yaml, examples.flux_events_by_region_day",
+    "/flux/iceberg-split-sink.yaml, examples.flux_events_split"
+  })
+  void theYamlBuildsAndRunsTheExample(String resource, String table) throws Exception {
+    Path warehouse = dir.resolve("warehouse");
+    String runId = UUID.randomUUID().toString();
+    Path properties = dir.resolve("example.properties");
+    Files.writeString(properties, "warehouse=" + warehouse.toUri() + "\nrun_id=" + runId + "\nevents=" + EVENTS + "\n");
+
+    TopologyDef definition =
+        FluxParser.parseResource(resource, false, true, FluxParser.parseProperties(properties.toString(), false), false);
+    Config conf = FluxBuilder.buildConfig(definition);
+    ExecutionContext context = new ExecutionContext(definition, conf);
+    cluster.submitTopology(definition.getName(), conf, FluxBuilder.buildTopology(context));
+    try {
+      long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+      while (EventSpout.acked(runId) < EVENTS) {
+        assertThat(System.nanoTime()).as("all %s events acked; got %s", EVENTS, EventSpout.acked(runId)).isLessThan(deadline);
+        Thread.sleep(100);
+      }
+    } finally {
+      KillOptions kill = new KillOptions();
+      kill.set_wait_secs(0);
+      cluster.killTopologyWithOpts(definition.getName(), kill);
+    }
+
+    var loaded =
+        CatalogUtil.buildIcebergCatalog("local", LocalExampleRun.catalogProperties(warehouse), new org.apache.hadoop.conf.Configuration())
+            .loadTable(TableIdentifier.parse(table));
+    assertThat(TableSummary.of(loaded).rows()).isEqualTo(EVENTS);
+  }
+}
