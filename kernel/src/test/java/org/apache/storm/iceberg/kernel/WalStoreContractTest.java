@@ -119,6 +119,14 @@ abstract class WalStoreContractTest {
   }
 
   @Test
+  void listAllFindsEveryScopesEntriesOfTheTable() {
+    store.put(scope("default", "iceberg", 0), "a", entry("a"));
+    store.put(scope("other", "committer", 3), "b", entry("b"));
+    assertThat(store.listAll(table)).extracting(WalEntry::commitId).containsExactlyInAnyOrder("a", "b");
+    assertThat(store.listAll(table)).extracting(WalEntry::location).anySatisfy(l -> assertThat(l).contains("/other/topology/committer/3/"));
+  }
+
+  @Test
   void twoTasksWritingAtOnceSeeOnlyTheirOwnEntries() throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(2);
     try {

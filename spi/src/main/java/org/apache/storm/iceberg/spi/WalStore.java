@@ -27,4 +27,12 @@ public interface WalStore {
   List<WalEntry> list(WalScope scope);
 
   void delete(WalScope scope, String commitId);
+
+  /**
+   * Every entry kept for {@code table}, whatever its namespace, topology, component or task: for
+   * operators' tools, not for the commit path. Each location names the scope it belongs to.
+   */
+  default List<WalEntry> listAll(org.apache.iceberg.Table table) {
+    throw new UnsupportedOperationException(getClass().getName() + " cannot list all entries of a table");
+  }
 }

@@ -68,6 +68,31 @@ final class HadoopFsWalStore implements WalStore {
   }
 
   @Override
+  public List<WalEntry> listAll(org.apache.iceberg.Table table) {
+    Path dir = new Path(root, WalPaths.encode(table.name()));
+    List<WalEntry> entries = new ArrayList<>();
+    try {
+      FileSystem fs = dir.getFileSystem(new Configuration());
+      org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files;
+      try {
+        files = fs.listFiles(dir, true);
+      } catch (FileNotFoundException e) {
+        return List.of();
+      }
+      while (files.hasNext()) {
+        FileStatus file = files.next();
+        String commitId = WalPaths.commitIdOf(file.getPath().getName());
+        if (commitId != null) {
+          entries.add(new WalEntry(commitId, file.getPath().toString(), read(fs, file.getPath())));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot list WAL entries under " + dir, e);
+    }
+    return entries;
+  }
+
+  @Override
   public void delete(WalScope scope, String commitId) {
     Path entry = new Path(scopeDirectory(scope), WalPaths.entryFileName(commitId));
     try {

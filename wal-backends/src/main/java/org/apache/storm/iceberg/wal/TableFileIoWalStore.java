@@ -79,6 +79,30 @@ final class TableFileIoWalStore implements WalStore {
   }
 
   @Override
+  public List<WalEntry> listAll(org.apache.iceberg.Table table) {
+    FileIO io = table.io();
+    String base = table.location().endsWith("/") ? table.location() : table.location() + "/";
+    List<WalEntry> entries = new ArrayList<>();
+    try {
+      for (FileInfo file : ((SupportsPrefixOperations) io).listPrefix(base + WAL_DIR + "/")) {
+        String name = file.location().substring(file.location().lastIndexOf('/') + 1);
+        String commitId = WalPaths.commitIdOf(name);
+        if (commitId != null) {
+          entries.add(new WalEntry(commitId, file.location(), read(io.newInputFile(file.location()))));
+        }
+      }
+    } catch (NotFoundException e) {
+      return List.of();
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof java.io.FileNotFoundException) {
+        return List.of();
+      }
+      throw e;
+    }
+    return entries;
+  }
+
+  @Override
   public void delete(WalScope scope, String commitId) {
     io(scope).deleteFile(entryLocation(scope, commitId));
   }
