@@ -7,12 +7,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.apache.iceberg.CatalogProperties;
-import org.apache.iceberg.CatalogUtil;
-import org.apache.iceberg.PartitionField;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.iceberg.kernel.OptionsChecks;
 import org.apache.storm.iceberg.kernel.ProviderChoice;
 import org.apache.storm.iceberg.kernel.Redaction;
 import org.apache.storm.iceberg.kernel.ThresholdSealPolicy;
@@ -447,12 +445,12 @@ public final class IcebergOptions implements Serializable {
      * message says what to change.
      */
     public IcebergOptions build() {
-      requireCatalog();
-      requireTable();
-      requireAutoCreateSpecMatchesSchema();
-      requireName(walNamespace, "withWalNamespace");
-      requireName(catalogName, "withCatalogName");
-      snapshotProperties.keySet().forEach(Builder::requireUserSummaryKey);
+      OptionsChecks.requireCatalog(catalogProperties);
+      OptionsChecks.requireTable(table);
+      OptionsChecks.requireAutoCreateSpecMatchesSchema(autoCreateSchema, autoCreateSpec);
+      OptionsChecks.requireName(walNamespace, "withWalNamespace");
+      OptionsChecks.requireName(catalogName, "withCatalogName");
+      snapshotProperties.keySet().forEach(OptionsChecks::requireUserSummaryKey);
       ClassLoader loader = Thread.currentThread().getContextClassLoader();
       recordMapper.validate(loader);
       walStore.validate(loader);
@@ -463,69 +461,8 @@ public final class IcebergOptions implements Serializable {
       return new IcebergOptions(this);
     }
 
-    private void requireCatalog() {
-      if (!catalogProperties.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
-          && !catalogProperties.containsKey(CatalogProperties.CATALOG_IMPL)) {
-        throw new IllegalArgumentException(
-            "catalog properties name no catalog: set 'type' (hadoop, jdbc, rest, hive, glue, nessie)"
-                + " or 'catalog-impl' in withCatalogProperties; got keys "
-                + new java.util.TreeSet<>(catalogProperties.keySet()));
-      }
-    }
-
-    private void requireTable() {
-      if (table == null || table.isBlank()) {
-        throw new IllegalArgumentException("no table: set withTable(\"namespace.table\")");
-      }
-      for (String part : table.split("\\.", -1)) {
-        if (part.isBlank()) {
-          throw new IllegalArgumentException(
-              "table name '" + table + "' has an empty part; use withTable(\"namespace.table\")");
-        }
-      }
-    }
-
-    private void requireAutoCreateSpecMatchesSchema() {
-      if (autoCreateSchema == null) {
-        return;
-      }
-      for (PartitionField field : autoCreateSpec.fields()) {
-        if (autoCreateSchema.findField(field.sourceId()) == null) {
-          throw new IllegalArgumentException(
-              "auto-create partition field '"
-                  + field.name()
-                  + "' uses source column id "
-                  + field.sourceId()
-                  + ", which is not in the auto-create schema; build the spec with"
-                  + " PartitionSpec.builderFor(schema) from the same schema");
-        }
-      }
-    }
-
-    private static void requireName(String value, String setter) {
-      if (value == null || value.isBlank() || value.contains("/")) {
-        throw new IllegalArgumentException(
-            setter + " needs a non-blank name without '/', got '" + value + "'");
-      }
-    }
-
-    private static void requireUserSummaryKey(String key) {
-      if (key.startsWith(RESERVED_SUMMARY_PREFIX)) {
-        throw new IllegalArgumentException(
-            "snapshot property '"
-                + key
-                + "' uses the reserved prefix '"
-                + RESERVED_SUMMARY_PREFIX
-                + "'; choose another key for withSnapshotProperty");
-      }
-    }
-
     private static long requireNonNegative(long value, String setter) {
-      if (value < 0) {
-        throw new IllegalArgumentException(
-            setter + " must be 0 (off) or positive, got " + value);
-      }
-      return value;
+      return OptionsChecks.requireNonNegative(value, setter);
     }
   }
 }
