@@ -38,6 +38,10 @@ public final class IcebergOptions implements Serializable {
   public static final String DEFAULT_RECORD_MAPPER = "field-name";
   public static final String DEFAULT_WAL_STORE = "table-fileio";
   public static final String DEFAULT_WAL_NAMESPACE = "default";
+  /** How many times an ambiguous commit (its answer lost) is re-appended under its commit id. */
+  public static final int DEFAULT_COMMIT_RETRIES = 3;
+  /** The first wait before such a retry; it doubles on each one. */
+  public static final long DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS = 500;
   /** How long the split sink's committer lets descriptors wait, at most, before it commits them. */
   public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = 10_000;
   /** How many data files the split sink's committer gathers, at most, into one commit. */
@@ -65,6 +69,8 @@ public final class IcebergOptions implements Serializable {
   private final long groupCommitIntervalMillis;
   private final int groupCommitMaxDataFiles;
   private final List<ProviderChoice<SealPolicy>> sealPolicyChoices;
+  private final int commitRetries;
+  private final long commitRetryBackoffMillis;
 
   private IcebergOptions(Builder builder) {
     this.catalogName = builder.catalogName;
@@ -91,6 +97,18 @@ public final class IcebergOptions implements Serializable {
     this.groupCommitIntervalMillis = builder.groupCommitIntervalMillis;
     this.groupCommitMaxDataFiles = builder.groupCommitMaxDataFiles;
     this.sealPolicyChoices = List.copyOf(builder.sealPolicyChoices);
+    this.commitRetries = builder.commitRetries;
+    this.commitRetryBackoffMillis = builder.commitRetryBackoffMillis;
+  }
+
+  /** Re-appends of an ambiguous commit under its own commit id before its batch is failed. */
+  public int commitRetries() {
+    return commitRetries;
+  }
+
+  /** The wait before the first such re-append; it doubles on each one (at most 30 s). */
+  public long commitRetryBackoffMillis() {
+    return commitRetryBackoffMillis;
   }
 
   /**
@@ -272,6 +290,8 @@ public final class IcebergOptions implements Serializable {
         + groupCommitMaxDataFiles
         + ", sealPolicies="
         + sealPolicyChoices
+        + ", commitRetries="
+        + commitRetries
         + "}";
   }
 
@@ -297,6 +317,8 @@ public final class IcebergOptions implements Serializable {
     private long groupCommitIntervalMillis = DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
     private int groupCommitMaxDataFiles = DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
     private final List<ProviderChoice<SealPolicy>> sealPolicyChoices = new ArrayList<>();
+    private int commitRetries = DEFAULT_COMMIT_RETRIES;
+    private long commitRetryBackoffMillis = DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS;
 
     /** Catalog properties, passed verbatim to {@code CatalogUtil.buildIcebergCatalog}. */
     public Builder withCatalogProperties(Map<String, String> properties) {
@@ -431,6 +453,22 @@ public final class IcebergOptions implements Serializable {
     /** Adds a seal policy instance; it travels with the topology, so it must be serializable. */
     public Builder withSealPolicy(SealPolicy policy) {
       this.sealPolicyChoices.add(ProviderChoice.instance(policy));
+      return this;
+    }
+
+    /**
+     * How many times a commit whose outcome is ambiguous (the catalog's answer was lost) is appended
+     * again, with the same files under the same commit id, before its batch is failed; 0 to fail
+     * at once. See README.md, "Guarantees".
+     */
+    public Builder withCommitRetries(int retries) {
+      this.commitRetries = (int) requireNonNegative(retries, "withCommitRetries");
+      return this;
+    }
+
+    /** The wait before the first such retry; it doubles on each one, up to 30 s. */
+    public Builder withCommitRetryBackoffMillis(long millis) {
+      this.commitRetryBackoffMillis = requireNonNegative(millis, "withCommitRetryBackoffMillis");
       return this;
     }
 

@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one commit path of storm-iceberg, shared by every committing bolt: WAL entry, then one
- * {@link AppendFiles} tagged with a fresh commit id, then immediate resolution of any error, then
+ * {@link AppendFiles} tagged with a fresh commit id, then immediate resolution of any error (by
+ * {@link CommitSettler}, which re-appends under the same id when the outcome is ambiguous), then
  * WAL delete. The caller acks its tuples only when {@link CommitOutcome#landed()}.
  *
  * <p>Assumptions:
@@ -43,10 +44,15 @@ public final class CommitProtocol {
   private final Map<String, String> summary;
   private final Supplier<String> commitIds;
   private final LongSupplier clock;
+  private final CommitSettler settler;
   private int droppedAtStartup;
 
   public CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties) {
-    this(table, wal, scope, snapshotProperties, () -> UUID.randomUUID().toString(), System::currentTimeMillis);
+    this(table, wal, scope, snapshotProperties, CommitSettler.Retries.DEFAULT);
+  }
+
+  CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties, CommitSettler.Retries retries) {
+    this(table, wal, scope, snapshotProperties, () -> UUID.randomUUID().toString(), System::currentTimeMillis, retries);
   }
 
   /**
@@ -59,13 +65,15 @@ public final class CommitProtocol {
       WalScope scope,
       Map<String, String> snapshotProperties,
       Supplier<String> commitIds,
-      LongSupplier clock) {
+      LongSupplier clock,
+      CommitSettler.Retries retries) {
     this.table = table;
     this.wal = wal;
     this.scope = scope;
     this.summary = summaryWithSinkKeys(snapshotProperties, scope);
     this.commitIds = commitIds;
     this.clock = clock;
+    this.settler = new CommitSettler(table, retries);
   }
 
   /**
@@ -76,7 +84,9 @@ public final class CommitProtocol {
     WalStore wal = options.walStore().resolve(loader);
     WalScope scope = new WalScope(table, options.walNamespace(), task.topology(), task.component(), task.taskIndex());
     wal.validate(scope);
-    CommitProtocol protocol = new CommitProtocol(table, wal, scope, options.snapshotProperties());
+    CommitProtocol protocol =
+        new CommitProtocol(table, wal, scope, options.snapshotProperties(),
+            new CommitSettler.Retries(options.commitRetries(), options.commitRetryBackoffMillis()));
     protocol.droppedAtStartup = protocol.clearStaleEntries();
     if (protocol.droppedAtStartup > 0) {
       LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, protocol.droppedAtStartup);
@@ -126,18 +136,23 @@ public final class CommitProtocol {
   private CommitOutcome append(
       String commitId, List<DataFile> files, Map<String, String> commitSummary, long attemptMillis) {
     try {
-      AppendFiles append = table.newAppend();
-      files.forEach(append::appendFile);
-      summary.forEach(append::set);
-      commitSummary.forEach((key, value) -> append.set(IcebergOptions.RESERVED_SUMMARY_PREFIX + key, value));
-      append.set(IcebergOptions.COMMIT_ID_PROPERTY, commitId);
-      append.commit();
+      newAppend(commitId, files, commitSummary).commit();
     } catch (RuntimeException error) {
-      return settle(commitId, attemptMillis, error);
+      return settler.settle(commitId, attemptMillis, error, () -> newAppend(commitId, files, commitSummary));
     }
     Long snapshotId = committedSnapshotId(commitId, attemptMillis);
     LOG.debug("Commit {} landed in {} as snapshot {}", commitId, table.name(), snapshotId);
     return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, snapshotId, null);
+  }
+
+  /** One append of {@code files}, tagged with the commit id; a retry makes the very same one. */
+  private AppendFiles newAppend(String commitId, List<DataFile> files, Map<String, String> commitSummary) {
+    AppendFiles append = table.newAppend();
+    files.forEach(append::appendFile);
+    summary.forEach(append::set);
+    commitSummary.forEach((key, value) -> append.set(IcebergOptions.RESERVED_SUMMARY_PREFIX + key, value));
+    append.set(IcebergOptions.COMMIT_ID_PROPERTY, commitId);
+    return append;
   }
 
   /**
@@ -151,29 +166,6 @@ public final class CommitProtocol {
       LOG.debug("Commit {} landed but its snapshot cannot be read back now", commitId, e);
       return null;
     }
-  }
-
-  /** Settles a failed append at once, while the batch is in hand, by looking for its commit id. */
-  private CommitOutcome settle(String commitId, long attemptMillis, RuntimeException error) {
-    Long snapshotId;
-    try {
-      table.refresh();
-      snapshotId = SnapshotLookup.find(table, commitId, attemptMillis);
-    } catch (RuntimeException lookupFailure) {
-      error.addSuppressed(lookupFailure);
-      LOG.warn(
-          "Commit {} to {} failed and the table cannot be read to settle it; failing the batch",
-          commitId, table.name(), error);
-      return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, null, error);
-    }
-    if (snapshotId != null) {
-      LOG.info(
-          "Commit {} to {} reported {} but landed in snapshot {}; acking",
-          commitId, table.name(), error.toString(), snapshotId);
-      return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, snapshotId, error);
-    }
-    LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), error);
-    return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, null, error);
   }
 
   private void deleteWalEntry(String commitId) {

@@ -33,7 +33,7 @@ public final class OptionsMap {
           "catalog-name", "catalog", "table", "commit-interval-records", "commit-interval-bytes",
           "commit-interval-millis", "tick-interval-secs", "auto-create", "record-mapper", "file-format",
           "wal-store", "wal-namespace", "seal-policies", "snapshot-properties", "group-commit-interval-millis",
-          "group-commit-max-data-files");
+          "group-commit-max-data-files", "commit-retries", "commit-retry-backoff-millis");
   private static final Pattern TRANSFORM = Pattern.compile("(\\w+)\\(\\s*(?:(\\d+)\\s*,\\s*)?([\\w.]+)\\s*\\)");
 
   private OptionsMap() {}
@@ -56,6 +56,8 @@ public final class OptionsMap {
     whole(config, "tick-interval-secs").ifPresent(v -> builder.withTickIntervalSecs(Math.toIntExact(v)));
     whole(config, "group-commit-interval-millis").ifPresent(builder::withGroupCommitIntervalMillis);
     whole(config, "group-commit-max-data-files").ifPresent(v -> builder.withGroupCommitMaxDataFiles(Math.toIntExact(v)));
+    whole(config, "commit-retries").ifPresent(v -> builder.withCommitRetries(Math.toIntExact(v)));
+    whole(config, "commit-retry-backoff-millis").ifPresent(builder::withCommitRetryBackoffMillis);
     if (config.containsKey("wal-namespace")) {
       builder.withWalNamespace(text(config, "wal-namespace"));
     }

@@ -58,6 +58,8 @@ class CommitFailureTest {
             .withCatalogProperties(FaultInjectingCatalog.properties(real, faults))
             .withTable("db.events")
             .withCommitIntervalRecords(5)
+            .withCommitRetries(2)
+            .withCommitRetryBackoffMillis(10)
             .build();
     sink = SinkTask.open(options, SinkTaskTest.TASK, recorder.collector(), clock::get);
   }
@@ -144,6 +146,69 @@ class CommitFailureTest {
     sendBatch(0);
     assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    sink.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void anAmbiguousCommitThatNeverLandedIsAppendedAgainUnderItsIdAndAcked(SinkTaskTest.CatalogKind kind) {
+    start(kind);
+    faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 1);
+
+    sendBatch(0);
+
+    assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(recorder.failed).isEmpty();
+    assertThat(TestTables.snapshots(table)).singleElement()
+        .satisfies(s -> assertThat(s.summary()).containsKey(org.apache.storm.iceberg.IcebergOptions.COMMIT_ID_PROPERTY));
+    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(TestTables.walEntries(table)).isEmpty();
+    sink.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void aCommitAppliedAfterTheFirstLookButBeforeTheRetryIsNotWrittenTwice(SinkTaskTest.CatalogKind kind) {
+    start(kind);
+    faults.inject(CommitFault.UNKNOWN_LANDS_LATE, 1);
+
+    sendBatch(0);
+
+    assertThat(faults.realCommits).as("the late first attempt landed").hasValue(1);
+    assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(TestTables.snapshots(table)).hasSize(1);
+    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    sink.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void aStaleFirstAttemptArrivingAfterTheRetryIsRefusedByCompareAndSwap(SinkTaskTest.CatalogKind kind) {
+    start(kind);
+    faults.inject(CommitFault.UNKNOWN_STALE_AFTER_RETRY, 1);
+
+    sendBatch(0);
+
+    assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(faults.staleRejected).hasValue(1);
+    assertThat(faults.staleApplied).hasValue(0);
+    assertThat(TestTables.snapshots(table)).hasSize(1);
+    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    sink.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void anAmbiguousCommitStillUnsettledAfterTheLastRetryFailsTheBatch(SinkTaskTest.CatalogKind kind) {
+    start(kind);
+    faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 3); // the attempt and both retries
+
+    sendBatch(0);
+
+    assertThat(faults.injected).hasValue(3);
+    assertThat(recorder.acked).isEmpty();
+    assertThat(recorder.failedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(TestTables.snapshots(table)).isEmpty();
     sink.close();
   }
 }

@@ -153,7 +153,28 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
       if (faults.unreachable()) {
         throw unreachable();
       }
+      Object[] late = faults.pendingLate;
+      if (late != null && --faults.refreshesUntilLanding == 0) {
+        faults.pendingLate = null;
+        ops.commit((TableMetadata) late[0], (TableMetadata) late[1]);
+        faults.realCommits.incrementAndGet();
+      }
       return ops.refresh();
+    }
+
+    /** A late first attempt reaches the catalog after a newer commit: CAS should refuse it. */
+    private void applyStaleAttempt() {
+      Object[] stale = faults.pendingStale;
+      if (stale == null) {
+        return;
+      }
+      faults.pendingStale = null;
+      try {
+        ops.commit((TableMetadata) stale[0], (TableMetadata) stale[1]);
+        faults.staleApplied.incrementAndGet();
+      } catch (CommitFailedException e) {
+        faults.staleRejected.incrementAndGet();
+      }
     }
 
     @Override
@@ -171,9 +192,19 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
           ops.commit(base, metadata);
           faults.realCommits.incrementAndGet();
           throw new CommitStateUnknownException(new IOException("injected: answer lost after the commit landed"));
+        case UNKNOWN_NOT_APPLIED:
+          throw new CommitStateUnknownException(new IOException("injected: answer lost, commit not applied"));
+        case UNKNOWN_LANDS_LATE:
+          faults.pendingLate = new Object[] {base, metadata};
+          faults.refreshesUntilLanding = 2;
+          throw new CommitStateUnknownException(new IOException("injected: answer lost, commit applied later"));
+        case UNKNOWN_STALE_AFTER_RETRY:
+          faults.pendingStale = new Object[] {base, metadata};
+          throw new CommitStateUnknownException(new IOException("injected: answer lost, request delayed"));
         default:
           ops.commit(base, metadata);
           faults.realCommits.incrementAndGet();
+          applyStaleAttempt();
       }
     }
 

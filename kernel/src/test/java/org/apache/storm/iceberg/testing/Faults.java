@@ -19,6 +19,18 @@ public final class Faults {
     FAIL_BEFORE,
     /** Commit for real, then throw CommitStateUnknownException. */
     UNKNOWN_AFTER,
+    /** Throw CommitStateUnknownException without committing: the answer was lost, nothing applied. */
+    UNKNOWN_NOT_APPLIED,
+    /**
+     * Throw CommitStateUnknownException without committing, then apply the commit at the second
+     * refresh after it: after the sink's first look, before its retry (a gateway's late apply).
+     */
+    UNKNOWN_LANDS_LATE,
+    /**
+     * Throw CommitStateUnknownException without committing, then try to apply that first attempt
+     * right after the next commit that lands (the sink's retry): a stale request arriving late.
+     */
+    UNKNOWN_STALE_AFTER_RETRY,
     /** The commit finds the catalog down: it, and every refresh and load after it, throw until {@link #clear()}. */
     UNREACHABLE
   }
@@ -33,6 +45,13 @@ public final class Faults {
   public volatile Runnable duringCommit = () -> {};
   public final AtomicInteger realCommits = new AtomicInteger();
   public final AtomicInteger injected = new AtomicInteger();
+  /** Late first attempts a catalog refused because their base no longer matched. */
+  public final AtomicInteger staleRejected = new AtomicInteger();
+  /** Late first attempts that were applied after all: each one a duplicate. */
+  public final AtomicInteger staleApplied = new AtomicInteger();
+  volatile Object[] pendingLate;
+  volatile int refreshesUntilLanding;
+  volatile Object[] pendingStale;
 
   public static Faults create() {
     Faults faults = new Faults();
