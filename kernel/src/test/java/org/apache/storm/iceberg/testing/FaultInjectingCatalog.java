@@ -33,6 +33,29 @@ import org.apache.iceberg.io.LocationProvider;
 public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
   public static final String DELEGATE_PREFIX = "delegate.";
   public static final String FAULT_KEY = "fault-key";
+  /** Names one in-memory catalog that every instance with this key shares (its tables live in the JVM). */
+  public static final String SHARED_IN_MEMORY = "shared-in-memory";
+  private static final Map<String, Catalog> SHARED = new java.util.concurrent.ConcurrentHashMap<>();
+
+  private static Catalog newInMemoryCatalog(String key) {
+    org.apache.iceberg.inmemory.InMemoryCatalog catalog = new org.apache.iceberg.inmemory.InMemoryCatalog();
+    catalog.initialize("test", Map.of("warehouse", "memory://" + key));
+    return catalog;
+  }
+
+  /** Catalog properties for a fresh in-memory catalog, shared under {@code key}, wrapped with {@code faults}. */
+  public static Map<String, String> sharedInMemory(String key, Faults faults) {
+    Map<String, String> properties = new HashMap<>();
+    properties.put("catalog-impl", FaultInjectingCatalog.class.getName());
+    properties.put(FAULT_KEY, faults.key);
+    properties.put(SHARED_IN_MEMORY, key);
+    return properties;
+  }
+
+  /** Forgets a shared in-memory catalog. */
+  public static void dropShared(String key) {
+    SHARED.remove(key);
+  }
 
   private Catalog delegate;
   private Faults faults;
@@ -57,8 +80,11 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
             delegateProperties.put(k.substring(DELEGATE_PREFIX.length()), v);
           }
         });
+    String shared = properties.get(SHARED_IN_MEMORY);
     this.delegate =
-        CatalogUtil.buildIcebergCatalog(catalogName, delegateProperties, new org.apache.hadoop.conf.Configuration());
+        shared != null
+            ? SHARED.computeIfAbsent(shared, key -> newInMemoryCatalog(key))
+            : CatalogUtil.buildIcebergCatalog(catalogName, delegateProperties, new org.apache.hadoop.conf.Configuration());
     this.faults = Faults.lookup(properties.get(FAULT_KEY));
   }
 

@@ -24,6 +24,8 @@ import org.apache.storm.iceberg.spi.WalStore;
  */
 final class HadoopFsWalStore implements WalStore {
   private final Path root;
+  // Building a Configuration reads Hadoop's XML resources: once per store, not once per entry.
+  private final Configuration conf = new Configuration();
 
   HadoopFsWalStore(String path) {
     this.root = new Path(path);
@@ -33,7 +35,7 @@ final class HadoopFsWalStore implements WalStore {
   public String put(WalScope scope, String commitId, byte[] payload) {
     Path entry = new Path(scopeDirectory(scope), WalPaths.entryFileName(commitId));
     try {
-      FileSystem fs = entry.getFileSystem(new Configuration());
+      FileSystem fs = entry.getFileSystem(conf);
       try (OutputStream out = fs.create(entry, true)) {
         out.write(payload);
       }
@@ -48,7 +50,7 @@ final class HadoopFsWalStore implements WalStore {
     Path dir = scopeDirectory(scope);
     List<WalEntry> entries = new ArrayList<>();
     try {
-      FileSystem fs = dir.getFileSystem(new Configuration());
+      FileSystem fs = dir.getFileSystem(conf);
       FileStatus[] files;
       try {
         files = fs.listStatus(dir);
@@ -72,7 +74,7 @@ final class HadoopFsWalStore implements WalStore {
     Path dir = new Path(root, WalPaths.encode(table.name()));
     List<WalEntry> entries = new ArrayList<>();
     try {
-      FileSystem fs = dir.getFileSystem(new Configuration());
+      FileSystem fs = dir.getFileSystem(conf);
       org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files;
       try {
         files = fs.listFiles(dir, true);
@@ -96,7 +98,7 @@ final class HadoopFsWalStore implements WalStore {
   public void delete(WalScope scope, String commitId) {
     Path entry = new Path(scopeDirectory(scope), WalPaths.entryFileName(commitId));
     try {
-      entry.getFileSystem(new Configuration()).delete(entry, false);
+      entry.getFileSystem(conf).delete(entry, false);
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot delete WAL entry " + entry, e);
     }

@@ -1,0 +1,38 @@
+package org.apache.storm.iceberg.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * At least 1,000 random fault schedules in every build; {@code -Dschedules=N} runs N (100,000 on
+ * demand), {@code -Dschedule.seed=S} replays one.
+ */
+class RandomFaultSchedulesTest {
+  @TempDir Path dir;
+
+  @Test
+  void noScheduleLosesAnAckedIdOrDuplicatesAnUnreplayedOne() {
+    int count = Integer.getInteger("schedules", 1_000);
+    long firstSeed = Long.getLong("schedule.seed", 1L);
+    RandomFaultSchedules schedules = new RandomFaultSchedules(dir);
+    long started = System.nanoTime();
+    // Schedules are independent (own catalog, faults and WAL space), so both cores run them.
+    List<RandomFaultSchedules.Outcome> outcomes =
+        java.util.stream.LongStream.range(firstSeed, firstSeed + count).boxed().parallel()
+            .map(schedules::run).collect(java.util.stream.Collectors.toList());
+    long seconds = (System.nanoTime() - started) / 1_000_000_000L;
+    int faults = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::faults).sum();
+    int crashes = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::crashes).sum();
+    int replays = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::replays).sum();
+    int snapshots = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::snapshots).sum();
+    int steps = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::steps).sum();
+    System.out.printf("%d fault schedules passed in %d s: %d steps, %d snapshots, %d faults armed, %d task crashes, %d ids replayed%n",
+        outcomes.size(), seconds, steps, snapshots, faults, crashes, replays);
+    assertThat(outcomes).hasSize(count);
+    assertThat(faults).as("the schedules did inject faults").isPositive();
+  }
+}

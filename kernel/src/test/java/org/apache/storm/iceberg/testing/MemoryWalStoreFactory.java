@@ -1,0 +1,88 @@
+package org.apache.storm.iceberg.testing;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.storm.iceberg.spi.WalEntry;
+import org.apache.storm.iceberg.spi.WalScope;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreFactory;
+
+/**
+ * A test-only WAL store ({@code "test-memory"}) that keeps entries in the JVM, for the thousands of
+ * fault schedules a build runs (a local Hadoop file system forks a chmod per file). It passes the
+ * same WalStoreContractTest as the shipped stores. Property {@code space} separates stores.
+ */
+public class MemoryWalStoreFactory implements WalStoreFactory {
+  private static final Map<String, Map<String, byte[]>> SPACES = new ConcurrentHashMap<>();
+
+  @Override
+  public String name() {
+    return "test-memory";
+  }
+
+  @Override
+  public WalStore create(Map<String, String> properties) {
+    return new MemoryWalStore(SPACES.computeIfAbsent(properties.getOrDefault("space", "default"), s -> new ConcurrentHashMap<>()));
+  }
+
+  /** Forgets a space's entries. */
+  public static void drop(String space) {
+    SPACES.remove(space);
+  }
+
+  /** The entries a space holds, by location. */
+  public static Map<String, byte[]> entries(String space) {
+    return SPACES.getOrDefault(space, Map.of());
+  }
+
+  private static final class MemoryWalStore implements WalStore {
+    private final Map<String, byte[]> entries;
+
+    MemoryWalStore(Map<String, byte[]> entries) {
+      this.entries = entries;
+    }
+
+    private static String prefix(WalScope scope) {
+      return "memory:" + scope.table().name() + "/" + scope.namespace() + "/" + scope.topology() + "/"
+          + scope.component() + "/" + scope.taskIndex() + "/";
+    }
+
+    @Override
+    public String put(WalScope scope, String commitId, byte[] payload) {
+      String location = prefix(scope) + commitId;
+      entries.put(location, payload.clone());
+      return location;
+    }
+
+    @Override
+    public List<WalEntry> list(WalScope scope) {
+      String prefix = prefix(scope);
+      List<WalEntry> found = new ArrayList<>();
+      entries.forEach((location, payload) -> {
+        if (location.startsWith(prefix)) {
+          found.add(new WalEntry(location.substring(prefix.length()), location, payload));
+        }
+      });
+      return found;
+    }
+
+    @Override
+    public void delete(WalScope scope, String commitId) {
+      entries.remove(prefix(scope) + commitId);
+    }
+
+    @Override
+    public List<WalEntry> listAll(org.apache.iceberg.Table table) {
+      String prefix = "memory:" + table.name() + "/";
+      List<WalEntry> found = new ArrayList<>();
+      entries.forEach((location, payload) -> {
+        if (location.startsWith(prefix)) {
+          found.add(new WalEntry(location.substring(location.lastIndexOf('/') + 1), location, payload));
+        }
+      });
+      return found;
+    }
+  }
+}
