@@ -15,15 +15,39 @@ import org.apache.logging.log4j.core.config.Property;
 public final class LogCapture implements AutoCloseable {
   public final List<String> lines = new CopyOnWriteArrayList<>();
   private final LoggerContext context = (LoggerContext) LogManager.getContext(false);
-  private final LoggerConfig loggerConfig = context.getConfiguration().getLoggerConfig("org.apache.storm.iceberg");
+  private final LoggerConfig loggerConfig;
+  private final org.apache.logging.log4j.Level previousLevel;
   private final AbstractAppender appender;
 
+  /** Captures the storm-iceberg loggers at the level log4j2-test.xml sets. */
   public LogCapture() {
+    this("org.apache.storm.iceberg", null);
+  }
+
+  /**
+   * Captures everything from {@code loggerName} down ("" for every logger), at {@code level} or
+   * above when given (the logger's level is lowered for the capture and restored after).
+   */
+  public LogCapture(String loggerName, Level level) {
+    this.loggerConfig = loggerName.isEmpty()
+        ? context.getConfiguration().getRootLogger()
+        : context.getConfiguration().getLoggerConfig(loggerName);
+    this.previousLevel = loggerConfig.getLevel();
+    if (level != null) {
+      loggerConfig.setLevel(level);
+    }
     appender =
         new AbstractAppender("capture-" + UUID.randomUUID(), null, null, true, Property.EMPTY_ARRAY) {
           @Override
           public void append(LogEvent event) {
-            lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+            StringBuilder line = new StringBuilder(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+            for (Throwable t = event.getThrown(); t != null; t = t.getCause()) {
+              line.append(" | ").append(t);
+              for (Throwable suppressed : t.getSuppressed()) {
+                line.append(" | suppressed ").append(suppressed);
+              }
+            }
+            lines.add(line.toString());
           }
         };
     appender.start();
@@ -34,6 +58,7 @@ public final class LogCapture implements AutoCloseable {
   @Override
   public void close() {
     loggerConfig.removeAppender(appender.getName());
+    loggerConfig.setLevel(previousLevel);
     context.updateLoggers();
     appender.stop();
   }

@@ -1,0 +1,120 @@
+package org.apache.storm.iceberg.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.Tuples;
+import org.apache.storm.tuple.ITuple;
+import org.apache.storm.tuple.Tuple;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Malformed tuples and misbehaving mappers in the middle of a batch: each bad tuple gets a clear
+ * error; the rest of the batch is committed, or failed for replay, and nothing is lost.
+ */
+class BadInputTest {
+  /** How tuple 3 of 6 goes wrong. */
+  enum Case {
+    MISSING_REQUIRED_FIELD("required column 'id' (long) has no value"),
+    WRONG_VALUE_TYPE("column 'payload' expects string but got java.lang.Integer"),
+    MAPPER_THROWS("mapper blew up on tuple 3"),
+    MAPPER_RETURNS_NULL("returned null"),
+    MAPPER_RETURNS_WRONG_PARTITION_TYPE("cannot compute the partition of the record");
+
+    final String message;
+
+    Case(String message) {
+      this.message = message;
+    }
+  }
+
+  /** Maps by field name, except tuple 3, which it gets wrong as the case says. */
+  static final class MisbehavingMapper implements RecordMapper {
+    private final Case badCase;
+
+    MisbehavingMapper(Case badCase) {
+      this.badCase = badCase;
+    }
+
+    @Override
+    public Record map(ITuple tuple, Schema schema) {
+      Object id = tuple.getValueByField("id");
+      if (Long.valueOf(3L).equals(id) || id == null) {
+        switch (badCase) {
+          case MAPPER_THROWS -> throw new IllegalStateException("mapper blew up on tuple 3");
+          case MAPPER_RETURNS_NULL -> {
+            return null;
+          }
+          case MAPPER_RETURNS_WRONG_PARTITION_TYPE -> {
+            GenericRecord record = GenericRecord.create(schema);
+            record.setField("id", 3L);
+            record.setField("region", 42);
+            return record;
+          }
+          default -> { }
+        }
+      }
+      return new org.apache.storm.iceberg.mappers.FieldNameRecordMapper().map(tuple, schema);
+    }
+  }
+
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @EnumSource(Case.class)
+  void aBadTupleFailsAloneWithAClearErrorAndTheBatchIsCommitted(Case badCase) {
+    Map<String, String> catalogProperties = TestCatalogs.hadoop(dir);
+    var catalog = TestCatalogs.load(catalogProperties);
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+    PartitionSpec byRegion = PartitionSpec.builderFor(TestTables.SCHEMA).identity("region").build();
+    Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, byRegion);
+    RecordingCollector recorder = new RecordingCollector();
+    SinkTask sink = SinkTask.open(
+        new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+            .withTable("db.events").withRecordMapper(new MisbehavingMapper(badCase)).withCommitIntervalRecords(5).build(),
+        SinkTaskTest.TASK, recorder.collector());
+    Tuples tuples = new Tuples(TestTables.FIELDS);
+
+    Tuple bad = null;
+    for (long id = 0; id < 6; id++) {
+      Object idValue = id == 3 && badCase == Case.MISSING_REQUIRED_FIELD ? null : id;
+      Object payload = id == 3 && badCase == Case.WRONG_VALUE_TYPE ? (Object) 99 : "p" + id;
+      Tuple tuple = tuples.tuple(idValue, "eu", null, payload);
+      if (id == 3) {
+        bad = tuple;
+      }
+      sink.execute(tuple);
+    }
+
+    assertThat(recorder.failed).containsExactly(bad);
+    assertThat(recorder.errors).singleElement().satisfies(e -> assertThat(e.getMessage())
+        .startsWith("Cannot map tuple to table test.db.events")
+        .contains(badCase.message)
+        .contains("component 'events'"));
+    assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 4L, 5L);
+    Set<Tuple> settled = new HashSet<>(recorder.acked);
+    settled.addAll(recorder.failed);
+    assertThat(settled).as("every tuple acked or failed: nothing lost").hasSize(6);
+    assertThat(TestTables.ids(table)).isEqualTo(List.of(0L, 1L, 2L, 4L, 5L));
+    sink.close();
+  }
+}
