@@ -124,6 +124,8 @@ public final class CommitProtocol {
       wal.put(scope, commitId, entry);
     } catch (RuntimeException e) {
       LOG.warn("Commit {} to {} not attempted: cannot write its WAL entry", commitId, table.name(), e);
+      // The write may have landed before it reported failure; the commit never will.
+      deleteWalEntry(commitId);
       return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, null, e);
     }
     CommitOutcome outcome = append(commitId, files, commitSummary, attemptMillis);
@@ -182,7 +184,7 @@ public final class CommitProtocol {
    * became. Its data files are never deleted (they may be live); its tuples were never acked, so the
    * source replays them.
    *
-   * @return the number of entries dropped
+   * @return the number of entries dropped; one that cannot be deleted now is left for the next start
    */
   public int clearStaleEntries() {
     List<WalEntry> entries = wal.list(scope);
@@ -190,11 +192,19 @@ public final class CommitProtocol {
       return 0;
     }
     table.refresh();
+    int dropped = 0;
     for (WalEntry entry : entries) {
       LOG.warn("Dropping stale WAL entry {}: {}", entry.location(), describe(entry));
-      wal.delete(scope, entry.commitId());
+      try {
+        wal.delete(scope, entry.commitId());
+        dropped++;
+      } catch (RuntimeException e) {
+        // The entry only records what a dead incarnation attempted; its tuples replay either way.
+        // Starting matters more: the next start tries again.
+        LOG.warn("Cannot drop stale WAL entry {} now; the next start will", entry.location(), e);
+      }
     }
-    return entries.size();
+    return dropped;
   }
 
   private String describe(WalEntry entry) {

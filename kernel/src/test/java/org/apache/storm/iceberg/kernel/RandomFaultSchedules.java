@@ -35,8 +35,11 @@ import org.apache.storm.tuple.Tuple;
  * Random fault schedules against IcebergBolt's task, on a real (in-memory) Iceberg catalog wrapped
  * with {@link FaultInjectingCatalog}. A source model replays whatever is failed or times out (held
  * by a task that crashed). Each schedule draws, from its seed: the table's spec, the batch size, and
- * at every step whether to send, tick, crash the task, or arm a commit fault (rejected, lost answer
- * after or without applying, applied late, stale attempt after the retry, catalog down for a while).
+ * at every step whether to send, tick, crash the task, or arm a fault at a named point: a data file
+ * that cannot be written or closed; a WAL entry that cannot be written (before or after its bytes
+ * land) or deleted; a commit rejected, answered with a lost answer after or without applying,
+ * applied late, or followed by its stale first attempt; the catalog down for a while; the worker
+ * dying after the commit, before the ack.
  *
  * <p>After each schedule it checks what a user would: every id is in the table; every snapshot adds
  * whole batches only; a duplicate only for an id that was failed or timed out and replayed; the
@@ -84,7 +87,7 @@ final class RandomFaultSchedules {
             TableProperties.METADATA_COMPRESSION, "none"));
     IcebergOptions options = new IcebergOptions.Builder()
         .withCatalogName("test").withCatalogProperties(catalogProperties).withTable("db.events")
-        .withWalStore("test-memory", Map.of("space", key))
+        .withWalStore("test-memory", Map.of("space", key, "fault-key", faults.key))
         .withCommitIntervalRecords(2 + random.nextInt(8))
         .withCommitIntervalMillis(1_000)
         .withCommitRetries(2).withCommitRetryBackoffMillis(0)
@@ -120,16 +123,32 @@ final class RandomFaultSchedules {
       if (downFor > 0 && --downFor == 0) {
         faults.clear();
       }
+      boolean died = false;
       if (roll < 8 && downFor == 0) {
-        Faults.CommitFault fault = FAULTS[random.nextInt(FAULTS.length)];
-        faults.inject(fault, 1 + random.nextInt(2));
         faultsArmed++;
-        if (fault == Faults.CommitFault.UNREACHABLE) {
-          downFor = 1 + random.nextInt(6);
-        }
+        downFor = armRandomFault(random, faults, recorder);
       } else if (roll < 10 && downFor == 0) {
+        died = true;
+      } else {
+        try {
+          if (roll < 20 || toSend.isEmpty()) {
+            clock.addAndGet(random.nextInt(1_500));
+            sink.execute(tuples.tick());
+          } else {
+            long id = toSend.poll();
+            Tuple tuple = tuples.tuple(id, REGIONS[(int) (id % REGIONS.length)],
+                java.time.Instant.ofEpochSecond(1_793_534_400L + 86_400L * (id % 3)), "p" + id);
+            inFlight.put(tuple, id);
+            sink.execute(tuple);
+          }
+        } catch (RecordingCollector.WorkerDied e) {
+          died = true;
+        }
+      }
+      if (died) {
         // The task dies: whatever it holds times out at the spout and replays; a new incarnation starts.
         sink.close();
+        recordAcks(recorder, acksBefore, inFlight, acked, ackedBatches);
         for (Long id : inFlight.values()) {
           toSend.add(id);
           replayed.add(id);
@@ -138,27 +157,9 @@ final class RandomFaultSchedules {
         inFlight.clear();
         sink = SinkTask.open(options, SinkTaskTest.TASK, recorder.collector(), clock::get);
         crashes++;
-      } else if (roll < 20 || toSend.isEmpty()) {
-        clock.addAndGet(random.nextInt(1_500));
-        sink.execute(tuples.tick());
-      } else {
-        long id = toSend.poll();
-        Tuple tuple = tuples.tuple(id, REGIONS[(int) (id % REGIONS.length)],
-            java.time.Instant.ofEpochSecond(1_793_534_400L + 86_400L * (id % 3)), "p" + id);
-        inFlight.put(tuple, id);
-        sink.execute(tuple);
+        continue;
       }
-      Set<Long> batch = new HashSet<>();
-      for (Tuple tuple : recorder.acked.subList(acksBefore, recorder.acked.size())) {
-        Long id = inFlight.remove(tuple);
-        if (id != null) {
-          batch.add(id);
-          acked.add(id);
-        }
-      }
-      if (!batch.isEmpty()) {
-        ackedBatches.add(batch);
-      }
+      recordAcks(recorder, acksBefore, inFlight, acked, ackedBatches);
       boolean ambiguous = recorder.errors.subList(errorsBefore, recorder.errors.size()).stream().anyMatch(RandomFaultSchedules::isLostAnswer);
       for (Tuple tuple : recorder.failed.subList(failsBefore, recorder.failed.size())) {
         Long id = inFlight.remove(tuple);
@@ -182,6 +183,41 @@ final class RandomFaultSchedules {
       snapshots++;
     }
     return new Outcome(seed, idCount, steps, faultsArmed, crashes, replayed.size(), snapshots);
+  }
+
+  /** The acks of one step are one batch: a task acks a whole batch at once. */
+  private static void recordAcks(RecordingCollector recorder, int acksBefore, Map<Tuple, Long> inFlight, Set<Long> acked,
+      List<Set<Long>> ackedBatches) {
+    Set<Long> batch = new HashSet<>();
+    for (Tuple tuple : recorder.acked.subList(acksBefore, recorder.acked.size())) {
+      Long id = inFlight.remove(tuple);
+      if (id != null) {
+        batch.add(id);
+        acked.add(id);
+      }
+    }
+    if (!batch.isEmpty()) {
+      ackedBatches.add(batch);
+    }
+  }
+
+  /** Arms one fault at a named point; returns for how many steps the catalog stays down. */
+  private static int armRandomFault(Random random, Faults faults, RecordingCollector recorder) {
+    int point = random.nextInt(FAULTS.length + 6);
+    if (point < FAULTS.length) {
+      Faults.CommitFault fault = FAULTS[point];
+      faults.inject(fault, 1 + random.nextInt(2));
+      return fault == Faults.CommitFault.UNREACHABLE ? 1 + random.nextInt(6) : 0;
+    }
+    switch (point - FAULTS.length) {
+      case 0 -> faults.dataFileWriteFailures.incrementAndGet();
+      case 1 -> faults.dataFileCloseFailures.incrementAndGet();
+      case 2 -> faults.walWriteFailuresBefore.incrementAndGet();
+      case 3 -> faults.walWriteFailuresAfter.incrementAndGet();
+      case 4 -> faults.walDeleteFailures.incrementAndGet();
+      default -> recorder.dieOnNextAck.set(true);
+    }
+    return 0;
   }
 
   private static boolean isLostAnswer(Throwable error) {

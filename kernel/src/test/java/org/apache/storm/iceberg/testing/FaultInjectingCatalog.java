@@ -236,7 +236,7 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
 
     @Override
     public FileIO io() {
-      return faults.hidePrefixListing ? new NonListingFileIO(ops.io()) : ops.io();
+      return faults.hidePrefixListing ? new NonListingFileIO(ops.io()) : new FaultyFileIO(ops.io(), faults);
     }
 
     @Override

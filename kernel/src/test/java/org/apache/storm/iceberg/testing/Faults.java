@@ -49,6 +49,12 @@ public final class Faults {
   public final AtomicInteger staleRejected = new AtomicInteger();
   /** Late first attempts that were applied after all: each one a duplicate. */
   public final AtomicInteger staleApplied = new AtomicInteger();
+  /** One-shot faults outside the commit: each count is how many times the point fails next. */
+  public final AtomicInteger dataFileWriteFailures = new AtomicInteger();
+  public final AtomicInteger dataFileCloseFailures = new AtomicInteger();
+  public final AtomicInteger walWriteFailuresBefore = new AtomicInteger();
+  public final AtomicInteger walWriteFailuresAfter = new AtomicInteger();
+  public final AtomicInteger walDeleteFailures = new AtomicInteger();
   volatile Object[] pendingLate;
   volatile int refreshesUntilLanding;
   volatile Object[] pendingStale;
@@ -73,6 +79,16 @@ public final class Faults {
     commitFault = fault;
   }
 
+  /** Whether the point armed by {@code count} fails now (counting it down). */
+  public static boolean take(AtomicInteger count) {
+    return count.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+  }
+
+  /** Looks up the faults a catalog or store was configured with, by key. */
+  public static Faults of(String key) {
+    return lookup(key);
+  }
+
   /** Takes the catalog down now: commits, refreshes and loads throw until {@link #clear()}. */
   public void takeDown() {
     down = true;
@@ -82,6 +98,11 @@ public final class Faults {
   public void clear() {
     commitFault = CommitFault.NONE;
     down = false;
+    dataFileWriteFailures.set(0);
+    dataFileCloseFailures.set(0);
+    walWriteFailuresBefore.set(0);
+    walWriteFailuresAfter.set(0);
+    walDeleteFailures.set(0);
   }
 
   boolean unreachable() {

@@ -24,7 +24,10 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
 
   @Override
   public WalStore create(Map<String, String> properties) {
-    return new MemoryWalStore(SPACES.computeIfAbsent(properties.getOrDefault("space", "default"), s -> new ConcurrentHashMap<>()));
+    String faultKey = properties.get("fault-key");
+    return new MemoryWalStore(
+        SPACES.computeIfAbsent(properties.getOrDefault("space", "default"), s -> new ConcurrentHashMap<>()),
+        faultKey == null ? null : Faults.of(faultKey));
   }
 
   /** Forgets a space's entries. */
@@ -39,9 +42,17 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
 
   private static final class MemoryWalStore implements WalStore {
     private final Map<String, byte[]> entries;
+    private final Faults faults;
 
-    MemoryWalStore(Map<String, byte[]> entries) {
+    MemoryWalStore(Map<String, byte[]> entries, Faults faults) {
       this.entries = entries;
+      this.faults = faults;
+    }
+
+    private void fail(java.util.concurrent.atomic.AtomicInteger point, String what) {
+      if (faults != null && Faults.take(point)) {
+        throw new java.io.UncheckedIOException(new java.io.IOException("injected: " + what));
+      }
     }
 
     private static String prefix(WalScope scope) {
@@ -52,7 +63,13 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
     @Override
     public String put(WalScope scope, String commitId, byte[] payload) {
       String location = prefix(scope) + commitId;
+      if (faults != null) {
+        fail(faults.walWriteFailuresBefore, "cannot write WAL entry " + location);
+      }
       entries.put(location, payload.clone());
+      if (faults != null) {
+        fail(faults.walWriteFailuresAfter, "WAL entry " + location + " written but the write reported failure");
+      }
       return location;
     }
 
@@ -70,6 +87,9 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
 
     @Override
     public void delete(WalScope scope, String commitId) {
+      if (faults != null) {
+        fail(faults.walDeleteFailures, "cannot delete WAL entry " + prefix(scope) + commitId);
+      }
       entries.remove(prefix(scope) + commitId);
     }
 

@@ -53,8 +53,21 @@ public final class RecordingCollector implements IOutputCollector {
     emit(streamId, anchors, tuple);
   }
 
+  /** When set, the next ack throws instead: the worker died after the commit, before acking. */
+  public final java.util.concurrent.atomic.AtomicBoolean dieOnNextAck = new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** What a worker dying before its acks looks like to the task. */
+  public static final class WorkerDied extends RuntimeException {
+    WorkerDied() {
+      super("injected: the worker died before the ack");
+    }
+  }
+
   @Override
   public void ack(Tuple input) {
+    if (dieOnNextAck.compareAndSet(true, false)) {
+      throw new WorkerDied();
+    }
     calls.add("ack");
     acked.add(input);
   }
