@@ -34,6 +34,7 @@ public class ReplayingSpout extends BaseRichSpout {
     public final Set<Long> acked = ConcurrentHashMap.newKeySet();
     public final AtomicInteger ackCount = new AtomicInteger();
     public final AtomicInteger failCount = new AtomicInteger();
+    public final Set<Long> failedIds = ConcurrentHashMap.newKeySet();
     final Queue<Long> replay = new ConcurrentLinkedQueue<>();
   }
 
@@ -78,6 +79,7 @@ public class ReplayingSpout extends BaseRichSpout {
   @Override
   public void fail(Object msgId) {
     ledger.failCount.incrementAndGet();
+    ledger.failedIds.add((Long) msgId);
     ledger.replay.add((Long) msgId);
   }
 

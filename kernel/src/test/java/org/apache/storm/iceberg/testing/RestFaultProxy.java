@@ -69,6 +69,40 @@ public final class RestFaultProxy implements AutoCloseable {
     return "http://127.0.0.1:" + ((ServerConnector) server.getConnectors()[0]).getLocalPort() + "/";
   }
 
+  private volatile java.util.Random chaos;
+  private volatile int chaosPercent;
+  public final AtomicInteger mistreated = new AtomicInteger();
+
+  /**
+   * From now on, mistreats each table commit with probability {@code percent}%, choosing the mode
+   * and the code (502, 503, 504) from {@code seed}: a gateway having a bad day, reproducibly.
+   */
+  public void chaos(long seed, int percent) {
+    this.chaos = new java.util.Random(seed);
+    this.chaosPercent = percent;
+  }
+
+  private Mode modeFor(boolean commit) {
+    if (!commit) {
+      return Mode.FORWARD;
+    }
+    Mode armed = nextCommit.getAndSet(Mode.FORWARD);
+    java.util.Random random = chaos;
+    if (armed == Mode.FORWARD && random != null) {
+      synchronized (random) {
+        if (random.nextInt(100) < chaosPercent) {
+          Mode[] bad = {Mode.APPLY_THEN_ANSWER, Mode.ANSWER_WITHOUT_FORWARDING, Mode.ANSWER_THEN_APPLY_LATE};
+          armed = bad[random.nextInt(bad.length)];
+          answerCode = new int[] {502, 503, 504}[random.nextInt(3)];
+        }
+      }
+    }
+    if (armed != Mode.FORWARD) {
+      mistreated.incrementAndGet();
+    }
+    return armed;
+  }
+
   /** Mistreats the next table commit with {@code mode}, answering {@code code} (502, 503 or 504). */
   public void nextCommit(Mode mode, int code) {
     this.answerCode = code;
@@ -87,7 +121,7 @@ public final class RestFaultProxy implements AutoCloseable {
       String path = request.getRequestURI() + (request.getQueryString() == null ? "" : "?" + request.getQueryString());
       HttpRequest forward = forwardOf(request, path, body);
       boolean commit = "POST".equals(request.getMethod()) && TABLE_COMMIT.matcher(request.getRequestURI()).matches();
-      Mode mode = commit ? nextCommit.getAndSet(Mode.FORWARD) : Mode.FORWARD;
+      Mode mode = modeFor(commit);
       try {
         switch (mode) {
           case APPLY_THEN_ANSWER -> {

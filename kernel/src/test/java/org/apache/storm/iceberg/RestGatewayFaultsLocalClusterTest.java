@@ -1,0 +1,99 @@
+package org.apache.storm.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.ReplayingSpout;
+import org.apache.storm.iceberg.testing.RestCatalogServer;
+import org.apache.storm.iceberg.testing.RestFaultProxy;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.tuple.Fields;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Fault schedules at the LocalCluster level: the REST catalog behind a gateway that mistreats a
+ * random share of commits (seeded), for IcebergBolt and for the split pair. Every id lands, and a
+ * duplicate appears only for an id the spout saw failed and replayed.
+ */
+class RestGatewayFaultsLocalClusterTest {
+  static final long EVENTS = 3_000;
+  static LocalCluster cluster;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster = new LocalCluster();
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    cluster.close();
+  }
+
+  @ParameterizedTest
+  @CsvSource({"bolt, 11", "bolt, 12", "split, 21", "split, 22"})
+  void aGatewayMistreatingCommitsLosesNothingAndDuplicatesOnlyReplays(String sink, long seed) throws Exception {
+    try (RestCatalogServer rest = new RestCatalogServer(dir.resolve("rest"));
+        RestFaultProxy proxy = new RestFaultProxy(rest.uri())) {
+      Map<String, String> catalogProperties = Map.of("type", "rest", "uri", proxy.uri());
+      Catalog catalog = TestCatalogs.load(catalogProperties);
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+      Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
+      // The first commit is always mistreated (in a mode the seed picks), then 40% at random.
+      RestFaultProxy.Mode[] bad = {RestFaultProxy.Mode.APPLY_THEN_ANSWER, RestFaultProxy.Mode.ANSWER_WITHOUT_FORWARDING,
+          RestFaultProxy.Mode.ANSWER_THEN_APPLY_LATE};
+      proxy.nextCommit(bad[(int) (seed % bad.length)], 504);
+      proxy.chaos(seed, 40);
+
+      String ledgerKey = UUID.randomUUID().toString();
+      IcebergOptions.Builder options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+          .withTable("db.events").withCommitRetryBackoffMillis(400).withTickIntervalSecs(1);
+      TopologyBuilder builder = new TopologyBuilder();
+      builder.setSpout("events", new ReplayingSpout(ledgerKey, EVENTS), 1);
+      if (sink.equals("bolt")) {
+        builder.setBolt("iceberg", new IcebergBolt(options.withCommitIntervalRecords(300).withCommitIntervalMillis(1_000).build()), 2)
+            .shuffleGrouping("events");
+      } else {
+        IcebergOptions writer = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+            .withTable("db.events").withCommitIntervalRecords(300).withCommitIntervalMillis(1_000).withTickIntervalSecs(1).build();
+        builder.setBolt("iceberg-writer", new IcebergWriterBolt(writer), 2).fieldsGrouping("events", new Fields("region"));
+        builder.setBolt("iceberg-committer", new IcebergCommitterBolt(options.withGroupCommitIntervalMillis(1_000).build()), 1)
+            .globalGrouping("iceberg-writer");
+      }
+      LocalClusterRuns.runUntilAllAcked(cluster, "gateway-" + ledgerKey.substring(0, 8), builder.createTopology(), ledgerKey, EVENTS);
+
+      ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
+      assertThat(proxy.mistreated.get()).as("the gateway mistreated some commits").isPositive();
+      List<Long> ids = TestTables.ids(table);
+      Map<Long, Integer> copies = new HashMap<>();
+      ids.forEach(id -> copies.merge(id, 1, Integer::sum));
+      for (long id = 0; id < EVENTS; id++) {
+        assertThat(copies.getOrDefault(id, 0)).as("id %s is in the table", id).isPositive();
+      }
+      copies.forEach((id, n) -> {
+        if (n > 1) {
+          assertThat(ledger.failedIds).as("id %s appears %s times: only a replayed id may", id, n).contains(id);
+        }
+      });
+    }
+  }
+}
