@@ -54,41 +54,26 @@ final class TableFileIoWalStore implements WalStore {
   @Override
   public List<WalEntry> list(WalScope scope) {
     validate(scope);
-    FileIO io = io(scope);
-    String dir = scopeDirectory(scope);
-    List<WalEntry> entries = new ArrayList<>();
-    try {
-      for (FileInfo file : ((SupportsPrefixOperations) io).listPrefix(dir)) {
-        String name = file.location().substring(file.location().lastIndexOf('/') + 1);
-        String commitId = WalPaths.commitIdOf(name);
-        if (commitId != null) {
-          // Rebuilt from the scope, not taken from the listing: some FileIOs list relative paths.
-          String location = entryLocation(scope, commitId);
-          entries.add(new WalEntry(commitId, location, read(io.newInputFile(location))));
-        }
-      }
-    } catch (NotFoundException e) {
-      return List.of();
-    } catch (UncheckedIOException e) {
-      if (e.getCause() instanceof java.io.FileNotFoundException) {
-        return List.of();
-      }
-      throw e;
-    }
-    return entries;
+    // Locations are rebuilt from the scope, not taken from the listing: some FileIOs list relative paths.
+    return listUnder(io(scope), scopeDirectory(scope), (listed, commitId) -> entryLocation(scope, commitId));
   }
 
   @Override
   public List<WalEntry> listAll(org.apache.iceberg.Table table) {
-    FileIO io = table.io();
     String base = table.location().endsWith("/") ? table.location() : table.location() + "/";
+    return listUnder(table.io(), base + WAL_DIR + "/", (listed, commitId) -> listed);
+  }
+
+  /** Every entry under {@code prefix}, read from the location {@code locationOf} gives for it. */
+  private static List<WalEntry> listUnder(
+      FileIO io, String prefix, java.util.function.BiFunction<String, String, String> locationOf) {
     List<WalEntry> entries = new ArrayList<>();
     try {
-      for (FileInfo file : ((SupportsPrefixOperations) io).listPrefix(base + WAL_DIR + "/")) {
-        String name = file.location().substring(file.location().lastIndexOf('/') + 1);
-        String commitId = WalPaths.commitIdOf(name);
+      for (FileInfo file : ((SupportsPrefixOperations) io).listPrefix(prefix)) {
+        String commitId = WalPaths.commitIdOf(file.location().substring(file.location().lastIndexOf('/') + 1));
         if (commitId != null) {
-          entries.add(new WalEntry(commitId, file.location(), read(io.newInputFile(file.location()))));
+          String location = locationOf.apply(file.location(), commitId);
+          entries.add(new WalEntry(commitId, location, read(io.newInputFile(location))));
         }
       }
     } catch (NotFoundException e) {
