@@ -20,6 +20,11 @@ import org.apache.storm.StormSubmitter;
 final class ExampleMain {
   private ExampleMain() {}
 
+  /** Submits the topology with StormSubmitter, as {@code storm jar} runs it (the jar is {@code storm.jar}). */
+  static void submit(String name, LocalExampleRun.TopologyFactory topology, String runId, long events) throws Exception {
+    StormSubmitter.submitTopology(name, LocalExampleRun.config(), topology.create(runId, events));
+  }
+
   static void run(
       String name, String table, long defaultEvents, String[] args,
       java.util.function.Function<Path, LocalExampleRun.TopologyFactory> topologyForWarehouse) {
@@ -30,7 +35,7 @@ final class ExampleMain {
     LocalExampleRun.TopologyFactory topology = topologyForWarehouse.apply(warehouse);
     try {
       if (cluster) {
-        StormSubmitter.submitTopology(name, LocalExampleRun.config(), topology.create(UUID.randomUUID().toString(), events));
+        submit(name, topology, UUID.randomUUID().toString(), events);
         System.out.println("submitted " + name + ": " + events + " events into " + table + " under " + warehouse);
       } else {
         System.out.println(LocalExampleRun.run(name, warehouse, table, events, topology));

@@ -1,0 +1,41 @@
+package org.apache.storm.iceberg.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.UUID;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.LocalCluster;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The examples' {@code cluster} mode, as {@code storm jar} runs it: StormSubmitter uploads the shaded
+ * topology jar (built in the package phase) and submits, here to a LocalCluster standing in for
+ * Nimbus ({@code LocalCluster.withLocalModeOverride}), and the events land in the table.
+ */
+class ClusterSubmissionIT {
+  @TempDir Path warehouse;
+
+  @Test
+  void theSplitSinkExampleSubmitsTheShadedJarAndCommits() throws Exception {
+    System.setProperty("storm.jar", ShadedTopologyJarIT.jar().toAbsolutePath().toString());
+    String runId = UUID.randomUUID().toString();
+    long events = 1_000;
+    LocalCluster.withLocalModeOverride(() -> {
+      ExampleMain.submit("iceberg-split-submitted", (id, n) -> IcebergSplitSinkExampleTopology.topology(id, n, warehouse), runId, events);
+      long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
+      while (EventSpout.acked(runId) < events) {
+        assertThat(System.nanoTime()).as("all events acked; got %s", EventSpout.acked(runId)).isLessThan(deadline);
+        Thread.sleep(100);
+      }
+      return null;
+    }, 0);
+
+    var table = CatalogUtil.buildIcebergCatalog("local", LocalExampleRun.catalogProperties(warehouse), new org.apache.hadoop.conf.Configuration())
+        .loadTable(TableIdentifier.parse(IcebergSplitSinkExampleTopology.TABLE));
+    assertThat(TableSummary.of(table).rows()).isEqualTo(events);
+  }
+}
