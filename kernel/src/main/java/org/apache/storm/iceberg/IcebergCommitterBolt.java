@@ -64,6 +64,6 @@ public class IcebergCommitterBolt extends BaseRichBolt {
 
   @Override
   public Map<String, Object> getComponentConfiguration() {
-    return IcebergBolt.tickConfiguration(options.committerTickIntervalSecs());
+    return SinkTaskBolt.tickConfiguration(options.committerTickIntervalSecs());
   }
 }

@@ -6,9 +6,7 @@ import org.apache.storm.iceberg.kernel.TaskEnvironment;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
-import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Fields;
-import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.Utils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,17 +18,14 @@ import org.slf4j.LoggerFactory;
  * tuple of the batch, then acks those tuples. Feed its stream to one {@link IcebergCommitterBolt}
  * with {@code globalGrouping}. Writes no WAL.
  */
-public class IcebergWriterBolt extends BaseRichBolt {
+public class IcebergWriterBolt extends SinkTaskBolt {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(IcebergWriterBolt.class);
   /** The field of the descriptor tuples this bolt emits. */
   public static final String DESCRIPTOR_FIELD = "iceberg_data_files";
 
-  private final IcebergOptions options;
-  private transient SinkTask sink;
-
   public IcebergWriterBolt(IcebergOptions options) {
-    this.options = options;
+    super(options);
   }
 
   @Override
@@ -41,28 +36,16 @@ public class IcebergWriterBolt extends BaseRichBolt {
               + " until an IcebergCommitterBolt is connected to it with globalGrouping",
           context.getThisComponentId());
     }
-    sink = SinkTask.openWriter(options, TaskEnvironment.of(topoConf, context, collector));
+    super.prepare(topoConf, context, collector);
   }
 
   @Override
-  public void execute(Tuple tuple) {
-    sink.execute(tuple);
-  }
-
-  @Override
-  public void cleanup() {
-    if (sink != null) {
-      sink.close();
-    }
+  SinkTask open(TaskEnvironment env) {
+    return SinkTask.openWriter(options, env);
   }
 
   @Override
   public void declareOutputFields(OutputFieldsDeclarer declarer) {
     declarer.declare(new Fields(DESCRIPTOR_FIELD));
-  }
-
-  @Override
-  public Map<String, Object> getComponentConfiguration() {
-    return IcebergBolt.tickConfiguration(options.effectiveTickIntervalSecs());
   }
 }

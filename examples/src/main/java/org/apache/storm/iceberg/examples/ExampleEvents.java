@@ -21,4 +21,13 @@ public final class ExampleEvents {
       PartitionSpec.builderFor(SCHEMA).identity("region").day("event_time").build();
 
   private ExampleEvents() {}
+
+  /** Options every example starts from: its table in the local Hadoop catalog, created with {@code spec}. */
+  public static org.apache.storm.iceberg.IcebergOptions.Builder options(
+      java.nio.file.Path warehouse, String table, PartitionSpec spec) {
+    return new org.apache.storm.iceberg.IcebergOptions.Builder()
+        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
+        .withTable(table)
+        .withAutoCreate(SCHEMA, spec);
+  }
 }

@@ -22,10 +22,7 @@ public final class IcebergBoltExampleTopology {
   }
 
   static IcebergOptions options(Path warehouse) {
-    return new IcebergOptions.Builder()
-        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
-        .withTable(TABLE)
-        .withAutoCreate(ExampleEvents.SCHEMA, PartitionSpec.unpartitioned())
+    return ExampleEvents.options(warehouse, TABLE, PartitionSpec.unpartitioned())
         .withCommitIntervalRecords(5_000)
         .withCommitIntervalMillis(2_000)
         .withTickIntervalSecs(1)

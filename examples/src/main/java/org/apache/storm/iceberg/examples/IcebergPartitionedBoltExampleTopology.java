@@ -23,10 +23,7 @@ public final class IcebergPartitionedBoltExampleTopology {
   }
 
   static IcebergOptions options(Path warehouse) {
-    return new IcebergOptions.Builder()
-        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
-        .withTable(TABLE)
-        .withAutoCreate(ExampleEvents.SCHEMA, ExampleEvents.BY_REGION_AND_DAY)
+    return ExampleEvents.options(warehouse, TABLE, ExampleEvents.BY_REGION_AND_DAY)
         .withCommitIntervalRecords(5_000)
         .withCommitIntervalMillis(2_000)
         .withTickIntervalSecs(1)

@@ -24,10 +24,7 @@ public final class IcebergSplitSinkExampleTopology {
   }
 
   static IcebergOptions writerOptions(Path warehouse) {
-    return new IcebergOptions.Builder()
-        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
-        .withTable(TABLE)
-        .withAutoCreate(ExampleEvents.SCHEMA, ExampleEvents.BY_REGION_AND_DAY)
+    return ExampleEvents.options(warehouse, TABLE, ExampleEvents.BY_REGION_AND_DAY)
         .withCommitIntervalRecords(2_000)
         .withCommitIntervalMillis(1_000)
         .withTickIntervalSecs(1)
@@ -35,10 +32,7 @@ public final class IcebergSplitSinkExampleTopology {
   }
 
   static IcebergOptions committerOptions(Path warehouse) {
-    return new IcebergOptions.Builder()
-        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
-        .withTable(TABLE)
-        .withAutoCreate(ExampleEvents.SCHEMA, ExampleEvents.BY_REGION_AND_DAY)
+    return ExampleEvents.options(warehouse, TABLE, ExampleEvents.BY_REGION_AND_DAY)
         .withGroupCommitIntervalMillis(2_000)
         .withGroupCommitMaxDataFiles(500)
         .build();

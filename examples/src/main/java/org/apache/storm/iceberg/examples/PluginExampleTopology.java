@@ -23,10 +23,7 @@ public final class PluginExampleTopology {
   }
 
   static IcebergOptions options(Path warehouse) {
-    return new IcebergOptions.Builder()
-        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
-        .withTable(TABLE)
-        .withAutoCreate(ExampleEvents.SCHEMA, PartitionSpec.unpartitioned())
+    return ExampleEvents.options(warehouse, TABLE, PartitionSpec.unpartitioned())
         .withRecordMapper("upper-case", Map.of())
         .withSealPolicy("every-n", Map.of("n", "500"))
         // The stream's tail seals on age, so no task waits for a 500th record that never comes.

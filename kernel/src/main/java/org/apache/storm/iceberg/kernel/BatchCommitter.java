@@ -1,9 +1,17 @@
 package org.apache.storm.iceberg.kernel;
 
+import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.DataFile;
 import org.apache.storm.task.OutputCollector;
+import org.apache.storm.tuple.Tuple;
 
-/** {@code IcebergBolt}'s handling of a sealed batch: commit it, then ack its tuples, or fail them. */
+/**
+ * Commits files through the {@link CommitProtocol}, counts the outcome in the task's metrics, then
+ * acks the tuples that carried the files, or fails them all. {@code IcebergBolt} uses it for each
+ * sealed batch (the tuples are the batch's), {@code IcebergCommitterBolt} for each group (the tuples
+ * are the writers' descriptors).
+ */
 final class BatchCommitter implements SinkTask.SealedBatchHandler {
   private final CommitProtocol protocol;
   private final OutputCollector collector;
@@ -17,14 +25,19 @@ final class BatchCommitter implements SinkTask.SealedBatchHandler {
 
   @Override
   public void handle(SealedBatch batch) {
+    commit(batch.dataFiles(), Map.of(), batch.tuples());
+  }
+
+  /** Commits {@code files} in one append, with the sink's {@code summary} keys, and settles {@code tuples}. */
+  void commit(List<DataFile> files, Map<String, String> summary, List<Tuple> tuples) {
     long started = System.nanoTime();
-    CommitOutcome outcome = protocol.commit(batch.dataFiles(), Map.of());
-    metrics.committed(outcome, batch.dataFiles().size(), batch.bytes(), System.nanoTime() - started);
+    CommitOutcome outcome = protocol.commit(files, summary);
+    metrics.committed(outcome, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started);
     metrics.nothingPending();
     if (outcome.landed()) {
-      batch.tuples().forEach(collector::ack);
+      tuples.forEach(collector::ack);
     } else {
-      SinkTask.failAll(collector, batch.tuples(), outcome.error());
+      SinkTask.failAll(collector, tuples, outcome.error());
     }
   }
 }

@@ -5,10 +5,9 @@ package org.apache.storm.iceberg.kernel;
  *
  * @param status what happened
  * @param commitId the commit id the files were appended under
- * @param snapshotId the snapshot holding the files, or null when they are not visible
  * @param error what the catalog reported, or null
  */
-public record CommitOutcome(Status status, String commitId, Long snapshotId, Exception error) {
+public record CommitOutcome(Status status, String commitId, Exception error) {
 
   /** What happened to a commit. */
   public enum Status {

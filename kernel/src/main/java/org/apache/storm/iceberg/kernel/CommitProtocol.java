@@ -126,7 +126,7 @@ public final class CommitProtocol {
       LOG.warn("Commit {} to {} not attempted: cannot write its WAL entry", commitId, table.name(), e);
       // The write may have landed before it reported failure; the commit never will.
       deleteWalEntry(commitId);
-      return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, null, e);
+      return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, e);
     }
     CommitOutcome outcome = append(commitId, files, commitSummary, attemptMillis);
     if (outcome.status() != CommitOutcome.Status.UNKNOWN) {
@@ -142,9 +142,8 @@ public final class CommitProtocol {
     } catch (RuntimeException error) {
       return settler.settle(commitId, attemptMillis, error, () -> newAppend(commitId, files, commitSummary));
     }
-    Long snapshotId = committedSnapshotId(commitId, attemptMillis);
-    LOG.debug("Commit {} landed in {} as snapshot {}", commitId, table.name(), snapshotId);
-    return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, snapshotId, null);
+    LOG.debug("Commit {} landed in {}", commitId, table.name());
+    return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, null);
   }
 
   /** One append of {@code files}, tagged with the commit id; a retry makes the very same one. */
@@ -155,19 +154,6 @@ public final class CommitProtocol {
     commitSummary.forEach((key, value) -> append.set(IcebergOptions.RESERVED_SUMMARY_PREFIX + key, value));
     append.set(IcebergOptions.COMMIT_ID_PROPERTY, commitId);
     return append;
-  }
-
-  /**
-   * The snapshot a landed commit made, found by its commit id (the current snapshot may already be
-   * another writer's), or null when it cannot be read now. Never changes the outcome: it landed.
-   */
-  private Long committedSnapshotId(String commitId, long attemptMillis) {
-    try {
-      return SnapshotLookup.find(table, commitId, attemptMillis);
-    } catch (RuntimeException e) {
-      LOG.debug("Commit {} landed but its snapshot cannot be read back now", commitId, e);
-      return null;
-    }
   }
 
   private void deleteWalEntry(String commitId) {

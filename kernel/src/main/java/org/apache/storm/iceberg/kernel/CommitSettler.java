@@ -66,28 +66,28 @@ final class CommitSettler {
       }
       if (snapshotId != null) {
         LOG.info("Commit {} to {} reported {} but landed in snapshot {}; acking", commitId, table.name(), error.toString(), snapshotId);
-        return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, snapshotId, error);
+        return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, error);
       }
       if (!ambiguous) {
         LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), error);
-        return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, null, error);
+        return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, error);
       }
       if (retry >= retries.max()) {
         LOG.warn("Commit {} to {} is still unsettled after {} retries; failing the batch for replay (duplicates possible)",
             commitId, table.name(), retries.max(), error);
-        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, null, error);
+        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, error);
       }
       if (!backOff(retry)) {
-        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, null, error);
+        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, error);
       }
       try {
         sameAppend.get().validateWith(new AbsentCommitId(commitId)).commit();
         LOG.info("Commit {} to {} landed on retry {} after {}", commitId, table.name(), retry + 1, firstError.toString());
-        return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, null, firstError);
+        return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
       } catch (ValidationException e) {
         if (e.getMessage() != null && e.getMessage().contains(AbsentCommitId.MARK + commitId)) {
           LOG.info("Commit {} to {} landed late, before its retry; acking", commitId, table.name());
-          return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, null, firstError);
+          return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
         }
         error = e;
       } catch (RuntimeException e) {

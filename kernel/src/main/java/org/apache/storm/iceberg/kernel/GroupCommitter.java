@@ -35,7 +35,7 @@ public final class GroupCommitter {
 
   private final Catalog catalog;
   private final Table table;
-  private final CommitProtocol protocol;
+  private final BatchCommitter committer;
   private final OutputCollector collector;
   private final LongSupplier clock;
   private final SinkMetrics metrics;
@@ -49,7 +49,7 @@ public final class GroupCommitter {
   private GroupCommitter(OpenedTable opened, CommitProtocol protocol, TaskEnvironment env, IcebergOptions options) {
     this.catalog = opened.catalog();
     this.table = opened.table();
-    this.protocol = protocol;
+    this.committer = new BatchCommitter(protocol, env);
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();
@@ -142,16 +142,7 @@ public final class GroupCommitter {
         Map.of(
             "writer-batches", String.valueOf(pendingDescriptors.size()),
             "writer-tasks", String.join(",", pendingWriterTasks.stream().map(String::valueOf).toList()));
-    long started = System.nanoTime();
-    CommitOutcome outcome = protocol.commit(List.copyOf(pendingFiles), summary);
-    long bytes = pendingFiles.stream().mapToLong(DataFile::fileSizeInBytes).sum();
-    metrics.committed(outcome, pendingFiles.size(), bytes, System.nanoTime() - started);
-    metrics.nothingPending();
-    if (outcome.landed()) {
-      pendingDescriptors.forEach(collector::ack);
-    } else {
-      SinkTask.failAll(collector, pendingDescriptors, outcome.error());
-    }
+    committer.commit(List.copyOf(pendingFiles), summary, List.copyOf(pendingDescriptors));
     pendingDescriptors.clear();
     pendingFiles.clear();
     pendingWriterTasks.clear();

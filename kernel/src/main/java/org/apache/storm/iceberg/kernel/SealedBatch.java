@@ -12,9 +12,10 @@ import org.apache.storm.tuple.Tuple;
  * @param records the number of records in the files
  */
 public record SealedBatch(List<DataFile> dataFiles, List<Tuple> tuples, long records) {
-  public long bytes() {
+  /** The bytes {@code files} hold on storage. */
+  public static long bytesOf(List<DataFile> files) {
     long bytes = 0;
-    for (DataFile file : dataFiles) {
+    for (DataFile file : files) {
       bytes += file.fileSizeInBytes();
     }
     return bytes;

@@ -20,8 +20,8 @@ import org.apache.storm.tuple.ITuple;
  * or a null value, becomes null when the column is optional and is an error when it is required. A
  * tuple field with no column is ignored, or is an error in strict mode.
  *
- * <p>Columns are resolved to tuple field indexes once per schema and tuple field layout, not by name
- * on every tuple; a new schema (a column added to the table) is resolved again.
+ * <p>Columns are resolved to tuple field indexes once per schema (id and columns) and tuple field
+ * layout, not by name on every tuple; a new schema (a column added to the table) is resolved again.
  */
 public class FieldNameRecordMapper implements RecordMapper {
   private static final long serialVersionUID = 1L;
@@ -74,8 +74,16 @@ public class FieldNameRecordMapper implements RecordMapper {
   /** Column-to-field indexes for this schema and field layout, computed on first sight. */
   private Resolution resolve(Schema schema, Fields fields) {
     if (schema != resolvedSchema) {
+      // Each table refresh that reads new metadata parses a new Schema object; only a different
+      // schema (another id, or other columns) needs the columns resolved again.
+      boolean sameSchema =
+          resolvedSchema != null
+              && schema.schemaId() == resolvedSchema.schemaId()
+              && schema.asStruct().equals(resolvedSchema.asStruct());
+      if (!sameSchema) {
+        resolutions = new IdentityHashMap<>();
+      }
       resolvedSchema = schema;
-      resolutions = new IdentityHashMap<>();
     }
     return resolutions.computeIfAbsent(fields, f -> Resolution.of(schema, f, caseInsensitive, strict));
   }
