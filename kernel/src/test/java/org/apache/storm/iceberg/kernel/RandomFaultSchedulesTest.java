@@ -2,23 +2,21 @@ package org.apache.storm.iceberg.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * At least 1,000 random fault schedules in every build; {@code -Dschedules=N} runs N (100,000 on
- * demand), {@code -Dschedule.seed=S} replays one.
+ * 2,000 random fault schedules in every build, 1,000 against IcebergBolt's task and 1,000 against
+ * the split pair; {@code -Dschedules=N} runs N (100,000 on demand), {@code -Dschedule.seed=S}
+ * starts at seed S (even seeds drive IcebergBolt, odd ones the split pair), so {@code
+ * -Dschedules=1 -Dschedule.seed=S} replays one.
  */
 class RandomFaultSchedulesTest {
-  @TempDir Path dir;
-
   @Test
   void noScheduleLosesAnAckedIdOrDuplicatesAnUnreplayedOne() {
-    int count = Integer.getInteger("schedules", 1_000);
+    int count = Integer.getInteger("schedules", 2_000);
     long firstSeed = Long.getLong("schedule.seed", 1L);
-    RandomFaultSchedules schedules = new RandomFaultSchedules(dir);
+    RandomFaultSchedules schedules = new RandomFaultSchedules();
     long started = System.nanoTime();
     // Schedules are independent (own catalog, faults and WAL space), so both cores run them.
     List<RandomFaultSchedules.Outcome> outcomes =
@@ -30,9 +28,19 @@ class RandomFaultSchedulesTest {
     int replays = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::replays).sum();
     int snapshots = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::snapshots).sum();
     int steps = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::steps).sum();
+    for (RandomFaultSchedules.Sink sink : RandomFaultSchedules.Sink.values()) {
+      System.out.printf("%s: %d schedules, %d crashes, %d ids replayed%n", sink,
+          outcomes.stream().filter(o -> o.sink() == sink).count(),
+          outcomes.stream().filter(o -> o.sink() == sink).mapToInt(RandomFaultSchedules.Outcome::crashes).sum(),
+          outcomes.stream().filter(o -> o.sink() == sink).mapToInt(RandomFaultSchedules.Outcome::replays).sum());
+    }
     System.out.printf("%d fault schedules passed in %d s: %d steps, %d snapshots, %d faults armed, %d task crashes, %d ids replayed%n",
         outcomes.size(), seconds, steps, snapshots, faults, crashes, replays);
     assertThat(outcomes).hasSize(count);
     assertThat(faults).as("the schedules did inject faults").isPositive();
+    if (count >= 2) {
+      assertThat(outcomes).extracting(RandomFaultSchedules.Outcome::sink).as("both sinks were driven")
+          .contains(RandomFaultSchedules.Sink.BOLT, RandomFaultSchedules.Sink.SPLIT);
+    }
   }
 }

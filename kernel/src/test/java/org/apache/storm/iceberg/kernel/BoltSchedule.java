@@ -1,0 +1,105 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.tuple.Tuple;
+
+/**
+ * One random fault schedule against IcebergBolt's task. At every step it sends an event, ticks,
+ * crashes the task, or arms a fault; a crashed task's held tuples time out and replay, and a new
+ * incarnation starts on the same WAL.
+ */
+final class BoltSchedule {
+  private final Schedule schedule;
+  private final IcebergOptions options;
+  private final RecordingCollector recorder = new RecordingCollector();
+  private final Map<Tuple, Long> inFlight = new HashMap<>();
+  private SinkTask sink;
+
+  BoltSchedule(Schedule schedule) {
+    this.schedule = schedule;
+    this.options = schedule.options()
+        .withCommitIntervalRecords(2 + schedule.random.nextInt(8))
+        .withCommitIntervalMillis(1_000)
+        .build();
+  }
+
+  void run() {
+    sink = open();
+    while (schedule.unfinished()) {
+      schedule.step();
+      int acksBefore = recorder.acked.size();
+      int failsBefore = recorder.failed.size();
+      int errorsBefore = recorder.errors.size();
+      if (!act(schedule.random.nextInt(100))) {
+        crash(acksBefore);
+        continue;
+      }
+      recordAcks(acksBefore);
+      boolean ambiguous = Schedule.anyLostAnswer(recorder.errors.subList(errorsBefore, recorder.errors.size()));
+      for (Tuple tuple : recorder.failed.subList(failsBefore, recorder.failed.size())) {
+        Long id = inFlight.remove(tuple);
+        if (id != null) {
+          schedule.replay(id, !ambiguous);
+        }
+      }
+    }
+    schedule.faults.clear();
+    sink.close();
+    // A last incarnation starts and settles whatever a crashed or unsettled one left.
+    open().close();
+  }
+
+  /** Does what {@code roll} says; false if the task died. */
+  private boolean act(int roll) {
+    if (roll < 8 && !schedule.catalogDown()) {
+      schedule.armRandomFault(List.of(recorder));
+      return true;
+    }
+    if (roll < 10 && !schedule.catalogDown()) {
+      return false;
+    }
+    try {
+      if (roll < 20 || schedule.nothingToSend()) {
+        sink.execute(schedule.tick());
+      } else {
+        Tuple event = schedule.nextEvent();
+        inFlight.put(event, Schedule.id(event));
+        sink.execute(event);
+      }
+      return true;
+    } catch (RecordingCollector.WorkerDied e) {
+      return false;
+    }
+  }
+
+  /** The task dies: whatever it holds times out at the spout and replays; a new incarnation starts. */
+  private void crash(int acksBefore) {
+    sink.close();
+    recordAcks(acksBefore);
+    inFlight.values().forEach(id -> schedule.replay(id, true));
+    inFlight.clear();
+    sink = open();
+    schedule.crashes++;
+  }
+
+  /** The acks of one step are one batch: a task acks a whole batch at once. */
+  private void recordAcks(int acksBefore) {
+    List<Long> batch = new ArrayList<>();
+    for (Tuple tuple : recorder.acked.subList(acksBefore, recorder.acked.size())) {
+      Long id = inFlight.remove(tuple);
+      if (id != null) {
+        batch.add(id);
+      }
+    }
+    schedule.acked(batch);
+  }
+
+  private SinkTask open() {
+    return SinkTask.open(options, SinkTaskTest.TASK, recorder.collector(), schedule.clock::get);
+  }
+}

@@ -1,0 +1,182 @@
+package org.apache.storm.iceberg.kernel;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
+import org.apache.storm.iceberg.testing.Faults;
+import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.Tuples;
+import org.apache.storm.tuple.Tuple;
+
+/**
+ * What one random fault schedule shares, whichever sink it drives: its seed's random choices, a real
+ * (in-memory) catalog wrapped with {@link FaultInjectingCatalog}, the table, a clock, and the model
+ * of a spout that replays whatever is failed or times out.
+ *
+ * <p>The spout model keeps what the checks need: which ids were acked, in which batches, and which
+ * ids may appear twice. A duplicate is allowed only for an id replayed after a crash or a
+ * definite commit failure; an ambiguous commit (a lost answer) must never lead to one.
+ */
+final class Schedule {
+  private static final Faults.CommitFault[] COMMIT_FAULTS = {
+    Faults.CommitFault.FAIL_BEFORE, Faults.CommitFault.UNKNOWN_AFTER, Faults.CommitFault.UNKNOWN_NOT_APPLIED,
+    Faults.CommitFault.UNKNOWN_LANDS_LATE, Faults.CommitFault.UNKNOWN_STALE_AFTER_RETRY, Faults.CommitFault.UNREACHABLE
+  };
+  private static final String[] REGIONS = {"eu", "us", "apac"};
+
+  final long seed;
+  final Random random;
+  final String key;
+  final Faults faults;
+  final Map<String, String> catalogProperties;
+  final Table table;
+  final AtomicLong clock = new AtomicLong(1_000_000);
+  final int idCount;
+  final Set<Long> acked = new HashSet<>();
+  final Set<Long> replayed = new HashSet<>();
+  final Set<Long> duplicatesAllowed = new HashSet<>();
+  final List<Set<Long>> ackedBatches = new ArrayList<>();
+  private final Deque<Long> toSend = new ArrayDeque<>();
+  private final Tuples events = new Tuples(TestTables.FIELDS);
+  private int downFor;
+  int faultsArmed;
+  int crashes;
+  int steps;
+
+  Schedule(long seed, String key, Faults faults, Map<String, String> catalogProperties) {
+    this.seed = seed;
+    this.random = new Random(seed);
+    this.key = key;
+    this.faults = faults;
+    this.catalogProperties = catalogProperties;
+    Catalog catalog = CatalogUtil.buildIcebergCatalog("test", catalogProperties, new org.apache.hadoop.conf.Configuration());
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+    PartitionSpec spec = random.nextBoolean() ? PartitionSpec.unpartitioned() : TestTables.REGION_DAY;
+    this.table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, spec,
+        Map.of(TableProperties.COMMIT_NUM_RETRIES, "1", TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "1",
+            TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "2", TableProperties.MANIFEST_MERGE_ENABLED, "false",
+            TableProperties.METADATA_COMPRESSION, "none"));
+    this.idCount = 10 + random.nextInt(25);
+    for (long id = 0; id < idCount; id++) {
+      toSend.add(id);
+    }
+  }
+
+  /** Options every task of the schedule shares: the faulty catalog, the table, the test WAL store, few retries. */
+  IcebergOptions.Builder options() {
+    return new IcebergOptions.Builder()
+        .withCatalogName("test").withCatalogProperties(catalogProperties).withTable("db.events")
+        .withWalStore("test-memory", Map.of("space", key, "fault-key", faults.key))
+        .withCommitRetries(2).withCommitRetryBackoffMillis(0);
+  }
+
+  boolean unfinished() {
+    return acked.size() < idCount && steps < 20_000;
+  }
+
+  /** Starts a step: counts it and brings the catalog back once its down time is over. */
+  void step() {
+    steps++;
+    if (downFor > 0 && --downFor == 0) {
+      faults.clear();
+    }
+  }
+
+  boolean catalogDown() {
+    return downFor > 0;
+  }
+
+  boolean nothingToSend() {
+    return toSend.isEmpty();
+  }
+
+  /** The next event the spout sends (a replay first), as a new Tuple: a new attempt of its id. */
+  Tuple nextEvent() {
+    long id = toSend.poll();
+    return events.tuple(id, REGIONS[(int) (id % REGIONS.length)],
+        Instant.ofEpochSecond(1_793_534_400L + 86_400L * (id % 3)), "p" + id);
+  }
+
+  static long id(Tuple event) {
+    return event.getLongByField("id");
+  }
+
+  Tuple tick() {
+    clock.addAndGet(random.nextInt(1_500));
+    return events.tick();
+  }
+
+  /** The spout sees {@code id} fail or time out and sends it again. */
+  void replay(long id, boolean duplicateAllowed) {
+    toSend.add(id);
+    replayed.add(id);
+    if (duplicateAllowed) {
+      duplicatesAllowed.add(id);
+    }
+  }
+
+  /** The spout sees these ids acked together: one batch, which must be whole in one snapshot. */
+  void acked(Collection<Long> ids) {
+    if (!ids.isEmpty()) {
+      acked.addAll(ids);
+      ackedBatches.add(Set.copyOf(ids));
+    }
+  }
+
+  /**
+   * Arms one fault at a named point: a data file that cannot be written or closed; a WAL entry that
+   * cannot be written (before or after its bytes land) or deleted; a commit rejected, answered with
+   * a lost answer after or without applying, applied late, or followed by its stale first attempt;
+   * the catalog down for a while; or one of {@code collectors}' workers dying before its next ack.
+   */
+  void armRandomFault(List<RecordingCollector> collectors) {
+    faultsArmed++;
+    int point = random.nextInt(COMMIT_FAULTS.length + 6);
+    if (point < COMMIT_FAULTS.length) {
+      Faults.CommitFault fault = COMMIT_FAULTS[point];
+      faults.inject(fault, 1 + random.nextInt(2));
+      downFor = fault == Faults.CommitFault.UNREACHABLE ? 1 + random.nextInt(6) : 0;
+      return;
+    }
+    switch (point - COMMIT_FAULTS.length) {
+      case 0 -> faults.dataFileWriteFailures.incrementAndGet();
+      case 1 -> faults.dataFileCloseFailures.incrementAndGet();
+      case 2 -> faults.walWriteFailuresBefore.incrementAndGet();
+      case 3 -> faults.walWriteFailuresAfter.incrementAndGet();
+      case 4 -> faults.walDeleteFailures.incrementAndGet();
+      default -> collectors.get(random.nextInt(collectors.size())).dieOnNextAck.set(true);
+    }
+  }
+
+  /** Whether any of {@code errors} says a commit's answer was lost (its outcome unknown). */
+  static boolean anyLostAnswer(List<Throwable> errors) {
+    for (Throwable error : errors) {
+      for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+        if (cause instanceof CommitStateUnknownException) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+}
