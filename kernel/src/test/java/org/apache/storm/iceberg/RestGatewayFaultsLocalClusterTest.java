@@ -14,6 +14,9 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
+import org.apache.storm.iceberg.testing.FaultPointChaos;
+import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
@@ -30,8 +33,10 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Fault schedules at the LocalCluster level: the REST catalog behind a gateway that mistreats a
- * random share of commits (seeded), for IcebergBolt and for the split pair. Every id lands, and a
- * duplicate appears only for an id the spout saw failed and replayed.
+ * random share of commits (seeded), for IcebergBolt and for the split pair. In the {@code all}
+ * schedules the catalog is also wrapped with {@link FaultInjectingCatalog}, and {@link
+ * FaultPointChaos} arms data file, WAL and outage faults at a share of the commits. Every id lands,
+ * and a duplicate appears only for an id the spout saw failed and replayed.
  */
 class RestGatewayFaultsLocalClusterTest {
   static final long EVENTS = 3_000;
@@ -50,12 +55,18 @@ class RestGatewayFaultsLocalClusterTest {
   }
 
   @ParameterizedTest
-  @CsvSource({"bolt, 11", "bolt, 12", "split, 21", "split, 22"})
-  void aGatewayMistreatingCommitsLosesNothingAndDuplicatesOnlyReplays(String sink, long seed) throws Exception {
+  @CsvSource({
+    "bolt, 11, gateway", "bolt, 12, gateway", "split, 21, gateway", "split, 22, gateway",
+    "bolt, 31, all", "bolt, 32, all", "split, 41, all", "split, 42, all"
+  })
+  void aGatewayMistreatingCommitsLosesNothingAndDuplicatesOnlyReplays(String sink, long seed, String points) throws Exception {
+    Faults faults = Faults.create();
     try (RestCatalogServer rest = new RestCatalogServer(dir.resolve("rest"));
-        RestFaultProxy proxy = new RestFaultProxy(rest.uri())) {
-      Map<String, String> catalogProperties = Map.of("type", "rest", "uri", proxy.uri());
-      Catalog catalog = TestCatalogs.load(catalogProperties);
+        RestFaultProxy proxy = new RestFaultProxy(rest.uri());
+        FaultPointChaos chaos = points.equals("all") ? new FaultPointChaos(faults, seed, 50) : null) {
+      Map<String, String> gateway = Map.of("type", "rest", "uri", proxy.uri());
+      Map<String, String> catalogProperties = chaos == null ? gateway : FaultInjectingCatalog.properties(gateway, faults);
+      Catalog catalog = TestCatalogs.load(gateway);
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
       Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
       // The first commit is always mistreated (in a mode the seed picks), then 40% at random.
@@ -73,16 +84,23 @@ class RestGatewayFaultsLocalClusterTest {
         builder.setBolt("iceberg", new IcebergBolt(options.withCommitIntervalRecords(300).withCommitIntervalMillis(1_000).build()), 2)
             .shuffleGrouping("events");
       } else {
+        // Small writer batches and groups: many commits, so the faults meet many of them.
         IcebergOptions writer = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
-            .withTable("db.events").withCommitIntervalRecords(300).withCommitIntervalMillis(1_000).withTickIntervalSecs(1).build();
+            .withTable("db.events").withCommitIntervalRecords(100).withCommitIntervalMillis(1_000).withTickIntervalSecs(1).build();
         builder.setBolt("iceberg-writer", new IcebergWriterBolt(writer), 2).fieldsGrouping("events", new Fields("region"));
-        builder.setBolt("iceberg-committer", new IcebergCommitterBolt(options.withGroupCommitIntervalMillis(1_000).build()), 1)
+        builder.setBolt("iceberg-committer",
+                new IcebergCommitterBolt(options.withGroupCommitIntervalMillis(1_000).withGroupCommitMaxDataFiles(2).build()), 1)
             .globalGrouping("iceberg-writer");
       }
       LocalClusterRuns.runUntilAllAcked(cluster, "gateway-" + ledgerKey.substring(0, 8), builder.createTopology(), ledgerKey, EVENTS);
 
       ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
       assertThat(proxy.mistreated.get()).as("the gateway mistreated some commits").isPositive();
+      if (chaos != null) {
+        System.out.printf("%s seed %d: gateway mistreated %d commits; faults armed %s; spout saw %d fails%n",
+            sink, seed, proxy.mistreated.get(), chaos.armed(), ledger.failCount.get());
+        assertThat(chaos.armed().values().stream().mapToInt(Integer::intValue).sum()).as("faults were armed").isPositive();
+      }
       List<Long> ids = TestTables.ids(table);
       Map<Long, Integer> copies = new HashMap<>();
       ids.forEach(id -> copies.merge(id, 1, Integer::sum));

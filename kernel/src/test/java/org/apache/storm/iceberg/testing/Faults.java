@@ -94,6 +94,11 @@ public final class Faults {
     down = true;
   }
 
+  /** Brings the catalog back up, leaving every other armed fault in place. */
+  public void bringUp() {
+    down = false;
+  }
+
   /** Removes every fault: the catalog is reachable and commits go through. */
   public void clear() {
     commitFault = CommitFault.NONE;
