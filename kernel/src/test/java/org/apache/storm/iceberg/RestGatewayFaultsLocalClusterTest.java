@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -112,6 +113,18 @@ class RestGatewayFaultsLocalClusterTest {
           assertThat(ledger.failedIds).as("id %s appears %s times: only a replayed id may", id, n).contains(id);
         }
       });
+      List<Snapshot> snapshots = TestTables.snapshots(table);
+      List<String> commitIds = snapshots.stream().map(s -> s.summary().get(IcebergOptions.COMMIT_ID_PROPERTY)).toList();
+      assertThat(commitIds).as("every snapshot carries a commit id, and no commit landed twice")
+          .doesNotContainNull().doesNotHaveDuplicates();
+      long added = snapshots.stream().mapToLong(s -> Long.parseLong(s.summary().get("added-records"))).sum();
+      assertThat(ids).as("the table reads exactly the rows its snapshots added").hasSize((int) added);
+      // A WAL entry may stay for a commit that landed (its delete failed) or for one a killed task
+      // left mid-commit: at most one per committing task.
+      long unsettled = TestTables.walEntries(table).stream()
+          .map(p -> p.getFileName().toString().replace(".json", ""))
+          .filter(commitId -> !commitIds.contains(commitId)).count();
+      assertThat(unsettled).as("WAL entries of commits that did not land").isLessThanOrEqualTo(sink.equals("bolt") ? 2 : 1);
     }
   }
 }
