@@ -48,7 +48,10 @@ await() {
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 alive() { kill -0 "$1" 2>/dev/null; }
-zookeeper_serving() { (exec 3<>"/dev/tcp/127.0.0.1/$ZOOKEEPER_PORT"; echo srvr >&3; grep -q '^Mode:' <&3) 2>/dev/null; }
+# A ZooKeeper that is still starting may hold the connection open without answering: hence timeout.
+zookeeper_serving() {
+  timeout 5 bash -c "exec 3<>/dev/tcp/127.0.0.1/$ZOOKEEPER_PORT; echo srvr >&3; grep -q '^Mode:' <&3" 2>/dev/null
+}
 
 # start_java NAME JAVA-ARGS...: one daemon in the background, its pid saved.
 start_java() {
@@ -159,7 +162,7 @@ worker_pids() {
   local pid
   for pid in $(ls "$LOCAL_DIR"/workers/*/pids 2>/dev/null | grep -E '^[0-9]+$'); do echo "$pid"; done
   for pid in $(ls /proc | grep -E '^[0-9]+$'); do
-    if tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -qF -- "-Dstorm.local.dir=$LOCAL_DIR "; then echo "$pid"; fi
+    if { tr '\0' ' ' <"/proc/$pid/cmdline"; } 2>/dev/null | grep -qF -- "-Dstorm.local.dir=$LOCAL_DIR "; then echo "$pid"; fi
   done
 }
 
