@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -13,6 +14,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -98,7 +100,7 @@ class RealClusterIT {
 
   /** Runs what {@code storm jar <jar> IcebergBoltExampleTopology cluster <warehouse> <events> ... -c ...} runs. */
   private void submit() throws Exception {
-    List<String> args = new java.util.ArrayList<>(List.of("cluster", cluster.warehouse().toString(), Long.toString(events)));
+    List<String> args = new ArrayList<>(List.of("cluster", cluster.warehouse().toString(), Long.toString(events)));
     cluster.catalogProperties().forEach((key, value) -> args.addAll(List.of("--catalog-property", key + "=" + value)));
     Map<String, String> options = new TreeMap<>(Map.of(
         "topology.workers", "2",
@@ -109,7 +111,10 @@ class RealClusterIT {
     Path out = cluster.logs().resolve("submit.out");
     Process submitter = new ProcessBuilder(cluster.stormJarCommand(MAIN_CLASS, args, options))
         .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    boolean exited = await("the submitter to exit", Duration.ofMinutes(2), () -> Optional.of(true).filter(x -> !submitter.isAlive()));
+    boolean exited = submitter.waitFor(2, TimeUnit.MINUTES);
+    if (!exited) {
+      submitter.destroyForcibly();
+    }
     assertThat(exited && submitter.exitValue() == 0).as("storm jar submission (output in %s):%n%s", out, Files.readString(out)).isTrue();
     log(Files.readString(out).lines().filter(l -> l.startsWith("submitted")).findFirst().orElse("submitted"));
   }
