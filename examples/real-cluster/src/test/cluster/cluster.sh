@@ -71,7 +71,6 @@ await_daemon() {
 daemon_ready() {
   local pid=$1; shift
   if ! alive "$pid"; then
-    log "pid $pid has exited"
     kill -USR1 $$   # ends await's loop at once (see the trap in start)
   fi
   "$@"
@@ -145,7 +144,7 @@ start() {
   stop >/dev/null 2>&1 || true   # leftovers of an interrupted run
   rm -rf "$CLUSTER_DIR"
   mkdir -p "$PIDS" "$LOGS" "$CLUSTER_DIR/warehouse"
-  trap 'log "start failed"; print_logs; stop; exit 1' ERR USR1
+  trap 'log "start failed: a step failed or a daemon exited; logs follow"; print_logs; stop; exit 1' ERR USR1
   start_zookeeper
   start_postgres
   write_storm_conf
