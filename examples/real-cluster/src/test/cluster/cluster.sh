@@ -27,6 +27,18 @@ PG_DIR=$CLUSTER_DIR/postgres
 
 log() { echo "[cluster] $*"; }
 
+# The script's own stdout and stderr, kept for the failure handler: a signal can run it while a
+# probe's output is sent to /dev/null.
+exec 8>&1 9>&2
+on_start_failure() {
+  trap - ERR USR1
+  exec 1>&8 2>&9
+  log "start failed: a step failed or a daemon exited; logs follow"
+  print_logs
+  stop
+  exit 1
+}
+
 # Runs a PostgreSQL tool as the postgres user when we are root (initdb refuses root).
 as_postgres() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
@@ -140,11 +152,23 @@ start_storm_daemon() {
     -Dlog4j.configurationFile="$STORM_HOME/log4j2/cluster.xml" -cp "$(daemon_cp)" "$main"
 }
 
+# Another process on one of our ports would answer the readiness probes in our daemon's stead.
+ports_free() {
+  local port
+  for port in "$ZOOKEEPER_PORT" "$POSTGRES_PORT" "$NIMBUS_PORT" "$SUPERVISOR_PORT" ${SLOT_PORTS//,/ }; do
+    if listening "$port"; then
+      log "port $port on 127.0.0.1 is taken by another process; free it or change the port properties in examples/real-cluster/pom.xml"
+      return 1
+    fi
+  done
+}
+
 start() {
   stop >/dev/null 2>&1 || true   # leftovers of an interrupted run
   rm -rf "$CLUSTER_DIR"
   mkdir -p "$PIDS" "$LOGS" "$CLUSTER_DIR/warehouse"
-  trap 'log "start failed: a step failed or a daemon exited; logs follow"; print_logs; stop; exit 1' ERR USR1
+  ports_free
+  trap on_start_failure ERR USR1
   start_zookeeper
   start_postgres
   write_storm_conf
