@@ -27,12 +27,8 @@ PG_DIR=$CLUSTER_DIR/postgres
 
 log() { echo "[cluster] $*"; }
 
-# The script's own stdout and stderr, kept for the failure handler: a signal can run it while a
-# probe's output is sent to /dev/null.
-exec 8>&1 9>&2
 on_start_failure() {
-  trap - ERR USR1
-  exec 1>&8 2>&9
+  trap - ERR
   log "start failed: a step failed or a daemon exited; logs follow"
   print_logs
   stop
@@ -44,11 +40,20 @@ as_postgres() {
   if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-# await DESCRIPTION SECONDS COMMAND...: polls COMMAND every 0.2 s until it succeeds or time runs out.
+# await DESCRIPTION SECONDS COMMAND...: polls COMMAND every 0.2 s until it succeeds or time runs out;
+# gives up at once when COMMAND exits with $GAVE_UP.
+GAVE_UP=99
 await() {
   local what=$1 seconds=$2; shift 2
-  local deadline=$((SECONDS + seconds))
-  until "$@" >/dev/null 2>&1; do
+  local deadline=$((SECONDS + seconds)) status
+  while true; do
+    status=0
+    "$@" >/dev/null 2>&1 || status=$?
+    [ "$status" = 0 ] && break
+    if [ "$status" = "$GAVE_UP" ]; then
+      log "gave up waiting for $what: the process has exited"
+      return 1
+    fi
     if [ "$SECONDS" -ge "$deadline" ]; then
       log "gave up after ${seconds} s waiting for $what"
       return 1
@@ -82,9 +87,7 @@ await_daemon() {
 }
 daemon_ready() {
   local pid=$1; shift
-  if ! alive "$pid"; then
-    kill -USR1 $$   # ends await's loop at once (see the trap in start)
-  fi
+  alive "$pid" || return "$GAVE_UP"
   "$@"
 }
 
@@ -168,7 +171,7 @@ start() {
   rm -rf "$CLUSTER_DIR"
   mkdir -p "$PIDS" "$LOGS" "$CLUSTER_DIR/warehouse"
   ports_free
-  trap on_start_failure ERR USR1
+  trap on_start_failure ERR
   start_zookeeper
   start_postgres
   write_storm_conf
@@ -176,7 +179,7 @@ start() {
   await_daemon nimbus "Nimbus on 127.0.0.1:$NIMBUS_PORT" 120 listening "$NIMBUS_PORT"
   start_storm_daemon supervisor org.apache.storm.daemon.supervisor.Supervisor
   await_daemon supervisor "Supervisor on 127.0.0.1:$SUPERVISOR_PORT" 120 listening "$SUPERVISOR_PORT"
-  trap - ERR USR1
+  trap - ERR
 }
 
 # Every worker JVM of this cluster (and its LogWriter parent): the Supervisor leaves their pids
