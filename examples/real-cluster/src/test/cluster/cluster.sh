@@ -60,7 +60,7 @@ await() {
     fi
     sleep 0.2
   done
-  log "$what: ready after $((seconds - (deadline - SECONDS))) s"
+  log "$what: done in $((seconds - (deadline - SECONDS))) s"
 }
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -197,7 +197,7 @@ stop_pid() {
   local name=$1 pid=$2 signal=${3:-TERM}
   alive "$pid" || return 0
   kill "-$signal" "$pid" 2>/dev/null || true
-  if ! await "$name (pid $pid) to exit" 20 bash -c "! kill -0 $pid"; then
+  if ! await "$name (pid $pid) exit" 20 bash -c "! kill -0 $pid"; then
     kill -9 "$pid" 2>/dev/null || true
     log "$name (pid $pid) killed with -9"
   fi
