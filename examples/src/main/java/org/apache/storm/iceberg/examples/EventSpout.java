@@ -15,7 +15,8 @@ import org.apache.storm.tuple.Values;
 /**
  * Emits a fixed number of synthetic events ({@code id, region, event_time, payload}), each with its
  * id as message id, and replays any the sink fails, as a Kafka spout would. Counts acks in a static
- * counter that an example running in LocalCluster (same JVM) can watch.
+ * counter that an example running in LocalCluster (same JVM) can watch. On a cluster the counter
+ * lives in the worker's JVM, where the constructor never ran: {@link #open} makes it there.
  */
 public class EventSpout extends BaseRichSpout {
   static final String[] REGIONS = {"eu", "us", "apac", "latam"};
@@ -25,6 +26,7 @@ public class EventSpout extends BaseRichSpout {
   private final long count;
   private final long firstEventMillis;
   private transient SpoutOutputCollector collector;
+  private transient AtomicLong acked;
   private transient Queue<Long> replay;
   private transient long next;
 
@@ -43,6 +45,7 @@ public class EventSpout extends BaseRichSpout {
   @Override
   public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
     this.collector = collector;
+    this.acked = ACKED.computeIfAbsent(runId, id -> new AtomicLong());
     this.replay = new ConcurrentLinkedQueue<>();
   }
 
@@ -61,7 +64,7 @@ public class EventSpout extends BaseRichSpout {
 
   @Override
   public void ack(Object msgId) {
-    ACKED.get(runId).incrementAndGet();
+    acked.incrementAndGet();
   }
 
   @Override

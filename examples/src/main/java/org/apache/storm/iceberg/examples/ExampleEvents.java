@@ -22,11 +22,14 @@ public final class ExampleEvents {
 
   private ExampleEvents() {}
 
-  /** Options every example starts from: its table in the local Hadoop catalog, created with {@code spec}. */
+  /**
+   * Options every example starts from: its table in the catalog {@code catalogProperties} describe
+   * (the local Hadoop catalog unless the command line names another), created with {@code spec}.
+   */
   public static org.apache.storm.iceberg.IcebergOptions.Builder options(
-      java.nio.file.Path warehouse, String table, PartitionSpec spec) {
+      java.util.Map<String, String> catalogProperties, String table, PartitionSpec spec) {
     return new org.apache.storm.iceberg.IcebergOptions.Builder()
-        .withCatalogProperties(LocalExampleRun.catalogProperties(warehouse))
+        .withCatalogProperties(catalogProperties)
         .withTable(table)
         .withAutoCreate(SCHEMA, spec);
   }

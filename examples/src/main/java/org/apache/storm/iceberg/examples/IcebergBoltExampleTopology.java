@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.examples;
 
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.IcebergBolt;
@@ -18,11 +19,11 @@ public final class IcebergBoltExampleTopology {
 
   public static void main(String[] args) {
     ExampleMain.run("iceberg-example", TABLE, 20_000, args,
-        warehouse -> (runId, events) -> topology(runId, events, options(warehouse)));
+        catalog -> (runId, events) -> topology(runId, events, options(catalog)));
   }
 
-  static IcebergOptions options(Path warehouse) {
-    return ExampleEvents.options(warehouse, TABLE, PartitionSpec.unpartitioned())
+  static IcebergOptions options(Map<String, String> catalog) {
+    return ExampleEvents.options(catalog, TABLE, PartitionSpec.unpartitioned())
         .withCommitIntervalRecords(5_000)
         .withCommitIntervalMillis(2_000)
         .withTickIntervalSecs(1)
@@ -38,6 +39,6 @@ public final class IcebergBoltExampleTopology {
 
   /** Runs in LocalCluster until {@code events} are acked; returns what was committed. */
   public static String run(Path warehouse, long events) throws Exception {
-    return LocalExampleRun.run("iceberg-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, options(warehouse)));
+    return LocalExampleRun.run("iceberg-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, options(LocalExampleRun.catalogProperties(warehouse))));
   }
 }

@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.examples;
 
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.IcebergBolt;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -19,11 +20,11 @@ public final class IcebergPartitionedBoltExampleTopology {
 
   public static void main(String[] args) {
     ExampleMain.run("iceberg-partitioned-example", TABLE, 20_000, args,
-        warehouse -> (runId, events) -> topology(runId, events, options(warehouse)));
+        catalog -> (runId, events) -> topology(runId, events, options(catalog)));
   }
 
-  static IcebergOptions options(Path warehouse) {
-    return ExampleEvents.options(warehouse, TABLE, ExampleEvents.BY_REGION_AND_DAY)
+  static IcebergOptions options(Map<String, String> catalog) {
+    return ExampleEvents.options(catalog, TABLE, ExampleEvents.BY_REGION_AND_DAY)
         .withCommitIntervalRecords(5_000)
         .withCommitIntervalMillis(2_000)
         .withTickIntervalSecs(1)
@@ -38,6 +39,6 @@ public final class IcebergPartitionedBoltExampleTopology {
   }
 
   public static String run(Path warehouse, long events) throws Exception {
-    return LocalExampleRun.run("iceberg-partitioned-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, options(warehouse)));
+    return LocalExampleRun.run("iceberg-partitioned-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, options(LocalExampleRun.catalogProperties(warehouse))));
   }
 }

@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.examples;
 
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.IcebergCommitterBolt;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -20,33 +21,33 @@ public final class IcebergSplitSinkExampleTopology {
 
   public static void main(String[] args) {
     ExampleMain.run("iceberg-split-example", TABLE, 20_000, args,
-        warehouse -> (runId, events) -> topology(runId, events, warehouse));
+        catalog -> (runId, events) -> topology(runId, events, catalog));
   }
 
-  static IcebergOptions writerOptions(Path warehouse) {
-    return ExampleEvents.options(warehouse, TABLE, ExampleEvents.BY_REGION_AND_DAY)
+  static IcebergOptions writerOptions(Map<String, String> catalog) {
+    return ExampleEvents.options(catalog, TABLE, ExampleEvents.BY_REGION_AND_DAY)
         .withCommitIntervalRecords(2_000)
         .withCommitIntervalMillis(1_000)
         .withTickIntervalSecs(1)
         .build();
   }
 
-  static IcebergOptions committerOptions(Path warehouse) {
-    return ExampleEvents.options(warehouse, TABLE, ExampleEvents.BY_REGION_AND_DAY)
+  static IcebergOptions committerOptions(Map<String, String> catalog) {
+    return ExampleEvents.options(catalog, TABLE, ExampleEvents.BY_REGION_AND_DAY)
         .withGroupCommitIntervalMillis(2_000)
         .withGroupCommitMaxDataFiles(500)
         .build();
   }
 
-  static StormTopology topology(String runId, long events, Path warehouse) {
+  static StormTopology topology(String runId, long events, Map<String, String> catalog) {
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("events", new EventSpout(runId, events, System.currentTimeMillis()), 1);
-    builder.setBolt("iceberg-writer", new IcebergWriterBolt(writerOptions(warehouse)), 4).fieldsGrouping("events", new Fields("region"));
-    builder.setBolt("iceberg-committer", new IcebergCommitterBolt(committerOptions(warehouse)), 1).globalGrouping("iceberg-writer");
+    builder.setBolt("iceberg-writer", new IcebergWriterBolt(writerOptions(catalog)), 4).fieldsGrouping("events", new Fields("region"));
+    builder.setBolt("iceberg-committer", new IcebergCommitterBolt(committerOptions(catalog)), 1).globalGrouping("iceberg-writer");
     return builder.createTopology();
   }
 
   public static String run(Path warehouse, long events) throws Exception {
-    return LocalExampleRun.run("iceberg-split-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, warehouse));
+    return LocalExampleRun.run("iceberg-split-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, LocalExampleRun.catalogProperties(warehouse)));
   }
 }

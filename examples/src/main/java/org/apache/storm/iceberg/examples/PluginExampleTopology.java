@@ -19,11 +19,11 @@ public final class PluginExampleTopology {
 
   public static void main(String[] args) {
     ExampleMain.run("iceberg-plugin-example", TABLE, 5_000, args,
-        warehouse -> (runId, events) -> IcebergBoltExampleTopology.topology(runId, events, options(warehouse)));
+        catalog -> (runId, events) -> IcebergBoltExampleTopology.topology(runId, events, options(catalog)));
   }
 
-  static IcebergOptions options(Path warehouse) {
-    return ExampleEvents.options(warehouse, TABLE, PartitionSpec.unpartitioned())
+  static IcebergOptions options(Map<String, String> catalog) {
+    return ExampleEvents.options(catalog, TABLE, PartitionSpec.unpartitioned())
         .withRecordMapper("upper-case", Map.of())
         .withSealPolicy("every-n", Map.of("n", "500"))
         // The stream's tail seals on age, so no task waits for a 500th record that never comes.
@@ -34,6 +34,6 @@ public final class PluginExampleTopology {
 
   public static String run(Path warehouse, long events) throws Exception {
     return LocalExampleRun.run("iceberg-plugin-example", warehouse, TABLE, events,
-        (runId, n) -> IcebergBoltExampleTopology.topology(runId, n, options(warehouse)));
+        (runId, n) -> IcebergBoltExampleTopology.topology(runId, n, options(LocalExampleRun.catalogProperties(warehouse))));
   }
 }

@@ -25,7 +25,7 @@ class ClusterSubmissionIT {
     String runId = UUID.randomUUID().toString();
     long events = 1_000;
     LocalCluster.withLocalModeOverride(() -> {
-      ExampleMain.submit("iceberg-split-submitted", (id, n) -> IcebergSplitSinkExampleTopology.topology(id, n, warehouse), runId, events);
+      ExampleMain.submit("iceberg-split-submitted", (id, n) -> IcebergSplitSinkExampleTopology.topology(id, n, LocalExampleRun.catalogProperties(warehouse)), runId, events);
       long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
       while (EventSpout.acked(runId) < events) {
         assertThat(System.nanoTime()).as("all events acked; got %s", EventSpout.acked(runId)).isLessThan(deadline);

@@ -1,0 +1,207 @@
+package org.apache.storm.iceberg.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.generated.ClusterSummary;
+import org.apache.storm.generated.ExecutorSummary;
+import org.apache.storm.generated.KillOptions;
+import org.apache.storm.generated.TopologyInfo;
+import org.apache.storm.utils.NimbusClient;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The examples' shaded topology jar on a real Storm cluster that {@code cluster.sh start} left
+ * running (ZooKeeper, Nimbus, Supervisor, PostgreSQL; all on 127.0.0.1): submitted as {@code storm
+ * jar} does, writing through a JdbcCatalog on PostgreSQL. While it streams, the worker that runs
+ * only sink tasks is killed with {@code kill -9}; the Supervisor restarts it, the spout replays
+ * what timed out, and in the end every id is in the table: no row is lost. Duplicates from the
+ * replay are allowed, counted and reported.
+ */
+class RealClusterIT {
+  static final String TOPOLOGY = "iceberg-example";
+  static final String MAIN_CLASS = "org.apache.storm.iceberg.examples.IcebergBoltExampleTopology";
+  static final TableIdentifier TABLE = TableIdentifier.parse("examples.events");
+  static final String CATALOG_NAME = "storm_iceberg"; // IcebergOptions.DEFAULT_CATALOG_NAME: the examples' catalog name
+  static final String SPOUT = "events";
+  static final String SINK = "iceberg";
+  static final int MESSAGE_TIMEOUT_SECS = 30;
+
+  private final RealCluster cluster = RealCluster.fromSystemProperties();
+  private final long events = Long.getLong("cluster.events", 30_000);
+  private final StormWorkers workers = new StormWorkers(cluster.stormLocalDir());
+
+  @Test
+  void everyIdIsInTheTableAfterASinkWorkerIsKilledWithKillMinus9() throws Exception {
+    long started = System.nanoTime();
+    try {
+      // The catalog exists before any topology writes to it, as in production: creating its
+      // tables here keeps the workers' tasks from racing to create them.
+      Catalog catalog = CatalogUtil.buildIcebergCatalog(CATALOG_NAME, cluster.catalogProperties(), new org.apache.hadoop.conf.Configuration());
+      EventsTable table = new EventsTable(catalog, TABLE);
+      try (NimbusClient nimbus = await("Nimbus leading, with a Supervisor of 2 slots", Duration.ofMinutes(2), this::nimbusWithSupervisor)) {
+        submit();
+        Map<Integer, Set<String>> componentsPerPort = await("the topology on 2 workers", Duration.ofMinutes(2), () -> assignment(nimbus));
+        int victimPort = componentsPerPort.entrySet().stream()
+            .filter(e -> e.getValue().contains(SINK) && !e.getValue().contains(SPOUT))
+            .map(Map.Entry::getKey).findFirst()
+            .orElseThrow(() -> new AssertionError("no worker runs sink tasks without the spout: " + componentsPerPort));
+        long victim = await("the worker on port " + victimPort, Duration.ofMinutes(2), () -> Optional.ofNullable(workers.poll().get(victimPort)));
+
+        EventsTable.Count beforeKill = await("the first commit", Duration.ofMinutes(2), () -> {
+          EventsTable.Count count = table.count(events);
+          return count.rows() > 0 ? Optional.of(count) : Optional.empty();
+        });
+        assertThat(beforeKill.complete()).as("the stream must still run when the worker is killed; raise cluster.events").isFalse();
+        StormWorkers.killMinus9(victim);
+        log("killed worker pid " + victim + " on port " + victimPort + " (components " + componentsPerPort.get(victimPort)
+            + ") with kill -9; the table then held " + beforeKill);
+
+        long restarted = await("the Supervisor to restart the worker on port " + victimPort, Duration.ofMinutes(2),
+            () -> Optional.ofNullable(workers.poll().get(victimPort)).filter(pid -> pid != victim));
+        log("worker on port " + victimPort + " restarted as pid " + restarted);
+
+        long[] ackedAndFailed = await("the spout to see all " + events + " ids acked", Duration.ofMinutes(4), () -> spoutAcks(nimbus));
+        EventsTable.Count after = table.count(events);
+        report(started, after, ackedAndFailed);
+
+        assertThat(after.firstMissing()).as("ids missing from the table").isEmpty();
+        assertThat(after.complete()).as("every id is in the table: %s", after).isTrue();
+        assertThat(after.outOfRange()).as("rows with ids the spout never sent").isZero();
+        assertThat(after.snapshots()).allSatisfy(snapshot ->
+            assertThat(snapshot.summary()).as("summary of snapshot %s", snapshot.snapshotId()).containsKey("storm.iceberg.commit-id"));
+        assertThat(after.snapshots().stream().map(s -> s.summary().get("storm.iceberg.commit-id")).distinct().count())
+            .as("one commit id per snapshot").isEqualTo(after.snapshots().size());
+        assertThat(workers.seen().get(victimPort)).as("worker pids on the killed worker's port").hasSizeGreaterThanOrEqualTo(2);
+        assertThat(workers.seen()).as("worker pids per port: the spout's worker never restarted")
+            .allSatisfy((port, pids) -> assertThat(port == victimPort || pids.size() == 1).isTrue());
+        kill(nimbus);
+      }
+    } catch (Throwable failure) {
+      printLogs();
+      throw failure;
+    }
+  }
+
+  /** Runs what {@code storm jar <jar> IcebergBoltExampleTopology cluster <warehouse> <events> ... -c ...} runs. */
+  private void submit() throws Exception {
+    List<String> args = new ArrayList<>(List.of("cluster", cluster.warehouse().toString(), Long.toString(events)));
+    cluster.catalogProperties().forEach((key, value) -> args.addAll(List.of("--catalog-property", key + "=" + value)));
+    Map<String, String> options = new TreeMap<>(Map.of(
+        "topology.workers", "2",
+        // Tuples the killed worker held time out and replay after this long: shorter than the example's 60 s.
+        "topology.message.timeout.secs", Integer.toString(MESSAGE_TIMEOUT_SECS),
+        // Exact spout ack counts in the topology's stats, to know when every id is acked.
+        "topology.stats.sample.rate", "1.0"));
+    Path out = cluster.logs().resolve("submit.out");
+    Process submitter = new ProcessBuilder(cluster.stormJarCommand(MAIN_CLASS, args, options))
+        .redirectErrorStream(true).redirectOutput(out.toFile()).start();
+    boolean exited = submitter.waitFor(2, TimeUnit.MINUTES);
+    if (!exited) {
+      submitter.destroyForcibly();
+    }
+    assertThat(exited && submitter.exitValue() == 0).as("storm jar submission (output in %s):%n%s", out, Files.readString(out)).isTrue();
+    log(Files.readString(out).lines().filter(l -> l.startsWith("submitted")).findFirst().orElse("submitted"));
+  }
+
+  private Optional<NimbusClient> nimbusWithSupervisor() {
+    NimbusClient client;
+    try {
+      client = cluster.nimbus();
+    } catch (RuntimeException notYet) {
+      return Optional.empty(); // no leader yet
+    }
+    try {
+      ClusterSummary summary = client.getClient().getClusterInfo();
+      if (summary.get_supervisors_size() > 0 && summary.get_supervisors().get(0).get_num_workers() >= 2) {
+        return Optional.of(client);
+      }
+    } catch (Exception notYet) {
+      // Nimbus not ready for this call yet
+    }
+    client.close();
+    return Optional.empty();
+  }
+
+  /** Slot port to the components it runs, once the topology's executors sit on two ports. */
+  private Optional<Map<Integer, Set<String>>> assignment(NimbusClient nimbus) throws Exception {
+    TopologyInfo info = nimbus.getClient().getTopologyInfoByName(TOPOLOGY);
+    Map<Integer, Set<String>> componentsPerPort = new TreeMap<>();
+    for (ExecutorSummary executor : info.get_executors()) {
+      componentsPerPort.computeIfAbsent(executor.get_port(), p -> new TreeSet<>()).add(executor.get_component_id());
+    }
+    return componentsPerPort.size() == 2 ? Optional.of(componentsPerPort) : Optional.empty();
+  }
+
+  /** {acked, failed} of the spout (all time), once acked reaches {@code events}. */
+  private Optional<long[]> spoutAcks(NimbusClient nimbus) throws Exception {
+    long acked = 0;
+    long failed = 0;
+    for (ExecutorSummary executor : nimbus.getClient().getTopologyInfoByName(TOPOLOGY).get_executors()) {
+      if (executor.get_component_id().equals(SPOUT) && executor.is_set_stats() && executor.get_stats().get_specific().is_set_spout()) {
+        var spout = executor.get_stats().get_specific().get_spout();
+        acked += spout.get_acked().getOrDefault(":all-time", Map.of()).values().stream().mapToLong(Long::longValue).sum();
+        failed += spout.get_failed().getOrDefault(":all-time", Map.of()).values().stream().mapToLong(Long::longValue).sum();
+      }
+    }
+    return acked >= events ? Optional.of(new long[] {acked, failed}) : Optional.empty();
+  }
+
+  private void report(long started, EventsTable.Count after, long[] ackedAndFailed) {
+    log(String.format(
+        "real cluster: %d ids sent, %d acked, %d failed and replayed; table: %s; worker restarts %d (pids per port %s); %d s",
+        events, ackedAndFailed[0], ackedAndFailed[1], after, workers.restarts(), workers.seen(),
+        Duration.ofNanos(System.nanoTime() - started).toSeconds()));
+  }
+
+  private void kill(NimbusClient nimbus) throws Exception {
+    KillOptions now = new KillOptions();
+    now.set_wait_secs(0);
+    nimbus.getClient().killTopologyWithOpts(TOPOLOGY, now);
+  }
+
+  /** Polls {@code probe} (and the workers, to see every restart) until it answers, or fails at the deadline. */
+  private <T> T await(String what, Duration timeout, Callable<Optional<T>> probe) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long since = System.nanoTime();
+    while (true) {
+      workers.poll();
+      Optional<T> answer = probe.call();
+      if (answer.isPresent()) {
+        log(what + ": after " + Duration.ofNanos(System.nanoTime() - since).toMillis() + " ms");
+        return answer.get();
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("gave up after " + timeout.toSeconds() + " s waiting for " + what);
+      }
+      Thread.sleep(500);
+    }
+  }
+
+  private void printLogs() throws IOException {
+    for (Path file : cluster.logFiles()) {
+      List<String> lines = Files.readAllLines(file);
+      System.out.println("----- last 60 lines of " + file);
+      lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(System.out::println);
+    }
+  }
+
+  private static void log(String message) {
+    System.out.println("[real-cluster] " + message);
+  }
+}
