@@ -43,7 +43,7 @@ public final class CommitScaling {
     }
   }
 
-  private static void measure(LocalCluster cluster, Results results, BenchData data, long rows, int writers, boolean split, int rep)
+  static void measure(LocalCluster cluster, Results results, BenchData data, long rows, int writers, boolean split, int rep)
       throws Exception {
     try (TempTables tables = new TempTables("bench-commits")) {
       Map<String, String> catalog = tables.jdbcSqlite(CountingJdbcCatalog.class.getName());
