@@ -36,7 +36,8 @@ import org.apache.storm.tuple.Tuple;
  * have the same sizes. The rows come from a pool of pre-built tuples and records, so building them
  * is not measured; the first repetition warms the JIT and is not reported.
  *
- * <p>Arguments: records per batch, batches per repetition, repetitions (defaults 100000 3 5).
+ * <p>Arguments: records per batch, batches per repetition, repetitions (defaults 100000 3 5), and a
+ * regex the params must match (default all), e.g. to profile one case.
  */
 public final class KernelVsLimit {
   private static final int POOL = 8192;
@@ -52,6 +53,7 @@ public final class KernelVsLimit {
     int batch = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
     int batches = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     int reps = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    String only = args.length > 3 ? args[3] : ".*";
     KernelVsLimit bench = new KernelVsLimit(batch, batches);
     Results results = new Results();
     for (int columns : new int[] {5, 50}) {
@@ -60,6 +62,9 @@ public final class KernelVsLimit {
         Tuple[] tuples = data.tuples(Math.min(POOL, batch));
         Record[] records = data.records(Math.min(POOL, batch));
         String params = "columns=" + columns + " partitions=" + partitions;
+        if (!params.matches(only)) {
+          continue;
+        }
         for (int rep = 0; rep <= reps; rep++) {
           double limit = bench.limit(data, records);
           double kernel = bench.kernel(data, tuples);
