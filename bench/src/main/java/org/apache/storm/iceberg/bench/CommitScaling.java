@@ -31,7 +31,8 @@ public final class CommitScaling {
     String[] parallelisms = (args.length > 2 ? args[2] : "1,4,8,16").split(",");
     Results results = new Results();
     BenchData data = new BenchData(5, 1);
-    try (LocalCluster cluster = new LocalCluster()) {
+    LocalCluster cluster = new LocalCluster();
+    {
       for (String p : parallelisms) {
         int writers = Integer.parseInt(p);
         for (int rep = 1; rep <= reps; rep++) {
@@ -41,6 +42,9 @@ public final class CommitScaling {
         }
       }
     }
+    // Every figure is written. LocalCluster.close() can take minutes while tasks still hold catalog
+    // connections, which would only lengthen the run; the JVM ends here instead.
+    System.exit(0);
   }
 
   static void measure(LocalCluster cluster, Results results, BenchData data, long rows, int writers, boolean split, int rep)
@@ -48,7 +52,7 @@ public final class CommitScaling {
     try (TempTables tables = new TempTables("bench-commits")) {
       Map<String, String> catalog = tables.jdbcSqlite(CountingJdbcCatalog.class.getName());
       // SQLite allows one writer at a time; wait for the lock rather than fail at once.
-      catalog.put("jdbc.busy_timeout", "30000");
+      catalog.put("jdbc.busy_timeout", "2000");
       IcebergOptions writerOptions =
           new IcebergOptions.Builder()
               .withCatalogName("bench")
