@@ -1,0 +1,181 @@
+package org.apache.storm.iceberg.bench.flink;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.flink.CatalogLoader;
+import org.apache.iceberg.flink.FlinkSchemaUtil;
+import org.apache.iceberg.flink.TableLoader;
+import org.apache.iceberg.flink.sink.FlinkSink;
+import org.apache.iceberg.flink.sink.IcebergSink;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+
+/**
+ * Flink's {@link IcebergSink} writing the rows the Storm benchmarks write (5 columns; values as
+ * {@code BenchData} makes them, repeated here because this module has no Storm on its classpath)
+ * into the same kind of table: a HadoopCatalog on local disk, format version 2, Parquet, unpartitioned
+ * or bucket(16, c0). Flink runs in a local MiniCluster with parallelism 1 (one slot: source, mapper
+ * and writer chained; the committer beside them) and checkpoints every second, each checkpoint one
+ * Iceberg commit. Timed from the first row made to the job's end (the last commit landed), and in
+ * process CPU seconds over the same span, so "rows per CPU second" compares the peers per core.
+ *
+ * <p>Flink on Java 17 needs {@code --add-opens java.base/java.util=ALL-UNNAMED} (and java.lang), as
+ * Flink's own launch scripts pass; bench/run.sh does.
+ *
+ * <p>Arguments: rows per run, repetitions, results CSV file (defaults 500000 3, stdout only).
+ */
+public final class FlinkPeer {
+  private static final Type[] TYPES = {
+    Types.LongType.get(), Types.StringType.get(), Types.DoubleType.get(), Types.TimestampType.withZone(), Types.IntegerType.get()
+  };
+  private static final long EPOCH_MILLIS = 1_793_534_400_000L;
+  private static final int COLUMNS = 5;
+  static final AtomicLong FIRST_ROW_NANOS = new AtomicLong();
+  static final AtomicLong FIRST_ROW_CPU_NANOS = new AtomicLong();
+
+  private FlinkPeer() {}
+
+  public static void main(String[] args) throws Exception {
+    long rows = args.length > 0 ? Long.parseLong(args[0]) : 500_000;
+    int reps = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    Path out = args.length > 2 ? Path.of(args[2]) : null;
+    for (int partitions : new int[] {1, 16}) {
+      String params = "columns=5 partitions=" + partitions + " rows=" + rows + " checkpoint=1s";
+      // Repetition 0 warms the JIT and is not reported.
+      for (int rep = 0; rep <= reps; rep++) {
+        for (boolean v2 : new boolean[] {true, false}) {
+          double[] rate = run(rows, partitions, v2);
+          String variant = v2 ? "flink-IcebergSink" : "flink-FlinkSink";
+          if (rep > 0) {
+            report(out, params, variant, rep, rate[0], "records/s");
+            report(out, params, variant + " per-cpu-s", rep, rate[1], "records/cpu-s");
+            report(out, params, variant + " rows-committed-pct", rep, rate[2], "%");
+          }
+        }
+      }
+    }
+  }
+
+  /**
+   * Runs one job through IcebergSink ({@code v2}) or the older FlinkSink; returns rows committed per
+   * second and per process CPU second, and the share of the rows the table holds when the job ends
+   * (a bounded job's final checkpoint may not commit; see docs/BENCHMARKS.md).
+   */
+  static double[] run(long rows, int partitions, boolean v2) throws Exception {
+    Path dir = Files.createTempDirectory("bench-flink");
+    try {
+      Schema schema = schema();
+      PartitionSpec spec = partitions <= 1 ? PartitionSpec.unpartitioned() : PartitionSpec.builderFor(schema).bucket("c0", partitions).build();
+      org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
+      String warehouse = dir.resolve("warehouse").toUri().toString();
+      TableIdentifier id = TableIdentifier.of("db", "events");
+      try (HadoopCatalog catalog = new HadoopCatalog(hadoop, warehouse)) {
+        catalog.createTable(id, schema, spec, Map.of("format-version", "2"));
+      }
+      CatalogLoader loader = CatalogLoader.hadoop("bench", hadoop, Map.of("warehouse", warehouse));
+
+      Configuration conf = new Configuration();
+      // A failure is a broken benchmark: end the job rather than restart it.
+      conf.setString("restart-strategy.type", "none");
+      StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(1, conf);
+      env.enableCheckpointing(1_000);
+      RowType rowType = FlinkSchemaUtil.convert(schema);
+      FIRST_ROW_NANOS.set(0);
+      DataStream<RowData> stream = env.fromSequence(0, rows - 1).map(FlinkPeer::row).returns(InternalTypeInfo.of(rowType));
+      if (v2) {
+        IcebergSink.forRowData(stream).tableLoader(TableLoader.fromCatalog(loader, id)).append();
+      } else {
+        FlinkSink.forRowData(stream).tableLoader(TableLoader.fromCatalog(loader, id)).append();
+      }
+      env.execute("flink-peer");
+      long end = System.nanoTime();
+      long cpuEnd = cpuNanos();
+
+      Table table = loader.loadCatalog().loadTable(id);
+      long written = 0;
+      for (Snapshot snapshot : table.snapshots()) {
+        written += Long.parseLong(snapshot.summary().getOrDefault("added-records", "0"));
+      }
+      return new double[] {
+        written * 1e9 / (end - FIRST_ROW_NANOS.get()), written * 1e9 / (cpuEnd - FIRST_ROW_CPU_NANOS.get()), 100.0 * written / rows
+      };
+    } finally {
+      try (Stream<Path> paths = Files.walk(dir)) {
+        paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  static Schema schema() {
+    List<Types.NestedField> fields = new ArrayList<>();
+    for (int i = 0; i < COLUMNS; i++) {
+      fields.add(Types.NestedField.optional(i + 1, "c" + i, TYPES[i % TYPES.length]));
+    }
+    return new Schema(fields);
+  }
+
+  /** Row {@code row} as BenchData makes it, in Flink's internal row format. */
+  static RowData row(long row) {
+    if (FIRST_ROW_NANOS.get() == 0 && FIRST_ROW_NANOS.compareAndSet(0, System.nanoTime())) {
+      FIRST_ROW_CPU_NANOS.set(cpuNanos());
+    }
+    GenericRowData data = new GenericRowData(COLUMNS);
+    for (int i = 0; i < COLUMNS; i++) {
+      switch (TYPES[i % TYPES.length].typeId()) {
+        case LONG:
+          data.setField(i, row + i);
+          break;
+        case STRING:
+          data.setField(i, StringData.fromString("value-" + (row % 1000) + "-" + i));
+          break;
+        case DOUBLE:
+          data.setField(i, row * 0.5d + i);
+          break;
+        case TIMESTAMP:
+          data.setField(i, TimestampData.fromEpochMillis(EPOCH_MILLIS + row * 10L));
+          break;
+        default:
+          data.setField(i, (int) (row % 100_000) + i);
+      }
+    }
+    return data;
+  }
+
+  static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  private static void report(Path out, String params, String variant, int rep, double value, String unit) throws IOException {
+    String line = String.format(Locale.ROOT, "%s,%s,%s,%d,%.3f,%s%n", "FlinkPeer", params.replace(',', ';'), variant, rep, value, unit);
+    System.out.print(line);
+    if (out != null) {
+      Files.writeString(out, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+  }
+}

@@ -1,0 +1,122 @@
+package org.apache.storm.iceberg.bench;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.task.GeneralTopologyContext;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.MessageId;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.TupleImpl;
+
+/**
+ * The rows every benchmark writes: {@code columns} optional columns {@code c0..}, cycling through
+ * long, string, double, timestamptz and int, as the mapper benchmark does. Row {@code i} has
+ * {@code c0 = i}, so {@code bucket(16, c0)} spreads rows evenly over 16 partitions. Values are what
+ * the field-name mapper expects from a tuple (timestamps as epoch millis) and what Iceberg's generic
+ * writer expects in a record (timestamps as {@code OffsetDateTime}).
+ */
+public final class BenchData {
+  private static final Type[] TYPES = {
+    Types.LongType.get(), Types.StringType.get(), Types.DoubleType.get(), Types.TimestampType.withZone(), Types.IntegerType.get()
+  };
+  private static final long EPOCH_MILLIS = 1_793_534_400_000L; // 2026-11-01T12:00:00Z
+  static final String SOURCE = "events";
+
+  final int columns;
+  final Schema schema;
+  final PartitionSpec spec;
+  final Fields fields;
+  private final GeneralTopologyContext context;
+
+  /** Rows of {@code columns} columns, in {@code partitions} buckets of c0 (1: unpartitioned). */
+  public BenchData(int columns, int partitions) {
+    this.columns = columns;
+    List<Types.NestedField> schemaFields = new ArrayList<>();
+    List<String> names = new ArrayList<>();
+    for (int i = 0; i < columns; i++) {
+      schemaFields.add(Types.NestedField.optional(i + 1, "c" + i, TYPES[i % TYPES.length]));
+      names.add("c" + i);
+    }
+    this.schema = new Schema(schemaFields);
+    this.spec = partitions <= 1 ? PartitionSpec.unpartitioned() : PartitionSpec.builderFor(schema).bucket("c0", partitions).build();
+    this.fields = new Fields(names);
+    this.context =
+        new GeneralTopologyContext(
+            new StormTopology(), new HashMap<>(), Map.of(1, SOURCE), Map.of(SOURCE, List.of(1)),
+            Map.of(SOURCE, Map.of("default", fields)), "bench-1");
+  }
+
+  /** The tuple values of row {@code row}, as a spout would emit them. */
+  public List<Object> values(long row) {
+    List<Object> values = new ArrayList<>(columns);
+    for (int i = 0; i < columns; i++) {
+      values.add(value(TYPES[i % TYPES.length], row, i));
+    }
+    return values;
+  }
+
+  private static Object value(Type type, long row, int column) {
+    switch (type.typeId()) {
+      case LONG:
+        return row + column;
+      case STRING:
+        return "value-" + (row % 1000) + "-" + column;
+      case DOUBLE:
+        return row * 0.5d + column;
+      case TIMESTAMP:
+        return EPOCH_MILLIS + row * 10L;
+      default:
+        return (int) (row % 100_000) + column;
+    }
+  }
+
+  /** A real Storm tuple of row {@code row}, anchored to one message id, as a bolt receives it. */
+  public Tuple tuple(long row) {
+    return new TupleImpl(context, values(row), SOURCE, 1, "default", MessageId.makeId(Map.of(row, row)));
+  }
+
+  /** Row {@code row} as an Iceberg record: what the field-name mapper makes of {@link #tuple}. */
+  public Record record(long row) {
+    GenericRecord record = GenericRecord.create(schema);
+    for (int i = 0; i < columns; i++) {
+      Object value = value(TYPES[i % TYPES.length], row, i);
+      if (TYPES[i % TYPES.length].typeId() == Type.TypeID.TIMESTAMP) {
+        value = java.time.Instant.ofEpochMilli((Long) value).atOffset(java.time.ZoneOffset.UTC);
+      }
+      record.set(i, value);
+    }
+    return record;
+  }
+
+  /** {@code count} tuples, built ahead so that building them is not measured. */
+  public Tuple[] tuples(int count) {
+    Tuple[] tuples = new Tuple[count];
+    for (int i = 0; i < count; i++) {
+      tuples[i] = tuple(i);
+    }
+    return tuples;
+  }
+
+  /** {@code count} records, built ahead so that building them is not measured. */
+  public Record[] records(int count) {
+    Record[] records = new Record[count];
+    for (int i = 0; i < count; i++) {
+      records[i] = record(i);
+    }
+    return records;
+  }
+
+  @Override
+  public String toString() {
+    return "columns=" + columns + ", partitions=" + (spec.isUnpartitioned() ? 1 : spec.fields().get(0).transform());
+  }
+}

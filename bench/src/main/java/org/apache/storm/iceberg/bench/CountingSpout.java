@@ -1,0 +1,110 @@
+package org.apache.storm.iceberg.bench;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.storm.spout.SpoutOutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
+import org.apache.storm.topology.base.BaseRichSpout;
+
+/**
+ * Emits rows {@code 0..count-1} of {@link BenchData} as fast as max-spout-pending lets it, each
+ * with its row number as message id, and replays failed rows. The {@link Run} it reports to is
+ * shared with the harness through a static registry (LocalCluster runs in the harness's JVM): when
+ * the first row was emitted and when the last ack arrived, so start-up and shut-down are not timed.
+ */
+public class CountingSpout extends BaseRichSpout {
+  private static final long serialVersionUID = 1L;
+  private static final Map<String, Run> RUNS = new ConcurrentHashMap<>();
+
+  private final String key;
+  private final long count;
+  private final int columns;
+  private final int partitions;
+  private transient SpoutOutputCollector collector;
+  private transient BenchData data;
+  private transient Run run;
+  private transient long next;
+  private transient java.util.ArrayDeque<Long> replay;
+
+  /** What one run saw. */
+  public static final class Run {
+    final AtomicLong acked = new AtomicLong();
+    final AtomicLong failed = new AtomicLong();
+    volatile long firstEmitNanos;
+    volatile long lastAckNanos;
+    volatile long firstEmitCpuNanos;
+    volatile long doneCpuNanos;
+
+    double recordsPerSecond() {
+      return acked.get() * 1e9 / (lastAckNanos - firstEmitNanos);
+    }
+
+    /** Records per second of the whole process's CPU time (every thread: spout, bolts, acker, Storm). */
+    double recordsPerCpuSecond() {
+      return acked.get() * 1e9 / (doneCpuNanos - firstEmitCpuNanos);
+    }
+
+    double seconds() {
+      return (lastAckNanos - firstEmitNanos) / 1e9;
+    }
+  }
+
+  CountingSpout(String key, long count, int columns, int partitions) {
+    this.key = key;
+    this.count = count;
+    this.columns = columns;
+    this.partitions = partitions;
+    RUNS.put(key, new Run());
+  }
+
+  static Run run(String key) {
+    return RUNS.get(key);
+  }
+
+  @Override
+  public void open(Map<String, Object> conf, TopologyContext context, SpoutOutputCollector collector) {
+    this.collector = collector;
+    this.data = new BenchData(columns, partitions);
+    this.run = RUNS.get(key);
+    this.replay = new java.util.ArrayDeque<>();
+  }
+
+  @Override
+  public void nextTuple() {
+    Long row = replay.poll();
+    if (row == null && next < count) {
+      row = next++;
+    }
+    if (row == null) {
+      return;
+    }
+    if (run.firstEmitNanos == 0) {
+      run.firstEmitNanos = System.nanoTime();
+      run.firstEmitCpuNanos = cpuNanos();
+    }
+    collector.emit(data.values(row), row);
+  }
+
+  static long cpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  @Override
+  public void ack(Object msgId) {
+    run.lastAckNanos = System.nanoTime();
+    run.acked.incrementAndGet();
+  }
+
+  @Override
+  public void fail(Object msgId) {
+    run.failed.incrementAndGet();
+    replay.add((Long) msgId);
+  }
+
+  @Override
+  public void declareOutputFields(OutputFieldsDeclarer declarer) {
+    declarer.declare(new BenchData(columns, partitions).fields);
+  }
+}

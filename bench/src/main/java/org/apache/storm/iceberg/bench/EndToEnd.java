@@ -1,0 +1,63 @@
+package org.apache.storm.iceberg.bench;
+
+import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.IcebergBolt;
+import org.apache.storm.iceberg.IcebergOptions;
+
+/**
+ * Records per second through a whole topology in LocalCluster: one {@link CountingSpout} task into
+ * one {@link IcebergBolt} task (commits every {@code batch} records to a HadoopCatalog on local disk),
+ * against the same spout into one {@link AckingBolt} task. Same max-spout-pending, one acker, same
+ * message timeout; timed from the first emit to the last ack. The ratio is the sink's share of the
+ * cost of a topology that does nothing else. Also given per CPU second of the whole process (every
+ * thread: spout, bolt, acker, Storm's own), the per-core figure compared with {@code FlinkPeer}.
+ *
+ * <p>Arguments: rows per run, records per batch, repetitions (defaults 500000 50000 3).
+ */
+public final class EndToEnd {
+  private EndToEnd() {}
+
+  public static void main(String[] args) throws Exception {
+    long rows = args.length > 0 ? Long.parseLong(args[0]) : 500_000;
+    int batch = args.length > 1 ? Integer.parseInt(args[1]) : 50_000;
+    int reps = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+    Results results = new Results();
+    LocalCluster cluster = new LocalCluster();
+    {
+      for (int partitions : new int[] {1, 16}) {
+        // Repetition 0 warms the JIT and is not reported.
+        for (int rep = 0; rep <= reps; rep++) {
+          measure(cluster, rep > 0 ? results : null, new BenchData(5, partitions), rows, batch, rep);
+        }
+      }
+    }
+    // Every figure is written. LocalCluster.close() can take minutes while tasks still hold catalog
+    // connections, which would only lengthen the run; the JVM ends here instead.
+    System.exit(0);
+  }
+
+  /** One repetition: the acking bolt, then IcebergBolt, behind the same spout; reported unless {@code results} is null. */
+  static void measure(LocalCluster cluster, Results results, BenchData data, long rows, int batch, int rep) throws Exception {
+    String params = "columns=" + data.columns + " partitions=" + (data.spec.isUnpartitioned() ? 1 : 16) + " rows=" + rows + " batch=" + batch;
+    CountingSpout.Run noop =
+        ClusterRuns.run(cluster, rows, data, 2 * batch, b -> b.setBolt("sink", new AckingBolt(), 1).shuffleGrouping(ClusterRuns.SPOUT));
+    CountingSpout.Run sink;
+    try (TempTables tables = new TempTables("bench-e2e")) {
+      IcebergOptions options =
+          new IcebergOptions.Builder()
+              .withCatalogName("bench")
+              .withCatalogProperties(tables.hadoop())
+              .withTable("db.events")
+              .withAutoCreate(data.schema, data.spec)
+              .withCommitIntervalRecords(batch)
+              .build();
+      sink = ClusterRuns.run(cluster, rows, data, 2 * batch, b -> b.setBolt("sink", new IcebergBolt(options), 1).shuffleGrouping(ClusterRuns.SPOUT));
+    }
+    if (results != null) {
+      results.add("EndToEnd", params, "acking-bolt", rep, noop.recordsPerSecond(), "records/s");
+      results.add("EndToEnd", params, "iceberg-bolt", rep, sink.recordsPerSecond(), "records/s");
+      results.add("EndToEnd", params, "acking-bolt per-cpu-s", rep, noop.recordsPerCpuSecond(), "records/cpu-s");
+      results.add("EndToEnd", params, "iceberg-bolt per-cpu-s", rep, sink.recordsPerCpuSecond(), "records/cpu-s");
+    }
+  }
+}

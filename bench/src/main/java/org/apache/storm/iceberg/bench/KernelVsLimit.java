@@ -1,0 +1,144 @@
+package org.apache.storm.iceberg.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.UUID;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.FanoutDataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.TableSetup;
+import org.apache.storm.tuple.Tuple;
+
+/**
+ * Records per second through {@code IcebergBolt.execute}, against the limit: Iceberg's own generic
+ * Parquet writer writing the same rows, with no Storm.
+ *
+ * <ul>
+ *   <li>{@code kernel}: a prepared {@link PreparedBolt} receives real tuples; every {@code batch}
+ *       records it seals and commits (WAL entry, append, WAL delete) and acks them. Counted when every
+ *       tuple is acked.
+ *   <li>{@code limit}: for each batch, {@link GenericFileWriterFactory} under Iceberg's {@link
+ *       FanoutDataWriter} writes the same rows, already built as records, into one file per partition
+ *       (as the sink does), then one {@code AppendFiles} commits them. Mapping, tuples, the WAL and
+ *       acking are what the limit leaves out.
+ * </ul>
+ *
+ * Both write to a HadoopCatalog on local disk with the table's default Parquet settings, so their files
+ * have the same sizes. The rows come from a pool of pre-built tuples and records, so building them
+ * is not measured; the first repetition warms the JIT and is not reported.
+ *
+ * <p>Arguments: records per batch, batches per repetition, repetitions (defaults 100000 3 5), and a
+ * regex the params must match (default all), e.g. to profile one case.
+ */
+public final class KernelVsLimit {
+  private static final int POOL = 8192;
+  private final int batch;
+  private final int batches;
+
+  private KernelVsLimit(int batch, int batches) {
+    this.batch = batch;
+    this.batches = batches;
+  }
+
+  public static void main(String[] args) throws Exception {
+    int batch = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
+    int batches = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    int reps = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    String only = args.length > 3 ? args[3] : ".*";
+    KernelVsLimit bench = new KernelVsLimit(batch, batches);
+    Results results = new Results();
+    for (int columns : new int[] {5, 50}) {
+      for (int partitions : new int[] {1, 16}) {
+        BenchData data = new BenchData(columns, partitions);
+        Tuple[] tuples = data.tuples(Math.min(POOL, batch));
+        Record[] records = data.records(Math.min(POOL, batch));
+        String params = "columns=" + columns + " partitions=" + partitions;
+        if (!params.matches(only)) {
+          continue;
+        }
+        for (int rep = 0; rep <= reps; rep++) {
+          double limit = bench.limit(data, records);
+          double kernel = bench.kernel(data, tuples);
+          if (rep > 0) {
+            results.add("KernelVsLimit", params, "limit", rep, limit, "records/s");
+            results.add("KernelVsLimit", params, "kernel", rep, kernel, "records/s");
+          }
+        }
+      }
+    }
+  }
+
+  /** Records per second through a prepared IcebergBolt, batches committed and acked. */
+  double kernel(BenchData data, Tuple[] tuples) {
+    try (TempTables tables = new TempTables("bench-kernel")) {
+      IcebergOptions options =
+          new IcebergOptions.Builder()
+              .withCatalogName("bench")
+              .withCatalogProperties(tables.hadoop())
+              .withTable("db.events")
+              .withAutoCreate(data.schema, data.spec)
+              .withCommitIntervalRecords(batch)
+              .build();
+      try (PreparedBolt prepared = new PreparedBolt(options, data.fields)) {
+        long total = (long) batch * batches;
+        long started = System.nanoTime();
+        for (long i = 0; i < total; i++) {
+          prepared.bolt.execute(tuples[(int) (i % tuples.length)]);
+        }
+        long elapsed = System.nanoTime() - started;
+        if (prepared.counts.acked != total) {
+          throw new IllegalStateException(
+              "acked " + prepared.counts.acked + " of " + total + ", failed " + prepared.counts.failed, prepared.counts.lastError);
+        }
+        return total * 1e9 / elapsed;
+      }
+    }
+  }
+
+  /** Records per second through Iceberg's generic Parquet writer, one append per batch. */
+  double limit(BenchData data, Record[] records) {
+    try (TempTables tables = new TempTables("bench-limit")) {
+      IcebergOptions options =
+          new IcebergOptions.Builder().withCatalogName("bench").withCatalogProperties(tables.hadoop()).withTable("db.events").build();
+      Catalog catalog = TableSetup.loadCatalog(options);
+      Table table = catalog.createTable(TableIdentifier.of("db", "events"), data.schema, data.spec, null, java.util.Map.of("format-version", "2"));
+      long total = (long) batch * batches;
+      long started = System.nanoTime();
+      for (int b = 0; b < batches; b++) {
+        AppendFiles append = table.newAppend();
+        writeBatch(table, records, b).forEach(append::appendFile);
+        append.commit();
+      }
+      return total * 1e9 / (System.nanoTime() - started);
+    }
+  }
+
+  private java.util.List<org.apache.iceberg.DataFile> writeBatch(Table table, Record[] records, int batchIndex) {
+    GenericFileWriterFactory files =
+        new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).dataSchema(table.schema()).build();
+    OutputFileFactory fileFactory =
+        OutputFileFactory.builderFor(table, 1, batchIndex).format(FileFormat.PARQUET).operationId(UUID.randomUUID().toString()).build();
+    FanoutDataWriter<Record> writer = new FanoutDataWriter<>(files, fileFactory, table.io(), org.apache.iceberg.TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    PartitionKey key = new PartitionKey(table.spec(), table.schema());
+    InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
+    try (writer) {
+      for (int i = 0; i < batch; i++) {
+        Record record = records[i % records.length];
+        key.partition(wrapper.wrap(record));
+        writer.write(record, table.spec(), key);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.result().dataFiles();
+  }
+}

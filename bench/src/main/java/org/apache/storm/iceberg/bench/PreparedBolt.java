@@ -1,0 +1,92 @@
+package org.apache.storm.iceberg.bench;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.storm.Config;
+import org.apache.storm.generated.Bolt;
+import org.apache.storm.generated.SpoutSpec;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.iceberg.IcebergBolt;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.metrics2.StormMetricRegistry;
+import org.apache.storm.task.IOutputCollector;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.Tuple;
+
+/**
+ * An {@link IcebergBolt} prepared as a worker would prepare it, without a cluster: a real {@link
+ * TopologyContext} (one spout task, one bolt task, a real metrics registry) and an {@link
+ * OutputCollector} that only counts acks and fails, so what is measured is the bolt, not a recorder.
+ */
+final class PreparedBolt implements AutoCloseable {
+  static final String BOLT = "iceberg";
+
+  final IcebergBolt bolt;
+  final CountingCollector counts = new CountingCollector();
+
+  PreparedBolt(IcebergOptions options, Fields fields) {
+    StormTopology topology = new StormTopology();
+    topology.set_spouts(Map.of(BenchData.SOURCE, new SpoutSpec()));
+    topology.set_bolts(Map.of(BOLT, new Bolt()));
+    topology.set_state_spouts(Map.of());
+    Map<String, Object> conf = new HashMap<>();
+    conf.put(Config.TOPOLOGY_NAME, "bench");
+    conf.put(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 600);
+    conf.put(Config.TOPOLOGY_MAX_SPOUT_PENDING, Integer.MAX_VALUE);
+    TopologyContext context =
+        new TopologyContext(
+            topology, conf, Map.of(1, BenchData.SOURCE, 2, BOLT),
+            Map.of(BenchData.SOURCE, List.of(1), BOLT, List.of(2)),
+            Map.of(BenchData.SOURCE, Map.of("default", fields)), new HashMap<>(), "bench-1", null, null, 2, 6700,
+            List.of(1, 2), new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>(), new AtomicBoolean(false),
+            new StormMetricRegistry());
+    bolt = new IcebergBolt(options);
+    bolt.prepare(conf, context, new OutputCollector(counts));
+  }
+
+  @Override
+  public void close() {
+    bolt.cleanup();
+  }
+
+  /** Counts acks and fails; emits nothing anywhere. */
+  static final class CountingCollector implements IOutputCollector {
+    long acked;
+    long failed;
+    Throwable lastError;
+
+    @Override
+    public void ack(Tuple input) {
+      acked++;
+    }
+
+    @Override
+    public void fail(Tuple input) {
+      failed++;
+    }
+
+    @Override
+    public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
+      return List.of();
+    }
+
+    @Override
+    public void emitDirect(int taskId, String streamId, Collection<Tuple> anchors, List<Object> tuple) {}
+
+    @Override
+    public void resetTimeout(Tuple input) {}
+
+    @Override
+    public void flush() {}
+
+    @Override
+    public void reportError(Throwable error) {
+      lastError = error;
+    }
+  }
+}

@@ -1,0 +1,31 @@
+package org.apache.storm.iceberg.bench;
+
+import org.apache.storm.LocalCluster;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs every harness once with tiny sizes, so the benchmarks keep compiling and running; the
+ * figures are printed, not kept. Each harness checks its own outcome (every tuple acked, every row
+ * committed) and throws when it is wrong. The Flink peer lives in bench/flink-peer (profile
+ * flink-peer) and is not run here.
+ */
+class BenchSmokeTest {
+  @Test
+  void kernelAndLimitWriteAndCommitEveryRecord() throws Exception {
+    KernelVsLimit.main(new String[] {"300", "1", "1"});
+  }
+
+  @Test
+  void oneBatchIsCommittedAndMeasured() throws Exception {
+    BatchMemory.main(new String[] {"records", "3000", "fresh"});
+  }
+
+  @Test
+  void localClusterTopologiesAckEveryRow() throws Exception {
+    try (LocalCluster cluster = new LocalCluster()) {
+      BenchData data = new BenchData(5, 16);
+      EndToEnd.measure(cluster, new Results(), data, 2000, 500, 1);
+      CommitScaling.measure(cluster, new Results(), new BenchData(5, 1), 2000, 2, true, 1);
+    }
+  }
+}
