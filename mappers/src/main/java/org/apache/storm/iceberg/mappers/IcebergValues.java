@@ -220,18 +220,24 @@ public final class IcebergValues {
       return value;
     }
     if (value instanceof Instant) {
-      return ((Instant) value).atOffset(ZoneOffset.UTC);
+      return atUtc((Instant) value);
     }
     if (value instanceof ZonedDateTime) {
       return ((ZonedDateTime) value).toOffsetDateTime();
     }
     if (value instanceof java.util.Date) {
-      return ((java.util.Date) value).toInstant().atOffset(ZoneOffset.UTC);
+      return atUtc(((java.util.Date) value).toInstant());
     }
     if (value instanceof Long) {
-      return Instant.ofEpochMilli((Long) value).atOffset(ZoneOffset.UTC);
+      return atUtc(Instant.ofEpochMilli((Long) value));
     }
     throw mismatch(path, type, value, null);
+  }
+
+  /** {@code instant.atOffset(UTC)} without its cost: on Java 17 that builds a new ZoneRules every call. */
+  private static OffsetDateTime atUtc(Instant instant) {
+    return OffsetDateTime.of(
+        LocalDateTime.ofEpochSecond(instant.getEpochSecond(), instant.getNano(), ZoneOffset.UTC), ZoneOffset.UTC);
   }
 
   private static Object toStruct(Types.StructType type, Map<?, ?> value, String path) {
