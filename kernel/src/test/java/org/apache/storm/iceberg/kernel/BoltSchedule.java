@@ -1,7 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -17,7 +17,8 @@ final class BoltSchedule {
   private final Schedule schedule;
   private final IcebergOptions options;
   private final RecordingCollector recorder = new RecordingCollector();
-  private final Map<Tuple, Long> inFlight = new HashMap<>();
+  // Insertion order, not Tuple hash order (identity hashes differ per run): one seed, one schedule.
+  private final Map<Tuple, Long> inFlight = new LinkedHashMap<>();
   private SinkTask sink;
 
   BoltSchedule(Schedule schedule) {

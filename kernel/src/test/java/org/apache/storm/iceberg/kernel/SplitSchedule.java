@@ -1,7 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -49,8 +49,9 @@ final class SplitSchedule {
   private final RecordingCollector committerOut = new RecordingCollector();
   private GroupCommitter committer;
   private final Tuples descriptorTuples = Tuples.from("iceberg-writer", IcebergWriterBolt.DESCRIPTOR_FIELD);
-  private final Map<Tuple, Attempt> events = new HashMap<>();
-  private final Map<Tuple, List<Attempt>> descriptors = new HashMap<>();
+  // Insertion order, not Tuple hash order (identity hashes differ per run): one seed, one schedule.
+  private final Map<Tuple, Attempt> events = new LinkedHashMap<>();
+  private final Map<Tuple, List<Attempt>> descriptors = new LinkedHashMap<>();
   private final List<Tuple> wire = new ArrayList<>();
 
   SplitSchedule(Schedule schedule) {
