@@ -45,7 +45,7 @@ final class BoltSchedule {
       for (Tuple tuple : recorder.failed.subList(failsBefore, recorder.failed.size())) {
         Long id = inFlight.remove(tuple);
         if (id != null) {
-          schedule.replay(id, !ambiguous);
+          schedule.replay(id, Schedule.attempt(tuple), !ambiguous);
         }
       }
     }
@@ -82,7 +82,7 @@ final class BoltSchedule {
   private void crash(int acksBefore) {
     sink.close();
     recordAcks(acksBefore);
-    inFlight.values().forEach(id -> schedule.replay(id, true));
+    inFlight.forEach((tuple, id) -> schedule.replay(id, Schedule.attempt(tuple), true));
     inFlight.clear();
     sink = open();
     schedule.crashes++;

@@ -54,7 +54,7 @@ final class RandomFaultSchedules {
         new SplitSchedule(schedule).run();
       }
       Table table = schedule.table;
-      check(seed, table, schedule.idCount, schedule.acked, schedule.duplicatesAllowed, schedule.ackedBatches, key, faults);
+      check(seed, table, schedule.idCount, schedule.acked, schedule.mustNotLand, schedule.ackedBatches, key, faults);
       int snapshots = 0;
       for (Snapshot ignored : table.snapshots()) {
         snapshots++;
@@ -67,7 +67,7 @@ final class RandomFaultSchedules {
     }
   }
 
-  private static void check(long seed, Table table, int idCount, Set<Long> acked, Set<Long> duplicatesAllowed,
+  private static void check(long seed, Table table, int idCount, Set<Long> acked, Set<String> mustNotLand,
       List<Set<Long>> ackedBatches, String walSpace, Faults faults) {
     String schedule = "schedule " + seed + ": ";
     if (acked.size() != idCount) {
@@ -75,6 +75,7 @@ final class RandomFaultSchedules {
     }
     table.refresh();
     Map<Long, Integer> copies = new HashMap<>();
+    Map<String, Integer> attemptCopies = new HashMap<>();
     Map<Long, List<Long>> idsBySnapshot = new HashMap<>();
     // The table reads cleanly: every file plans and every row reads.
     long rowsRead = 0;
@@ -96,6 +97,7 @@ final class RandomFaultSchedules {
             .build()) {
           for (Record row : rows) {
             ids.add((Long) row.getField("id"));
+            attemptCopies.merge((String) row.getField("payload"), 1, Integer::sum);
           }
         } catch (IOException e) {
           throw new UncheckedIOException(e);
@@ -109,18 +111,27 @@ final class RandomFaultSchedules {
       ids.forEach(id -> copies.merge(id, 1, Integer::sum));
     }
     if (rowsRead != copies.values().stream().mapToInt(Integer::intValue).sum()) {
-      throw new AssertionError(schedule + "the table reads " + rowsRead + " rows, its snapshots added " + copies.size());
+      throw new AssertionError(schedule + "the table reads " + rowsRead + " rows, its snapshots added "
+          + copies.values().stream().mapToInt(Integer::intValue).sum());
     }
     for (long id = 0; id < idCount; id++) {
       int n = copies.getOrDefault(id, 0);
       if (n == 0) {
         throw new AssertionError(schedule + "id " + id + " was acked but is not in the table");
       }
-      if (n > 1 && !duplicatesAllowed.contains(id)) {
-        throw new AssertionError(schedule + "id " + id + " is in the table " + n
-            + " times but was never replayed after a crash or a definite commit failure");
-      }
     }
+    // Copies of an id are legitimate only as rows of different attempts, each replayed after a
+    // crash, a timeout or a definite failure: one attempt twice is one batch committed twice, and
+    // an attempt failed after an ambiguous commit must not be there at all.
+    attemptCopies.forEach((attempt, n) -> {
+      if (n > 1) {
+        throw new AssertionError(schedule + "attempt " + attempt + " is in the table " + n + " times: its batch was committed twice");
+      }
+      if (mustNotLand.contains(attempt)) {
+        throw new AssertionError(schedule + "attempt " + attempt
+            + " is in the table, but its batch was failed after an ambiguous commit and replayed: a duplicate from an ambiguous commit");
+      }
+    });
     for (Set<Long> batch : ackedBatches) {
       boolean whole = idsBySnapshot.values().stream().anyMatch(ids -> ids.containsAll(batch));
       if (!whole) {

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +55,9 @@ final class Schedule {
   final int idCount;
   final Set<Long> acked = new HashSet<>();
   final Set<Long> replayed = new HashSet<>();
-  final Set<Long> duplicatesAllowed = new HashSet<>();
+  /** Attempts (payloads) failed after an ambiguous commit and replayed: none may be in the table. */
+  final Set<String> mustNotLand = new HashSet<>();
+  private final Map<Long, Integer> sends = new HashMap<>();
   final List<Set<Long>> ackedBatches = new ArrayList<>();
   private final Deque<Long> toSend = new ArrayDeque<>();
   private final Tuples events = new Tuples(TestTables.FIELDS);
@@ -110,15 +113,23 @@ final class Schedule {
     return toSend.isEmpty();
   }
 
-  /** The next event the spout sends (a replay first), as a new Tuple: a new attempt of its id. */
+  /**
+   * The next event the spout sends (a replay first), as a new Tuple: a new attempt of its id, whose
+   * payload names it ({@code p<id>#<attempt>}) so the checks can tell its row from a replay's.
+   */
   Tuple nextEvent() {
     long id = toSend.poll();
+    int attempt = sends.merge(id, 1, Integer::sum);
     return events.tuple(id, REGIONS[(int) (id % REGIONS.length)],
-        Instant.ofEpochSecond(1_793_534_400L + 86_400L * (id % 3)), "p" + id);
+        Instant.ofEpochSecond(1_793_534_400L + 86_400L * (id % 3)), "p" + id + "#" + attempt);
   }
 
   static long id(Tuple event) {
     return event.getLongByField("id");
+  }
+
+  static String attempt(Tuple event) {
+    return event.getStringByField("payload");
   }
 
   Tuple tick() {
@@ -126,12 +137,16 @@ final class Schedule {
     return events.tick();
   }
 
-  /** The spout sees {@code id} fail or time out and sends it again. */
-  void replay(long id, boolean duplicateAllowed) {
+  /**
+   * The spout sees {@code attempt} of {@code id} fail or time out and sends the id again. Unless a
+   * duplicate is allowed (a crash, a timeout, a definite failure), the failed attempt must never
+   * land: a failure after an ambiguous commit promises it did not.
+   */
+  void replay(long id, String attempt, boolean duplicateAllowed) {
     toSend.add(id);
     replayed.add(id);
-    if (duplicateAllowed) {
-      duplicatesAllowed.add(id);
+    if (!duplicateAllowed) {
+      mustNotLand.add(attempt);
     }
   }
 

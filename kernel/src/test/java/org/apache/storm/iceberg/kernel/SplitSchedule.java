@@ -27,6 +27,7 @@ final class SplitSchedule {
   /** One send of an id: one spout tuple tree. */
   private static final class Attempt {
     final long id;
+    final String payload;
     final int writer;
     /** The writer acked the event: the tree now waits on the descriptor anchored to it, if any. */
     boolean writerAcked;
@@ -35,8 +36,9 @@ final class SplitSchedule {
     /** Acked or failed at the spout; later acks or fails in the tree change nothing. */
     boolean over;
 
-    Attempt(long id, int writer) {
+    Attempt(long id, String payload, int writer) {
       this.id = id;
+      this.payload = payload;
       this.writer = writer;
     }
   }
@@ -137,7 +139,7 @@ final class SplitSchedule {
   }
 
   private void send(int writer, Tuple event) {
-    Attempt attempt = new Attempt(Schedule.id(event), writer);
+    Attempt attempt = new Attempt(Schedule.id(event), Schedule.attempt(event), writer);
     events.put(event, attempt);
     if (writers[writer] == null) {
       timeOut(List.of(attempt));
@@ -219,7 +221,7 @@ final class SplitSchedule {
   private void fail(Attempt attempt, boolean duplicateAllowed) {
     if (!attempt.over) {
       attempt.over = true;
-      schedule.replay(attempt.id, duplicateAllowed);
+      schedule.replay(attempt.id, attempt.payload, duplicateAllowed);
     }
   }
 
