@@ -45,6 +45,18 @@ public final class TestTables {
     }
   }
 
+  /** The ids in snapshot {@code snapshotId}, sorted. */
+  public static List<Long> ids(Table table, long snapshotId) {
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).useSnapshot(snapshotId).build()) {
+      List<Long> ids = new ArrayList<>();
+      records.forEach(r -> ids.add((Long) r.getField("id")));
+      ids.sort(null);
+      return ids;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   public static List<Long> ids(Table table) {
     return rows(table).stream().map(r -> (Long) r.getField("id")).sorted().collect(Collectors.toList());
   }
