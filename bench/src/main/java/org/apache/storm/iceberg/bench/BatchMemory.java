@@ -88,12 +88,6 @@ public final class BatchMemory {
   }
 
   private static IcebergOptions options(TempTables tables, BenchData data, long batch) {
-    return new IcebergOptions.Builder()
-        .withCatalogName("bench")
-        .withCatalogProperties(tables.hadoop())
-        .withTable("db.events")
-        .withAutoCreate(data.schema, data.spec)
-        .withCommitIntervalRecords(batch)
-        .build();
+    return data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch).build();
   }
 }

@@ -10,6 +10,7 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.task.GeneralTopologyContext;
 import org.apache.storm.tuple.Fields;
@@ -53,6 +54,18 @@ public final class BenchData {
         new GeneralTopologyContext(
             new StormTopology(), new HashMap<>(), Map.of(1, SOURCE), Map.of(SOURCE, List.of(1)),
             Map.of(SOURCE, Map.of("default", fields)), "bench-1");
+  }
+
+  /**
+   * The sink options every benchmark starts from: table {@code db.events} in the catalog {@code
+   * catalog}, auto-created with this schema and spec; each benchmark adds its thresholds.
+   */
+  IcebergOptions.Builder sinkOptions(Map<String, String> catalog) {
+    return new IcebergOptions.Builder()
+        .withCatalogName("bench")
+        .withCatalogProperties(catalog)
+        .withTable("db.events")
+        .withAutoCreate(schema, spec);
   }
 
   /** The tuple values of row {@code row}, as a spout would emit them. */

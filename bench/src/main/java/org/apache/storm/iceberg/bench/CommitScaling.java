@@ -54,21 +54,13 @@ public final class CommitScaling {
       // SQLite allows one writer at a time; wait for the lock rather than fail at once.
       catalog.put("jdbc.busy_timeout", "2000");
       IcebergOptions writerOptions =
-          new IcebergOptions.Builder()
-              .withCatalogName("bench")
-              .withCatalogProperties(catalog)
-              .withTable("db.events")
-              .withAutoCreate(data.schema, data.spec)
+          data.sinkOptions(catalog)
               .withCommitIntervalRecords(1_000_000)
               .withCommitIntervalMillis(1_000)
               .withTickIntervalSecs(1)
               .build();
       IcebergOptions committerOptions =
-          new IcebergOptions.Builder()
-              .withCatalogName("bench")
-              .withCatalogProperties(catalog)
-              .withTable("db.events")
-              .withAutoCreate(data.schema, data.spec)
+          data.sinkOptions(catalog)
               .withGroupCommitIntervalMillis(1_000)
               .withTickIntervalSecs(1)
               .build();

@@ -44,13 +44,7 @@ public final class EndToEnd {
     CountingSpout.Run sink;
     try (TempTables tables = new TempTables("bench-e2e")) {
       IcebergOptions options =
-          new IcebergOptions.Builder()
-              .withCatalogName("bench")
-              .withCatalogProperties(tables.hadoop())
-              .withTable("db.events")
-              .withAutoCreate(data.schema, data.spec)
-              .withCommitIntervalRecords(batch)
-              .build();
+          data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch).build();
       sink = ClusterRuns.run(cluster, rows, data, 2 * batch, b -> b.setBolt("sink", new IcebergBolt(options), 1).shuffleGrouping(ClusterRuns.SPOUT));
     }
     if (results != null) {

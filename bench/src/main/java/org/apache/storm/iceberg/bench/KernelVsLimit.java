@@ -81,13 +81,7 @@ public final class KernelVsLimit {
   double kernel(BenchData data, Tuple[] tuples) {
     try (TempTables tables = new TempTables("bench-kernel")) {
       IcebergOptions options =
-          new IcebergOptions.Builder()
-              .withCatalogName("bench")
-              .withCatalogProperties(tables.hadoop())
-              .withTable("db.events")
-              .withAutoCreate(data.schema, data.spec)
-              .withCommitIntervalRecords(batch)
-              .build();
+          data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch).build();
       try (PreparedBolt prepared = new PreparedBolt(options, data.fields)) {
         long total = (long) batch * batches;
         long started = System.nanoTime();
