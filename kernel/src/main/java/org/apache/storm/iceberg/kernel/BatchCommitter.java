@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
@@ -29,7 +30,7 @@ final class BatchCommitter implements SinkTask.SealedBatchHandler {
   }
 
   /** Commits {@code files} in one append, with the sink's {@code summary} keys, and settles {@code tuples}. */
-  void commit(List<DataFile> files, Map<String, String> summary, List<Tuple> tuples) {
+  void commit(List<DataFile> files, Map<String, String> summary, Collection<Tuple> tuples) {
     long started = System.nanoTime();
     CommitOutcome outcome = protocol.commit(files, summary);
     metrics.committed(outcome, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started);

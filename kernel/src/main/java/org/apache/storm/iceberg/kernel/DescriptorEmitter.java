@@ -6,6 +6,7 @@ import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.storm.task.OutputCollector;
+import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
 
 /**
@@ -40,17 +41,19 @@ final class DescriptorEmitter implements SinkTask.SealedBatchHandler {
             batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles());
     // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
     String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
-    List<Integer> committers = collector.emit(batch.tuples(), new Values(json));
+    // One set of tuple objects for the emit and the acks: anchoring updates each one's ack value.
+    List<Tuple> tuples = batch.tuples().materialize();
+    List<Integer> committers = collector.emit(tuples, new Values(json));
     if (committers.isEmpty()) {
       // Acking now would tell the spout these rows are safe while nothing will ever commit them.
       SinkTask.failAll(
           collector,
-          batch.tuples(),
+          tuples,
           new IllegalStateException(
               "IcebergWriterBolt '" + task.component() + "' has no subscriber on its default stream: "
                   + "connect an IcebergCommitterBolt to it with globalGrouping"));
       return;
     }
-    batch.tuples().forEach(collector::ack);
+    tuples.forEach(collector::ack);
   }
 }

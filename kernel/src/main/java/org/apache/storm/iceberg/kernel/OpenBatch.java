@@ -2,7 +2,6 @@ package org.apache.storm.iceberg.kernel;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
@@ -24,7 +23,8 @@ import org.apache.storm.tuple.Tuple;
 /**
  * One batch being written: open data files (one per partition, through Iceberg's fanout writer, all
  * against the one table metadata version the batch was opened with) and the tuples they hold, not
- * yet acked. Records go straight to the file writers; only the tuples are kept.
+ * yet acked. Records go straight to the file writers; of each tuple only its ack identity is kept
+ * ({@link HeldTuples}).
  *
  * <p>Not thread-safe: one task's executor thread owns it.
  */
@@ -38,7 +38,7 @@ final class OpenBatch {
   private final FanoutDataWriter<Record> writer;
   private final PartitionKey partitionKey;
   private final InternalRecordWrapper partitionSource;
-  private final List<Tuple> tuples = new ArrayList<>();
+  private final HeldTuples tuples = new HeldTuples();
   private final long openedAtMillis;
   private long records;
   private long bytes;
@@ -88,7 +88,7 @@ final class OpenBatch {
     if (records % BYTES_REFRESH_RECORDS == 0) {
       bytes = files.bytesWritten();
     }
-    tuples.add(tuple);
+    tuples.hold(tuple);
   }
 
   /** A record the batch refused without writing anything: fail its tuple alone. */
@@ -126,7 +126,7 @@ final class OpenBatch {
    * Closes every file the batch opened, each on its own so one failing close cannot leave the
    * others' streams open; the tuples are the caller's to fail. The files become orphans.
    */
-  List<Tuple> abandon() {
+  HeldTuples abandon() {
     files.closeAllQuietly();
     return tuples;
   }

@@ -2,16 +2,15 @@ package org.apache.storm.iceberg.kernel;
 
 import java.util.List;
 import org.apache.iceberg.DataFile;
-import org.apache.storm.tuple.Tuple;
 
 /**
  * A closed batch: its data files are durable but not yet visible, its tuples not yet acked.
  *
  * @param dataFiles the files to commit in one append
- * @param tuples the tuples whose records the files hold, to ack or fail together
+ * @param tuples the tuples whose records the files hold, to ack or fail together (value-free copies)
  * @param records the number of records in the files
  */
-public record SealedBatch(List<DataFile> dataFiles, List<Tuple> tuples, long records) {
+public record SealedBatch(List<DataFile> dataFiles, HeldTuples tuples, long records) {
   /** The bytes {@code files} hold on storage. */
   public static long bytesOf(List<DataFile> files) {
     long bytes = 0;

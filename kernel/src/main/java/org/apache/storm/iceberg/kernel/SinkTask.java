@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import java.io.Closeable;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
@@ -213,7 +214,7 @@ public final class SinkTask implements Closeable {
   }
 
   /** Fails every tuple of a batch, reporting why once. */
-  static void failAll(OutputCollector collector, List<Tuple> tuples, Exception cause) {
+  static void failAll(OutputCollector collector, Collection<Tuple> tuples, Exception cause) {
     LOG.warn("Failing {} tuples of a batch", tuples.size(), cause);
     if (cause != null) {
       collector.reportError(cause);

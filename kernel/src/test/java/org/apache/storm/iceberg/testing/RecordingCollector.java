@@ -8,7 +8,11 @@ import org.apache.storm.task.IOutputCollector;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
 
-/** A real {@link OutputCollector} over a recorder of acks, fails, emits and reported errors. */
+/**
+ * A real {@link OutputCollector} over a recorder of acks, fails, emits and reported errors. Tuples are
+ * recorded as the {@link Tuples#original} the sink's value-free copies stand for, so tests read
+ * their values and compare them by identity.
+ */
 public final class RecordingCollector implements IOutputCollector {
   public final List<Tuple> acked = new CopyOnWriteArrayList<>();
   public final List<Tuple> failed = new CopyOnWriteArrayList<>();
@@ -44,7 +48,7 @@ public final class RecordingCollector implements IOutputCollector {
   @Override
   public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
     calls.add("emit");
-    emitted.add(new Emitted(streamId, List.copyOf(anchors == null ? List.of() : anchors), tuple));
+    emitted.add(new Emitted(streamId, anchors == null ? List.of() : anchors.stream().map(Tuples::original).toList(), tuple));
     return emitTargets;
   }
 
@@ -69,13 +73,13 @@ public final class RecordingCollector implements IOutputCollector {
       throw new WorkerDied();
     }
     calls.add("ack");
-    acked.add(input);
+    acked.add(Tuples.original(input));
   }
 
   @Override
   public void fail(Tuple input) {
     calls.add("fail");
-    failed.add(input);
+    failed.add(Tuples.original(input));
   }
 
   @Override

@@ -3,6 +3,8 @@ package org.apache.storm.iceberg.testing;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.storm.Constants;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.task.GeneralTopologyContext;
@@ -11,13 +13,18 @@ import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.TupleImpl;
 
-/** Real Storm {@link Tuple}s from one source component (default "events") with the given fields, and ticks. */
+/**
+ * Real Storm {@link Tuple}s from one source component (default "events") with the given fields, and ticks.
+ * Each tuple is anchored to its own root id, unique in the JVM, so {@link #original} can find it again
+ * from the value-free copy a sink acks or fails.
+ */
 public final class Tuples {
   public static final String SOURCE = "events";
+  private static final AtomicLong NEXT_ROOT = new AtomicLong(1);
+  private static final Map<Long, Tuple> BY_ROOT = new ConcurrentHashMap<>();
   private final String source;
   private final Fields fields;
   private final GeneralTopologyContext context;
-  private long nextMessageId = 1;
 
   public Tuples(String... fieldNames) {
     this(SOURCE, fieldNames);
@@ -45,9 +52,29 @@ public final class Tuples {
   }
 
   public Tuple tuple(Object... values) {
-    Map<Long, Long> anchors = Map.of(nextMessageId, nextMessageId);
-    nextMessageId++;
-    return new TupleImpl(context, java.util.Arrays.asList(values), source, 1, "default", MessageId.makeId(anchors));
+    long root = NEXT_ROOT.getAndIncrement();
+    Tuple tuple = new TupleImpl(context, java.util.Arrays.asList(values), source, 1, "default", MessageId.makeRootId(root, root));
+    BY_ROOT.put(root, tuple);
+    return tuple;
+  }
+
+  /**
+   * The tuple this class made that {@code copy} stands for (the sink acks value-free copies of the
+   * tuples it holds, with the same message id), or {@code copy} itself when it is no such copy.
+   */
+  public static Tuple original(Tuple copy) {
+    Map<Long, Long> anchors = copy.getMessageId().getAnchorsToIds();
+    if (anchors.size() != 1) {
+      return copy;
+    }
+    Tuple original = BY_ROOT.get(anchors.keySet().iterator().next());
+    if (original == null || original == copy) {
+      return copy;
+    }
+    if (original.getSourceTask() != copy.getSourceTask() || !original.getSourceStreamId().equals(copy.getSourceStreamId())) {
+      throw new AssertionError("copy " + copy + " does not match the tuple of its root id: " + original);
+    }
+    return original;
   }
 
   public Tuple tick() {
