@@ -41,15 +41,17 @@ final class HeldTuples extends AbstractCollection<Tuple> {
   private final List<Source> sources = new ArrayList<>();
   private final Map<Integer, Tuple> wholeTuples = new HashMap<>();
   private GeneralTopologyContext context;
+  private Chunk last;
   private int size;
 
   /** Holds {@code tuple} until the batch settles. */
   void hold(Tuple tuple) {
-    if (size % CHUNK == 0) {
-      chunks.add(new Chunk());
-    }
-    Chunk chunk = chunks.get(chunks.size() - 1);
     int slot = size % CHUNK;
+    if (slot == 0) {
+      last = new Chunk();
+      chunks.add(last);
+    }
+    Chunk chunk = last;
     if (!holdCompact(chunk, slot, tuple)) {
       chunk.kinds[slot] = WHOLE;
       wholeTuples.put(size, tuple);
@@ -159,7 +161,8 @@ final class HeldTuples extends AbstractCollection<Tuple> {
       return wholeTuples.get(index);
     }
     Source source = sources.get(chunk.sources[slot]);
-    MessageId id = kind == ONE_ANCHOR ? MessageId.makeRootId(chunk.roots[slot], chunk.edges[slot]) : MessageId.makeUnanchored();
+    // Map.of: Storm only reads the anchors, and makeRootId would build a HashMap per tuple.
+    MessageId id = kind == ONE_ANCHOR ? MessageId.makeId(Map.of(chunk.roots[slot], chunk.edges[slot])) : MessageId.makeUnanchored();
     TupleImpl copy =
         new TupleImpl(context, source.nullValues(), source.component(), chunk.tasks[slot], source.stream(), id);
     long sampleStart = chunk.sampleStart(slot);

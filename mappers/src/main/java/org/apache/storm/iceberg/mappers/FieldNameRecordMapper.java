@@ -8,6 +8,7 @@ import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
@@ -22,6 +23,8 @@ import org.apache.storm.tuple.ITuple;
  *
  * <p>Columns are resolved to tuple field indexes once per schema (id and columns) and tuple field
  * layout, not by name on every tuple; a new schema (a column added to the table) is resolved again.
+ * Each field layout has one record that every call overwrites and returns, as the {@link
+ * RecordMapper} contract allows: a caller that keeps records must copy them.
  */
 public class FieldNameRecordMapper implements RecordMapper {
   private static final long serialVersionUID = 1L;
@@ -53,20 +56,19 @@ public class FieldNameRecordMapper implements RecordMapper {
           resolution.unmatchedField,
           "tuple field '" + resolution.unmatchedField + "' matches no column, and the mapper is strict");
     }
-    GenericRecord record = GenericRecord.create(schema);
-    List<Types.NestedField> columns = schema.columns();
-    for (int pos = 0; pos < columns.size(); pos++) {
-      Types.NestedField column = columns.get(pos);
+    // One record per field layout, every field overwritten: the kernel writes it before the next
+    // tuple is mapped and keeps no reference (the RecordMapper contract).
+    Record record = resolution.record;
+    Types.NestedField[] columns = resolution.columns;
+    for (int pos = 0; pos < columns.length; pos++) {
       int fieldIndex = resolution.fieldIndexOfColumn[pos];
       Object value = fieldIndex < 0 ? null : tuple.getValue(fieldIndex);
-      if (value == null) {
-        if (column.isRequired()) {
-          throw new RecordMappingException(
-              column.name(), "required column '" + column.name() + "' (" + column.type() + ") has no value");
-        }
-        continue;
+      if (value == null && columns[pos].isRequired()) {
+        Types.NestedField column = columns[pos];
+        throw new RecordMappingException(
+            column.name(), "required column '" + column.name() + "' (" + column.type() + ") has no value");
       }
-      record.set(pos, IcebergValues.convert(column.type(), value, column.name()));
+      record.set(pos, IcebergValues.convert(resolution.types[pos], value, columns[pos].name()));
     }
     return record;
   }
@@ -88,14 +90,26 @@ public class FieldNameRecordMapper implements RecordMapper {
     return resolutions.computeIfAbsent(fields, f -> Resolution.of(schema, f, caseInsensitive, strict));
   }
 
-  /** Where each column's value is in a tuple of one field layout, and any field strict mode refuses. */
+  /**
+   * Where each column's value is in a tuple of one field layout, and any field strict mode refuses;
+   * with the schema's columns, their types and the record the mapper fills, laid out once, not per tuple.
+   */
   private static final class Resolution {
     final int[] fieldIndexOfColumn;
     final String unmatchedField;
+    final Types.NestedField[] columns;
+    final Type[] types;
+    final Record record;
 
-    private Resolution(int[] fieldIndexOfColumn, String unmatchedField) {
+    private Resolution(Schema schema, int[] fieldIndexOfColumn, String unmatchedField) {
       this.fieldIndexOfColumn = fieldIndexOfColumn;
       this.unmatchedField = unmatchedField;
+      this.columns = schema.columns().toArray(new Types.NestedField[0]);
+      this.types = new Type[columns.length];
+      for (int pos = 0; pos < columns.length; pos++) {
+        types[pos] = columns[pos].type();
+      }
+      this.record = GenericRecord.create(schema);
     }
 
     static Resolution of(Schema schema, Fields fields, boolean caseInsensitive, boolean strict) {
@@ -115,7 +129,7 @@ public class FieldNameRecordMapper implements RecordMapper {
           unmatched = fieldNames.get(i);
         }
       }
-      return new Resolution(indexes, unmatched);
+      return new Resolution(schema, indexes, unmatched);
     }
 
     private static int indexOf(List<String> fieldNames, String column, boolean caseInsensitive) {

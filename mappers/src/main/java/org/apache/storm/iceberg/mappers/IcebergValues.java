@@ -234,11 +234,29 @@ public final class IcebergValues {
     throw mismatch(path, type, value, null);
   }
 
-  /** {@code instant.atOffset(UTC)} without its cost: on Java 17 that builds a new ZoneRules every call. */
+  /**
+   * {@code instant.atOffset(UTC)} without its costs: on Java 17 that builds a new ZoneRules every
+   * call, and it derives the date from the epoch day every time, though a stream's timestamps mostly
+   * fall on the day of the one before.
+   */
   private static OffsetDateTime atUtc(Instant instant) {
-    return OffsetDateTime.of(
-        LocalDateTime.ofEpochSecond(instant.getEpochSecond(), instant.getNano(), ZoneOffset.UTC), ZoneOffset.UTC);
+    long epochSecond = instant.getEpochSecond();
+    long epochDay = Math.floorDiv(epochSecond, SECONDS_PER_DAY);
+    UtcDay day = lastDay;
+    if (day.epochDay != epochDay) {
+      day = new UtcDay(epochDay, LocalDate.ofEpochDay(epochDay));
+      lastDay = day;
+    }
+    long nanoOfDay = Math.floorMod(epochSecond, SECONDS_PER_DAY) * 1_000_000_000L + instant.getNano();
+    return OffsetDateTime.of(LocalDateTime.of(day.date, LocalTime.ofNanoOfDay(nanoOfDay)), ZoneOffset.UTC);
   }
+
+  private static final long SECONDS_PER_DAY = 86_400L;
+
+  /** The date of the last timestamp converted; shared by threads, replaced whole, never mutated. */
+  private static volatile UtcDay lastDay = new UtcDay(0, LocalDate.EPOCH);
+
+  private record UtcDay(long epochDay, LocalDate date) {}
 
   private static Object toStruct(Types.StructType type, Map<?, ?> value, String path) {
     GenericRecord record = GenericRecord.create(type);

@@ -165,4 +165,56 @@ class FieldNameRecordMapperTest {
     assertThatThrownBy(() -> factory.create(Map.of("lenient", "true")))
         .hasMessage("record mapper 'field-name' does not know properties [lenient]; it takes [case-insensitive, strict]");
   }
+
+  /** Tuples of one field layout, as one stream's tuples share their Fields in a worker. */
+  static final class Stream {
+    final Fields fields;
+    final GeneralTopologyContext context;
+
+    Stream(String... names) {
+      fields = new Fields(names);
+      context =
+          new GeneralTopologyContext(
+              new StormTopology(), new HashMap<>(), Map.of(1, "src"), Map.of("src", List.of(1)),
+              Map.of("src", Map.of("default", fields)), "t-1");
+    }
+
+    Tuple tuple(Object... values) {
+      return new TupleImpl(context, Arrays.asList(values), "src", 1, "default");
+    }
+  }
+
+  @Test
+  void theRecordReturnedForEachTupleOfALayoutHasEveryFieldOverwritten() {
+    Stream stream = new Stream("id", "count", "at");
+    Record first = mapper.map(stream.tuple(1L, 5, 1_793_534_400_000L), SCHEMA);
+    assertThat(first.getField("count")).isEqualTo(5);
+
+    Record second = mapper.map(stream.tuple(2L, null, null), SCHEMA);
+
+    assertThat(second.getField("id")).isEqualTo(2L);
+    assertThat(second.getField("count")).isNull();
+    assertThat(second.getField("at")).isNull();
+  }
+
+  @Test
+  void epochMillisBecomeTheSameUtcTimestampsAsInstantAtOffsetAcrossDaysAndBefore1970() {
+    Stream stream = new Stream("id", "at");
+    java.util.Random random = new java.util.Random(42);
+    long midnight = 1_793_491_200_000L; // 2026-11-01T00:00:00Z
+    long[] edges = {0L, -1L, 1L, 86_399_999L, 86_400_000L, -86_400_000L, -86_400_001L, midnight - 1, midnight, midnight + 1};
+    for (int i = 0; i < 20_000; i++) {
+      long millis;
+      if (i < edges.length) {
+        millis = edges[i];
+      } else if (i % 2 == 0) {
+        millis = midnight + (i - 10_000) * 17_000L; // a stream's timestamps: one day into the next
+      } else {
+        millis = random.nextLong() % 8_000_000_000_000L; // about 1716 to 2223
+      }
+      OffsetDateTime expected = Instant.ofEpochMilli(millis).atOffset(ZoneOffset.UTC);
+      assertThat(mapper.map(stream.tuple((long) i, millis), SCHEMA).getField("at")).as("%d ms", millis).isEqualTo(expected);
+      assertThat(mapper.map(stream.tuple((long) i, Instant.ofEpochMilli(millis)), SCHEMA).getField("at")).isEqualTo(expected);
+    }
+  }
 }

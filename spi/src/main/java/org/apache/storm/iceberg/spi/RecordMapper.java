@@ -18,6 +18,9 @@ import org.apache.storm.tuple.ITuple;
  *       it is never dropped silently. The kernel adds the table and the tuple's origin.
  *   <li>{@code schema} may change between calls (a column added from outside); mappers must not
  *       assume it is fixed.
+ *   <li>The kernel writes the record before it maps the next tuple and keeps no reference to it,
+ *       so a mapper may return the same record object on every call, overwriting every field (as
+ *       the default field-name mapper does to save an allocation per tuple).
  *   <li>Instances travel inside the topology, so they are {@link Serializable}; one instance is used
  *       by one task's thread at a time.
  * </ul>
