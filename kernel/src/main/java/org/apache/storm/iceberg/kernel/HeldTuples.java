@@ -1,8 +1,16 @@
 package org.apache.storm.iceberg.kernel;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.AbstractCollection;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -17,9 +25,11 @@ import org.apache.storm.tuple.TupleImpl;
 /**
  * The tuples of a batch, held un-acked until its commit settles, kept as only what acking or failing
  * them needs: source task and stream, the message id's anchor and edge, and the executor's latency
- * sample time. Their values are not kept; the records are already in the batch's files. A tuple
- * costs about 22 bytes here instead of the few hundred its {@link TupleImpl} and values retain, so a
- * batch's heap is its open files plus this ledger.
+ * sample time ({@link AckIdChunk}). Their values are not kept; the records are already in the
+ * batch's files. A tuple costs about 22 bytes here instead of the few hundred its {@link TupleImpl}
+ * and values retain. Beyond {@link #MEMORY_CHUNKS} chunks (about 5.5 MiB), the oldest chunks go to
+ * a spill file in {@code java.io.tmpdir}, so a batch's heap is its open files plus a constant,
+ * however many records it holds.
  *
  * <p>Iterating yields <b>new</b> value-free {@link TupleImpl}s, one per held tuple, that Storm's
  * {@code OutputCollector.ack}/{@code fail} treat exactly as the originals: same source task, stream,
@@ -28,38 +38,75 @@ import org.apache.storm.tuple.TupleImpl;
  * must {@link #materialize} once and use that list for both. A task hook sees these tuples, with
  * every value null.
  *
+ * <p>A batch settles its tuples in <b>one pass</b>: the pass that reaches the end deletes the spill
+ * file, and a spilled batch cannot be iterated again; {@link #release} deletes the file when the
+ * batch is dropped without a pass. A spill file left by a killed worker holds ids, never values.
+ *
  * <p>A tuple that does not fit the compact form (not a {@link TupleImpl}, several anchors, or from
- * another topology context) is kept whole. Not thread-safe: one task's executor thread owns it.
+ * another topology context) is kept whole, in memory. Not thread-safe: one task's executor thread
+ * owns it.
  */
 final class HeldTuples extends AbstractCollection<Tuple> {
-  private static final int CHUNK = 4096;
+  static final int MEMORY_CHUNKS = 64;
+  private static final int CHUNK = AckIdChunk.SIZE;
   private static final byte UNANCHORED = 0;
   private static final byte ONE_ANCHOR = 1;
   private static final byte WHOLE = 2;
 
-  private final List<Chunk> chunks = new ArrayList<>();
+  private final int memoryChunks;
+  private final Path spillDirectory;
+  private final ArrayDeque<AckIdChunk> chunks = new ArrayDeque<>();
   private final List<Source> sources = new ArrayList<>();
   private final Map<Integer, Tuple> wholeTuples = new HashMap<>();
   private GeneralTopologyContext context;
-  private Chunk last;
+  private AckIdChunk last;
   private int size;
+  private Spill spill;
 
-  /** Holds {@code tuple} until the batch settles. */
+  HeldTuples() {
+    this(MEMORY_CHUNKS, Path.of(System.getProperty("java.io.tmpdir")));
+  }
+
+  /** Keeps at most {@code memoryChunks} chunks on the heap and spills older ones into {@code spillDirectory}. */
+  HeldTuples(int memoryChunks, Path spillDirectory) {
+    this.memoryChunks = memoryChunks;
+    this.spillDirectory = spillDirectory;
+  }
+
+  /**
+   * Holds {@code tuple} until the batch settles.
+   *
+   * @throws UncheckedIOException when a full chunk cannot be spilled; the tuple is not held
+   */
   void hold(Tuple tuple) {
     int slot = size % CHUNK;
     if (slot == 0) {
-      last = new Chunk();
+      if (chunks.size() == memoryChunks) {
+        spillOldestChunk();
+      }
+      last = new AckIdChunk();
       chunks.add(last);
     }
-    Chunk chunk = last;
-    if (!holdCompact(chunk, slot, tuple)) {
-      chunk.kinds[slot] = WHOLE;
+    if (!holdCompact(last, slot, tuple)) {
+      last.kinds[slot] = WHOLE;
       wholeTuples.put(size, tuple);
     }
     size++;
   }
 
-  private boolean holdCompact(Chunk chunk, int slot, Tuple tuple) {
+  private void spillOldestChunk() {
+    try {
+      if (spill == null) {
+        spill = new Spill(Files.createTempFile(spillDirectory, "storm-iceberg-held-", ".bin"));
+      }
+      spill.write(chunks.peekFirst());
+      chunks.removeFirst();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot spill the ids of held tuples to " + spillDirectory, e);
+    }
+  }
+
+  private boolean holdCompact(AckIdChunk chunk, int slot, Tuple tuple) {
     if (!(tuple instanceof TupleImpl impl) || !sameContext(impl.getContext())) {
       return false;
     }
@@ -127,10 +174,22 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     return size;
   }
 
-  /** New value-free tuples, one per held tuple, in the order they were held. */
+  /**
+   * New value-free tuples, one per held tuple, in the order they were held; spilled chunks are read
+   * back in order.
+   *
+   * @throws IllegalStateException when a spilled batch is iterated after its pass was completed
+   */
   @Override
   public Iterator<Tuple> iterator() {
+    if (spill != null && spill.deleted) {
+      throw new IllegalStateException("these held tuples were spilled and are settled already");
+    }
     return new Iterator<>() {
+      private final Iterator<AckIdChunk> inMemory = chunks.iterator();
+      private final int spilledChunks = spill == null ? 0 : spill.chunks;
+      private final DataInputStream spilled = spill == null ? null : spill.open();
+      private AckIdChunk chunk;
       private int next;
 
       @Override
@@ -143,7 +202,16 @@ final class HeldTuples extends AbstractCollection<Tuple> {
         if (next >= size) {
           throw new NoSuchElementException();
         }
-        return rebuild(next++);
+        int slot = next % CHUNK;
+        if (slot == 0) {
+          chunk = next / CHUNK < spilledChunks ? spill.read(spilled) : inMemory.next();
+        }
+        Tuple tuple = rebuild(chunk, slot, next++);
+        if (next == size && spill != null) {
+          spill.close(spilled);
+          release();
+        }
+        return tuple;
       }
     };
   }
@@ -153,9 +221,14 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     return new ArrayList<>(this);
   }
 
-  private Tuple rebuild(int index) {
-    Chunk chunk = chunks.get(index / CHUNK);
-    int slot = index % CHUNK;
+  /** Deletes the spill file, if any: the batch is settled or dropped. */
+  void release() {
+    if (spill != null) {
+      spill.delete();
+    }
+  }
+
+  private Tuple rebuild(AckIdChunk chunk, int slot, int index) {
     byte kind = chunk.kinds[slot];
     if (kind == WHOLE) {
       return wholeTuples.get(index);
@@ -172,33 +245,56 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     return copy;
   }
 
-  /** Up to {@link #CHUNK} held tuples, column by column, so no array is ever copied to grow. */
-  private static final class Chunk {
-    final byte[] kinds = new byte[CHUNK];
-    final byte[] sources = new byte[CHUNK];
-    final int[] tasks = new int[CHUNK];
-    final long[] roots = new long[CHUNK];
-    final long[] edges = new long[CHUNK];
-    // The executor samples a few tuples for latency statistics; only those carry a start time.
-    int[] sampledSlots = new int[0];
-    long[] sampleStarts = new long[0];
-    int samples;
+  /** The chunks spilled so far, oldest first, in one file written once and read once. */
+  private static final class Spill {
+    final Path file;
+    final DataOutputStream out;
+    int chunks;
+    boolean deleted;
 
-    void addSample(int slot, long startMillis) {
-      if (samples == sampledSlots.length) {
-        int grown = Math.max(8, samples * 2);
-        sampledSlots = Arrays.copyOf(sampledSlots, grown);
-        sampleStarts = Arrays.copyOf(sampleStarts, grown);
-      }
-      sampledSlots[samples] = slot;
-      sampleStarts[samples] = startMillis;
-      samples++;
+    Spill(Path file) throws IOException {
+      this.file = file;
+      this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)));
     }
 
-    /** The sample start time of the tuple in {@code slot}, or -1 when it was not sampled. */
-    long sampleStart(int slot) {
-      int found = Arrays.binarySearch(sampledSlots, 0, samples, slot);
-      return found >= 0 ? sampleStarts[found] : -1;
+    void write(AckIdChunk chunk) throws IOException {
+      chunk.writeTo(out);
+      chunks++;
+    }
+
+    DataInputStream open() {
+      try {
+        out.flush();
+        return new DataInputStream(new BufferedInputStream(Files.newInputStream(file)));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read back the spilled ids of held tuples from " + file, e);
+      }
+    }
+
+    void close(DataInputStream in) {
+      try {
+        in.close();
+      } catch (IOException e) {
+        // Everything was read.
+      }
+    }
+
+    AckIdChunk read(DataInputStream in) {
+      try {
+        return AckIdChunk.readFrom(in);
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot read back the spilled ids of held tuples from " + file, e);
+      }
+    }
+
+    void delete() {
+      deleted = true;
+      try {
+        out.close();
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        // It holds only ids, and the batch is settled either way.
+      }
     }
   }
 }

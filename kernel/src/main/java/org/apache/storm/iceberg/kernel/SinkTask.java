@@ -226,7 +226,7 @@ public final class SinkTask implements Closeable {
   @Override
   public void close() {
     if (batch != null) {
-      batch.abandon();
+      batch.abandon().release();
       batch = null;
     }
     OpenedTable.closeCatalog(catalog);

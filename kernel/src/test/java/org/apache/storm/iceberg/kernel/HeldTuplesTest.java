@@ -1,7 +1,10 @@
 package org.apache.storm.iceberg.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -18,6 +21,7 @@ import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.TupleImpl;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The value-free copies a batch acks must complete Storm's tuple trees exactly as the originals
@@ -150,6 +154,51 @@ class HeldTuplesTest {
 
     assertThat(((TupleImpl) copies.get(0)).getProcessSampleStartTime()).isNull();
     assertThat(((TupleImpl) copies.get(1)).getProcessSampleStartTime()).isEqualTo(123_456L);
+  }
+
+  @Test
+  void spilledChunksAreReadBackInOrderAndTheFileIsGoneAfterThePass(@TempDir Path spillDirectory) throws Exception {
+    HeldTuples held = new HeldTuples(2, spillDirectory);
+    List<Tuple> originals = new ArrayList<>();
+    for (int i = 0; i < 5 * AckIdChunk.SIZE + 7; i++) {
+      TupleImpl tuple = (TupleImpl) emitted(1 + i % 2, "default", List.of((long) i, "eu"));
+      if (i % 1000 == 0) {
+        tuple.setProcessSampleStartTime(i);
+      }
+      originals.add(tuple);
+      held.hold(tuple);
+    }
+    try (var files = Files.list(spillDirectory)) {
+      assertThat(files.toList()).as("3 of 6 chunks spilled").hasSize(1);
+    }
+
+    List<Tuple> copies = held.materialize();
+
+    for (int i = 0; i < originals.size(); i++) {
+      assertThat(copies.get(i).getMessageId()).isEqualTo(originals.get(i).getMessageId());
+      assertThat(copies.get(i).getSourceTask()).isEqualTo(originals.get(i).getSourceTask());
+      assertThat(((TupleImpl) copies.get(i)).getProcessSampleStartTime()).isEqualTo(i % 1000 == 0 ? Long.valueOf(i) : null);
+    }
+    copies.forEach(acker::ack);
+    assertThat(acker.incompleteRoots()).isEmpty();
+    try (var files = Files.list(spillDirectory)) {
+      assertThat(files.toList()).isEmpty();
+    }
+    assertThatThrownBy(held::materialize).hasMessage("these held tuples were spilled and are settled already");
+  }
+
+  @Test
+  void releasingADroppedBatchDeletesItsSpillFile(@TempDir Path spillDirectory) throws Exception {
+    HeldTuples held = new HeldTuples(1, spillDirectory);
+    for (int i = 0; i < 3 * AckIdChunk.SIZE; i++) {
+      held.hold(emitted(1, "default", List.of((long) i, "eu")));
+    }
+
+    held.release();
+
+    try (var files = Files.list(spillDirectory)) {
+      assertThat(files.toList()).isEmpty();
+    }
   }
 
   /**
