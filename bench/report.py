@@ -22,13 +22,17 @@ BASELINES = {
         "fieldNameMapper": "positionalCopy",
         "jsonMapper": "jacksonParseOnly",
     },
-    "KernelVsLimit": {"kernel": "limit"},
+    "KernelVsLimit": {"kernel": "limit", "kernel per-thread-cpu-s": "limit per-thread-cpu-s"},
     "EndToEnd": {"iceberg-bolt": "acking-bolt", "iceberg-bolt per-cpu-s": "acking-bolt per-cpu-s"},
     "CommitScaling": {
         "split-sink snapshots/s": "iceberg-bolt snapshots/s",
         "split-sink records/s": "iceberg-bolt records/s",
     },
 }
+
+# Suites whose repetitions run both variants back to back, so a repetition's two figures share the
+# machine's weather and their ratio is steadier than the ratio of medians.
+PAIRED = {"KernelVsLimit"}
 
 # Comparisons across suites, matched on one parameter: (title, key, (suite, variant), (suite, variant)).
 CROSS = [
@@ -140,6 +144,13 @@ def spread(values):
     return f"{fmt(min(values))}–{fmt(max(values))}" if len(values) > 1 else "(1 run)"
 
 
+def paired_ratios(values, baseline):
+    """Ratios of figures measured side by side in the same repetition, when both sides have each one."""
+    if len(values) < 2 or len(values) != len(baseline) or not all(baseline):
+        return None
+    return [v / b for v, b in zip(values, baseline)]
+
+
 def param(params, key):
     m = re.search(rf"\b{key}=(\S+)", params)
     return m.group(1) if m else None
@@ -186,6 +197,9 @@ def main():
             ratio = ""
             if base and (s, params, base) in medians and medians[(s, params, base)]:
                 ratio = f"**{medians[(s, params, variant)] / medians[(s, params, base)]:.2f}×** {base}"
+                paired = paired_ratios(values, rows[(s, params, base)][0]) if suite in PAIRED else None
+                if paired:
+                    ratio += f" (paired by repetition: median {statistics.median(paired):.2f}×, {min(paired):.2f}–{max(paired):.2f})"
             print(f"| {params} | {variant} | {fmt(statistics.median(values))} | {spread(values)} | {len(values)} | {unit} | {ratio} |")
         print()
 

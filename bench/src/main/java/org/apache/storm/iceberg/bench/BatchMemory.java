@@ -6,15 +6,14 @@ import org.apache.storm.tuple.Tuple;
 
 /**
  * The heap one open batch keeps live, measured in a JVM of its own (bench/run.sh gives it its
- * -Xmx). The sink streams records into open Parquet files, so what grows with the batch is only what
- * it must hold for acking: the tuples themselves.
+ * -Xmx). The sink streams records into open Parquet files and keeps of each tuple only its ack ids,
+ * spilled to a file beyond a few MiB, so the heap should not grow with the batch.
  *
  * <ul>
- *   <li>{@code records N reuse|fresh}: one batch of N records (5 columns, unpartitioned). With {@code
- *       reuse} the same few thousand tuple objects are sent again and again, so the batch holds only
- *       references: what the sink itself needs. With {@code fresh} every record is a new tuple, as in
- *       a worker, and the live heap after every tenth of the batch gives the bytes held per tuple.
- *       The batch is committed at the end, and must be acked whole.
+ *   <li>{@code records N}: one batch of N records (5 columns, unpartitioned), every record a new
+ *       tuple, as in a worker. The live heap after a tenth and after nine tenths of the batch gives
+ *       the bytes the batch keeps per tuple. The batch is committed at the end, and must be acked
+ *       whole.
  *   <li>{@code partitions COLUMNS}: batches of 1000 records per partition into 1, 10 and 100 bucket
  *       partitions, live heap measured before the seal; the slope is the heap per open file (Parquet
  *       writer state plus its first 1000 rows of buffered pages).
@@ -27,17 +26,16 @@ public final class BatchMemory {
     Results results = new Results();
     String xmx = (ManagementFactory.getRuntimeMXBean().getInputArguments().stream().filter(a -> a.startsWith("-Xmx")).findFirst().orElse("-Xmx?")).substring(4);
     if (args[0].equals("records")) {
-      records(results, Long.parseLong(args[1]), args[2].equals("fresh"), xmx);
+      records(results, Long.parseLong(args[1]), xmx);
     } else {
       partitions(results, Integer.parseInt(args[1]));
     }
   }
 
-  private static void records(Results results, long count, boolean fresh, String xmx) {
+  private static void records(Results results, long count, String xmx) {
     HeapWatch watch = new HeapWatch();
     BenchData data = new BenchData(5, 1);
-    Tuple[] pool = fresh ? null : data.tuples(8192);
-    String params = "records=" + count + " tuples=" + (fresh ? "fresh" : "reused") + " xmx=" + xmx;
+    String params = "records=" + count + " xmx=" + xmx;
     try (TempTables tables = new TempTables("bench-memory");
         PreparedBolt prepared = new PreparedBolt(options(tables, data, count), data.fields)) {
       long before = HeapWatch.liveBytes();
@@ -46,10 +44,10 @@ public final class BatchMemory {
       long liveAtNineTenths = 0;
       long started = System.nanoTime();
       for (long i = 0; i < count; i++) {
-        prepared.bolt.execute(fresh ? data.tuple(i) : pool[(int) (i % pool.length)]);
-        if (fresh && i + 1 == tenth) {
+        prepared.bolt.execute(data.tuple(i));
+        if (i + 1 == tenth) {
           liveAtTenth = HeapWatch.liveBytes();
-        } else if (fresh && i + 1 == 9 * tenth) {
+        } else if (i + 1 == 9 * tenth) {
           liveAtNineTenths = HeapWatch.liveBytes();
         }
       }
@@ -60,10 +58,10 @@ public final class BatchMemory {
       results.add("BatchMemory", params, "peak-live-heap-MiB", 1, HeapWatch.mib(watch.peakAfterGcBytes()), "MiB");
       results.add("BatchMemory", params, "heap-before-batch-MiB", 1, HeapWatch.mib(before), "MiB");
       results.add("BatchMemory", params, "records-per-s", 1, count / seconds, "records/s");
-      if (fresh) {
-        // Measured inside the batch, before its commit releases the tuples.
-        results.add("BatchMemory", params, "held-bytes-per-tuple", 1, (double) (liveAtNineTenths - liveAtTenth) / (8 * tenth), "bytes");
-      }
+      // Measured inside the batch, before its commit settles the tuples.
+      results.add("BatchMemory", params, "live-heap-at-10pct-MiB", 1, HeapWatch.mib(liveAtTenth), "MiB");
+      results.add("BatchMemory", params, "live-heap-at-90pct-MiB", 1, HeapWatch.mib(liveAtNineTenths), "MiB");
+      results.add("BatchMemory", params, "held-bytes-per-tuple", 1, (double) (liveAtNineTenths - liveAtTenth) / (8 * tenth), "bytes");
     }
   }
 

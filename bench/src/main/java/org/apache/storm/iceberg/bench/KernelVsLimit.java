@@ -66,53 +66,74 @@ public final class KernelVsLimit {
           continue;
         }
         for (int rep = 0; rep <= reps; rep++) {
-          double limit = bench.limit(data, records);
-          double kernel = bench.kernel(data, tuples);
+          Rate limit = bench.limit(data, records);
+          Rate kernel = bench.kernel(data, tuples);
           if (rep > 0) {
-            results.add("KernelVsLimit", params, "limit", rep, limit, "records/s");
-            results.add("KernelVsLimit", params, "kernel", rep, kernel, "records/s");
+            results.add("KernelVsLimit", params, "limit", rep, limit.perSecond(), "records/s");
+            results.add("KernelVsLimit", params, "kernel", rep, kernel.perSecond(), "records/s");
+            results.add("KernelVsLimit", params, "limit per-thread-cpu-s", rep, limit.perCpuSecond(), "records/cpu-s");
+            results.add("KernelVsLimit", params, "kernel per-thread-cpu-s", rep, kernel.perCpuSecond(), "records/cpu-s");
           }
         }
       }
     }
   }
 
+  /**
+   * Records per second of wall time, and per second of the measuring thread's CPU time: the work is
+   * all on that thread (GC aside), and its CPU time does not count the time a shared machine's
+   * neighbours take the core away.
+   */
+  record Rate(double perSecond, double perCpuSecond) {}
+
+  /** Times {@code records} records of {@code work} on this thread. */
+  private static Rate time(long records, Runnable work) {
+    long cpuStarted = THREADS.getCurrentThreadCpuTime();
+    long started = System.nanoTime();
+    work.run();
+    long elapsed = System.nanoTime() - started;
+    long cpu = THREADS.getCurrentThreadCpuTime() - cpuStarted;
+    return new Rate(records * 1e9 / elapsed, records * 1e9 / cpu);
+  }
+
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
   /** Records per second through a prepared IcebergBolt, batches committed and acked. */
-  double kernel(BenchData data, Tuple[] tuples) {
+  Rate kernel(BenchData data, Tuple[] tuples) {
     try (TempTables tables = new TempTables("bench-kernel")) {
       IcebergOptions options =
           data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch).build();
       try (PreparedBolt prepared = new PreparedBolt(options, data.fields)) {
         long total = (long) batch * batches;
-        long started = System.nanoTime();
-        for (long i = 0; i < total; i++) {
-          prepared.bolt.execute(tuples[(int) (i % tuples.length)]);
-        }
-        long elapsed = System.nanoTime() - started;
+        Rate rate =
+            time(total, () -> {
+              for (long i = 0; i < total; i++) {
+                prepared.bolt.execute(tuples[(int) (i % tuples.length)]);
+              }
+            });
         if (prepared.counts.acked != total) {
           throw new IllegalStateException(
               "acked " + prepared.counts.acked + " of " + total + ", failed " + prepared.counts.failed, prepared.counts.lastError);
         }
-        return total * 1e9 / elapsed;
+        return rate;
       }
     }
   }
 
   /** Records per second through Iceberg's generic Parquet writer, one append per batch. */
-  double limit(BenchData data, Record[] records) {
+  Rate limit(BenchData data, Record[] records) {
     try (TempTables tables = new TempTables("bench-limit")) {
       IcebergOptions options =
           new IcebergOptions.Builder().withCatalogName("bench").withCatalogProperties(tables.hadoop()).withTable("db.events").build();
       Catalog catalog = TableSetup.loadCatalog(options);
       Table table = catalog.createTable(TableIdentifier.of("db", "events"), data.schema, data.spec, null, java.util.Map.of("format-version", "2"));
-      long total = (long) batch * batches;
-      long started = System.nanoTime();
-      for (int b = 0; b < batches; b++) {
-        AppendFiles append = table.newAppend();
-        writeBatch(table, records, b).forEach(append::appendFile);
-        append.commit();
-      }
-      return total * 1e9 / (System.nanoTime() - started);
+      return time((long) batch * batches, () -> {
+        for (int b = 0; b < batches; b++) {
+          AppendFiles append = table.newAppend();
+          writeBatch(table, records, b).forEach(append::appendFile);
+          append.commit();
+        }
+      });
     }
   }
 

@@ -17,7 +17,7 @@ class BenchSmokeTest {
 
   @Test
   void oneBatchIsCommittedAndMeasured() throws Exception {
-    BatchMemory.main(new String[] {"records", "3000", "fresh"});
+    BatchMemory.main(new String[] {"records", "3000"});
   }
 
   @Test
