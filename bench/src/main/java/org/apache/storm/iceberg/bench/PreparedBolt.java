@@ -34,7 +34,7 @@ final class PreparedBolt implements AutoCloseable {
     topology.set_spouts(Map.of(BenchData.SOURCE, new SpoutSpec()));
     topology.set_bolts(Map.of(BOLT, new Bolt()));
     topology.set_state_spouts(Map.of());
-    Map<String, Object> conf = new HashMap<>();
+    Map<String, Object> conf = new HashMap<>(BenchData.WORKER_CONF);
     conf.put(Config.TOPOLOGY_NAME, "bench");
     conf.put(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 600);
     conf.put(Config.TOPOLOGY_MAX_SPOUT_PENDING, Integer.MAX_VALUE);
