@@ -21,6 +21,8 @@ import org.apache.storm.task.GeneralTopologyContext;
 import org.apache.storm.tuple.MessageId;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.TupleImpl;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The tuples of a batch, held un-acked until its commit settles, kept as only what acking or failing
@@ -29,7 +31,8 @@ import org.apache.storm.tuple.TupleImpl;
  * batch's files. A tuple costs about 22 bytes here instead of the few hundred its {@link TupleImpl}
  * and values retain. Beyond {@link #MEMORY_CHUNKS} chunks (about 5.5 MiB), the oldest chunks go to
  * a spill file in {@code java.io.tmpdir}, so a batch's heap is its open files plus a constant,
- * however many records it holds.
+ * however many records it holds. When the file cannot be written, chunks stay on the heap: a full
+ * disk costs memory, never a tuple.
  *
  * <p>Iterating yields <b>new</b> value-free {@link TupleImpl}s, one per held tuple, that Storm's
  * {@code OutputCollector.ack}/{@code fail} treat exactly as the originals: same source task, stream,
@@ -39,14 +42,16 @@ import org.apache.storm.tuple.TupleImpl;
  * every value null.
  *
  * <p>A batch settles its tuples in <b>one pass</b>: the pass that reaches the end deletes the spill
- * file, and a spilled batch cannot be iterated again; {@link #release} deletes the file when the
- * batch is dropped without a pass. A spill file left by a killed worker holds ids, never values.
+ * file, and a spilled batch cannot be iterated again. Whoever drops a batch, settled or not, calls
+ * {@link #release}, which deletes the file if a pass did not. A spill file left by a killed worker
+ * holds ids, never values.
  *
- * <p>A tuple that does not fit the compact form (not a {@link TupleImpl}, several anchors, or from
- * another topology context) is kept whole, in memory. Not thread-safe: one task's executor thread
- * owns it.
+ * <p>A tuple that does not fit the compact form (not a {@link TupleImpl}, or anchored to several
+ * roots, as a join's output may be) is kept whole, on the heap. Not thread-safe: one task's executor
+ * thread owns it.
  */
 final class HeldTuples extends AbstractCollection<Tuple> {
+  private static final Logger LOG = LoggerFactory.getLogger(HeldTuples.class);
   static final int MEMORY_CHUNKS = 64;
   private static final int CHUNK = AckIdChunk.SIZE;
   private static final byte UNANCHORED = 0;
@@ -58,10 +63,10 @@ final class HeldTuples extends AbstractCollection<Tuple> {
   private final ArrayDeque<AckIdChunk> chunks = new ArrayDeque<>();
   private final List<Source> sources = new ArrayList<>();
   private final Map<Integer, Tuple> wholeTuples = new HashMap<>();
-  private GeneralTopologyContext context;
   private AckIdChunk last;
   private int size;
   private Spill spill;
+  private boolean spillBroken;
 
   HeldTuples() {
     this(MEMORY_CHUNKS, Path.of(System.getProperty("java.io.tmpdir")));
@@ -73,15 +78,11 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     this.spillDirectory = spillDirectory;
   }
 
-  /**
-   * Holds {@code tuple} until the batch settles.
-   *
-   * @throws UncheckedIOException when a full chunk cannot be spilled; the tuple is not held
-   */
+  /** Holds {@code tuple} until the batch settles. */
   void hold(Tuple tuple) {
     int slot = size % CHUNK;
     if (slot == 0) {
-      if (chunks.size() == memoryChunks) {
+      if (chunks.size() >= memoryChunks && !spillBroken) {
         spillOldestChunk();
       }
       last = new AckIdChunk();
@@ -94,23 +95,25 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     size++;
   }
 
+  /** Moves the oldest chunk to the spill file; when that fails, spilling stops and chunks stay on the heap. */
   private void spillOldestChunk() {
     try {
       if (spill == null) {
-        spill = new Spill(Files.createTempFile(spillDirectory, "storm-iceberg-held-", ".bin"));
+        spill = Spill.create(spillDirectory);
       }
       spill.write(chunks.peekFirst());
       chunks.removeFirst();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot spill the ids of held tuples to " + spillDirectory, e);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Cannot spill the ids of held tuples to {}; keeping them on the heap", spillDirectory, e);
+      spillBroken = true;
     }
   }
 
   private boolean holdCompact(AckIdChunk chunk, int slot, Tuple tuple) {
-    if (!(tuple instanceof TupleImpl impl) || !sameContext(impl.getContext())) {
+    if (!(tuple instanceof TupleImpl impl) || impl.getContext() == null) {
       return false;
     }
-    int source = sourceIndex(tuple);
+    int source = sourceIndex(impl);
     Map<Long, Long> anchors = tuple.getMessageId().getAnchorsToIds();
     if (source < 0 || anchors.size() > 1) {
       return false;
@@ -133,15 +136,8 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     return true;
   }
 
-  private boolean sameContext(GeneralTopologyContext tupleContext) {
-    if (context == null) {
-      context = tupleContext;
-    }
-    return tupleContext != null && tupleContext == context;
-  }
-
   /** The index in {@link #sources} of the tuple's component and stream, or -1 when a byte cannot hold it. */
-  private int sourceIndex(Tuple tuple) {
+  private int sourceIndex(TupleImpl tuple) {
     String component = tuple.getSourceComponent();
     String stream = tuple.getSourceStreamId();
     for (int i = 0; i < sources.size(); i++) {
@@ -152,16 +148,18 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     if (sources.size() > Byte.MAX_VALUE) {
       return -1;
     }
-    sources.add(new Source(component, stream, Collections.nCopies(tuple.size(), null)));
+    sources.add(new Source(component, stream, tuple.getContext(), Collections.nCopies(tuple.size(), null)));
     return sources.size() - 1;
   }
 
   /**
    * A component and stream the held tuples came from.
    *
+   * @param context the topology context of the first tuple seen from it; every executor has its own
+   *     context object, and they agree on everything a copy is asked
    * @param nullValues as many nulls as the stream has fields (TupleImpl may check the count)
    */
-  private record Source(String component, String stream, List<Object> nullValues) {
+  private record Source(String component, String stream, GeneralTopologyContext context, List<Object> nullValues) {
     boolean is(String otherComponent, String otherStream) {
       // The worker hands every tuple of a stream the same strings, so identity almost always decides.
       return (component == otherComponent || component.equals(otherComponent))
@@ -204,7 +202,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
         }
         int slot = next % CHUNK;
         if (slot == 0) {
-          chunk = next / CHUNK < spilledChunks ? spill.read(spilled) : inMemory.next();
+          chunk = next / CHUNK < spilledChunks ? readSpilled() : inMemory.next();
         }
         Tuple tuple = rebuild(chunk, slot, next++);
         if (next == size && spill != null) {
@@ -213,7 +211,23 @@ final class HeldTuples extends AbstractCollection<Tuple> {
         }
         return tuple;
       }
+
+      private AckIdChunk readSpilled() {
+        try {
+          return spill.read(spilled);
+        } catch (RuntimeException e) {
+          spill.close(spilled);
+          release();
+          throw e;
+        }
+      }
     };
+  }
+
+  @Override
+  public String toString() {
+    // Not the elements: iterating would use up a spilled batch's one pass.
+    return size + " held tuples" + (spill == null ? "" : ", " + spill.chunks + " chunks of them spilled to " + spill.file);
   }
 
   /** One pass of {@link #iterator}, kept: the same tuple objects to anchor an emit to and then ack. */
@@ -237,7 +251,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     // Map.of: Storm only reads the anchors, and makeRootId would build a HashMap per tuple.
     MessageId id = kind == ONE_ANCHOR ? MessageId.makeId(Map.of(chunk.roots[slot], chunk.edges[slot])) : MessageId.makeUnanchored();
     TupleImpl copy =
-        new TupleImpl(context, source.nullValues(), source.component(), chunk.tasks[slot], source.stream(), id);
+        new TupleImpl(source.context(), source.nullValues(), source.component(), chunk.tasks[slot], source.stream(), id);
     long sampleStart = chunk.sampleStart(slot);
     if (sampleStart >= 0) {
       copy.setProcessSampleStartTime(sampleStart);
@@ -249,23 +263,36 @@ final class HeldTuples extends AbstractCollection<Tuple> {
   private static final class Spill {
     final Path file;
     final DataOutputStream out;
+    /** Chunks wholly in the file: a chunk counts only once it is flushed, so a failed write leaves the count right. */
     int chunks;
     boolean deleted;
+    private DataInputStream reading;
 
-    Spill(Path file) throws IOException {
+    private Spill(Path file, DataOutputStream out) {
       this.file = file;
-      this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file)));
+      this.out = out;
+    }
+
+    static Spill create(Path directory) throws IOException {
+      Path file = Files.createTempFile(directory, "storm-iceberg-held-", ".bin");
+      try {
+        return new Spill(file, new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file))));
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(file);
+        throw e;
+      }
     }
 
     void write(AckIdChunk chunk) throws IOException {
       chunk.writeTo(out);
+      out.flush();
       chunks++;
     }
 
     DataInputStream open() {
       try {
-        out.flush();
-        return new DataInputStream(new BufferedInputStream(Files.newInputStream(file)));
+        reading = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)));
+        return reading;
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read back the spilled ids of held tuples from " + file, e);
       }
@@ -291,9 +318,16 @@ final class HeldTuples extends AbstractCollection<Tuple> {
       deleted = true;
       try {
         out.close();
+        if (reading != null) {
+          reading.close();
+        }
+      } catch (IOException e) {
+        // A broken stream: the file goes all the same.
+      }
+      try {
         Files.deleteIfExists(file);
       } catch (IOException e) {
-        // It holds only ids, and the batch is settled either way.
+        LOG.warn("Cannot delete {}; it holds only ids of settled tuples", file, e);
       }
     }
   }

@@ -158,7 +158,7 @@ public final class SinkTask implements Closeable {
       // The batch's files are broken: fail it whole; this tuple is not in it yet.
       batch = null;
       metrics.nothingPending();
-      failAll(collector, open.abandon(), e);
+      failBatch(open.abandon(), e);
       collector.fail(tuple);
       return;
     }
@@ -195,12 +195,16 @@ public final class SinkTask implements Closeable {
       sealed = sealing.seal();
     } catch (RuntimeException e) {
       metrics.nothingPending();
-      failAll(collector, sealing.abandon(), e);
+      failBatch(sealing.abandon(), e);
       return;
     }
     metrics.sealed(sealed.dataFiles().size(), System.nanoTime() - started);
     metrics.pending(sealed.dataFiles().size(), sealing.openedAtMillis());
-    handler.handle(sealed);
+    try {
+      handler.handle(sealed);
+    } finally {
+      sealed.tuples().release();
+    }
   }
 
   private OpenBatch currentBatch() {
@@ -211,6 +215,15 @@ public final class SinkTask implements Closeable {
       metrics.pending(0, batch.openedAtMillis());
     }
     return batch;
+  }
+
+  /** Fails every tuple of a broken batch, then lets go of them. */
+  private void failBatch(HeldTuples tuples, Exception cause) {
+    try {
+      failAll(collector, tuples, cause);
+    } finally {
+      tuples.release();
+    }
   }
 
   /** Fails every tuple of a batch, reporting why once. */

@@ -119,7 +119,7 @@ class HeldTuplesTest {
   }
 
   @Test
-  void unanchoredTuplesStayUnanchoredAndOddOnesAreHeldWhole() {
+  void unanchoredTuplesStayUnanchoredJoinedOnesAreHeldWholeAndEveryExecutorsContextIsAccepted() {
     Tuple unanchored = new TupleImpl(context, List.of(1L, "eu"), "events", 1, "default", MessageId.makeUnanchored());
     Map<Long, Long> twoRoots = Map.of(11L, 12L, 21L, 22L);
     Tuple joined = new TupleImpl(context, List.of(2L, "eu"), "events", 1, "default", MessageId.makeId(twoRoots));
@@ -138,7 +138,10 @@ class HeldTuplesTest {
     assertThat(copies.get(0)).isNotSameAs(unanchored);
     assertThat(copies.get(0).getMessageId().getAnchorsToIds()).isEmpty();
     assertThat(copies.get(1)).isSameAs(joined);
-    assertThat(copies.get(2)).isSameAs(foreign);
+    // Each executor of a worker builds its own context object; tuples from all of them are compacted.
+    assertThat(copies.get(2)).isNotSameAs(foreign);
+    assertThat(copies.get(2).getMessageId()).isEqualTo(foreign.getMessageId());
+    assertThat(copies.get(2).getSourceComponent()).isEqualTo("events");
   }
 
   @Test
@@ -169,7 +172,7 @@ class HeldTuplesTest {
       held.hold(tuple);
     }
     try (var files = Files.list(spillDirectory)) {
-      assertThat(files.toList()).as("3 of 6 chunks spilled").hasSize(1);
+      assertThat(files.toList()).as("4 of 6 chunks spilled into one file").hasSize(1);
     }
 
     List<Tuple> copies = held.materialize();
@@ -184,7 +187,21 @@ class HeldTuplesTest {
     try (var files = Files.list(spillDirectory)) {
       assertThat(files.toList()).isEmpty();
     }
+    assertThat(held.toString()).startsWith(originals.size() + " held tuples, 4 chunks of them spilled to " + spillDirectory);
     assertThatThrownBy(held::materialize).hasMessage("these held tuples were spilled and are settled already");
+  }
+
+  @Test
+  void whenTheSpillFileCannotBeWrittenTheIdsStayOnTheHeapAndEveryTreeCompletes(@TempDir Path dir) {
+    HeldTuples held = new HeldTuples(1, dir.resolve("missing"));
+    for (int i = 0; i < 3 * AckIdChunk.SIZE + 1; i++) {
+      held.hold(emitted(1, "default", List.of((long) i, "eu")));
+    }
+
+    held.forEach(acker::ack);
+
+    assertThat(held).hasSize(3 * AckIdChunk.SIZE + 1).hasToString((3 * AckIdChunk.SIZE + 1) + " held tuples");
+    assertThat(acker.incompleteRoots()).isEmpty();
   }
 
   @Test

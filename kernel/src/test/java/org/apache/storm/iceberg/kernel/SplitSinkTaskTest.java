@@ -100,6 +100,12 @@ class SplitSinkTaskTest {
     assertThat(out.calls).containsExactly("emit", "ack", "ack", "ack", "ack");
     assertThat(out.emitted).singleElement().satisfies(e -> assertThat(e.anchors()).containsExactlyElementsOf(batch));
     assertThat(out.acked).containsExactlyElementsOf(batch);
+    // Anchoring updates each anchor's ack value, so the acks must be of the very objects anchored to.
+    List<Tuple> anchored = out.emitted.get(0).anchorsAsGiven();
+    assertThat(out.ackedAsGiven).hasSize(4);
+    for (int i = 0; i < 4; i++) {
+      assertThat(out.ackedAsGiven.get(i)).isSameAs(anchored.get(i));
+    }
     DataFilesCodec.Entry descriptor =
         DataFilesCodec.decode(((String) out.emitted.get(0).values().get(0)).getBytes(StandardCharsets.UTF_8), "test", table.specs());
     assertThat(descriptor.files()).hasSize(2).allSatisfy(f -> {

@@ -22,7 +22,10 @@ public final class RecordingCollector implements IOutputCollector {
   public final List<String> calls = new CopyOnWriteArrayList<>();
 
   /** One emitted tuple with its anchors. */
-  public record Emitted(String stream, List<Tuple> anchors, List<Object> values) {}
+  public record Emitted(String stream, List<Tuple> anchors, List<Object> values, List<Tuple> anchorsAsGiven) {}
+
+  /** The tuples acked, as the sink passed them (value-free copies), in order. */
+  public final List<Tuple> ackedAsGiven = new CopyOnWriteArrayList<>();
 
   /** The task ids emits reach; one downstream task unless a test says none. */
   public volatile List<Integer> emitTargets = List.of(2);
@@ -48,7 +51,8 @@ public final class RecordingCollector implements IOutputCollector {
   @Override
   public List<Integer> emit(String streamId, Collection<Tuple> anchors, List<Object> tuple) {
     calls.add("emit");
-    emitted.add(new Emitted(streamId, anchors == null ? List.of() : anchors.stream().map(Tuples::original).toList(), tuple));
+    List<Tuple> given = anchors == null ? List.of() : List.copyOf(anchors);
+    emitted.add(new Emitted(streamId, given.stream().map(Tuples::original).toList(), tuple, given));
     return emitTargets;
   }
 
@@ -74,6 +78,7 @@ public final class RecordingCollector implements IOutputCollector {
     }
     calls.add("ack");
     acked.add(Tuples.original(input));
+    ackedAsGiven.add(input);
   }
 
   @Override
