@@ -49,6 +49,10 @@ final class CommitSettler {
   }
 
   /**
+   * Settles the commit. Whatever the outcome, its error is {@code firstError}, the one that made the
+   * commit's fate unknown, with every later lookup's or retry's error suppressed in it: a batch that
+   * fails says why it could not be settled, not merely what its last retry met.
+   *
    * @param sameAppend makes the append again: the same files, summary and commit id
    */
   CommitOutcome settle(String commitId, long attemptMillis, RuntimeException firstError, Supplier<AppendFiles> sameAppend) {
@@ -89,10 +93,10 @@ final class CommitSettler {
           LOG.info("Commit {} to {} landed late, before its retry; acking", commitId, table.name());
           return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
         }
-        error = e;
+        error.addSuppressed(e);
       } catch (RuntimeException e) {
         // Whatever the retry met, the first attempt is still unsettled: look again.
-        error = e;
+        error.addSuppressed(e);
       }
     }
   }

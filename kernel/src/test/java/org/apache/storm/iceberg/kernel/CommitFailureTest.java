@@ -211,4 +211,31 @@ class CommitFailureTest {
     assertThat(TestTables.snapshots(table)).isEmpty();
     sink.close();
   }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void aBatchFailedAfterAnAmbiguousCommitReportsTheAmbiguityWithEachRetrysErrorSuppressed(SinkTaskTest.CatalogKind kind) {
+    start(kind);
+    faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 1);
+    java.util.concurrent.atomic.AtomicInteger commits = new java.util.concurrent.atomic.AtomicInteger();
+    // From the first retry on, every commit is rejected: the first attempt's fate stays unknown.
+    faults.duringCommit = () -> {
+      if (commits.incrementAndGet() == 2) {
+        faults.inject(CommitFault.FAIL_BEFORE, 100);
+      }
+    };
+
+    sendBatch(0);
+
+    assertThat(recorder.acked).isEmpty();
+    assertThat(recorder.failedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(recorder.errors).singleElement().satisfies(error -> {
+      assertThat(error).isInstanceOf(org.apache.iceberg.exceptions.CommitStateUnknownException.class)
+          .hasMessageContaining("injected: answer lost, commit not applied");
+      assertThat(error.getSuppressed()).isNotEmpty().allSatisfy(retry ->
+          assertThat(retry).isInstanceOf(CommitFailedException.class).hasMessage("injected: commit rejected before it was applied"));
+    });
+    assertThat(TestTables.snapshots(table)).isEmpty();
+    sink.close();
+  }
 }
