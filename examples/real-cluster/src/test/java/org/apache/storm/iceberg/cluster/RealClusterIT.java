@@ -63,9 +63,15 @@ class RealClusterIT {
             .orElseThrow(() -> new AssertionError("no worker runs sink tasks without the spout: " + componentsPerPort));
         long victim = await("the worker on port " + victimPort, Duration.ofMinutes(2), () -> Optional.ofNullable(workers.poll().get(victimPort)));
 
-        EventsTable.Count beforeKill = await("the first commit", Duration.ofMinutes(2), () -> {
+        // The victim's own first commit proves it receives the stream, so the kill finds its next
+        // batch open (the spout's local sink task can commit before the remote one has any tuple).
+        String victimTaskIndex = String.valueOf(sinkTaskIndex(nimbus, victimPort));
+        EventsTable.Count beforeKill = await("the first commit of the sink task (index " + victimTaskIndex + ") on port " + victimPort,
+            Duration.ofMinutes(2), () -> {
           EventsTable.Count count = table.count(events);
-          return count.rows() > 0 ? Optional.of(count) : Optional.empty();
+          boolean victimCommitted = count.snapshots().stream()
+              .anyMatch(s -> victimTaskIndex.equals(s.summary().get("storm.iceberg.task-index")));
+          return victimCommitted ? Optional.of(count) : Optional.empty();
         });
         assertThat(beforeKill.complete()).as("the stream must still run when the worker is killed; raise cluster.events").isFalse();
         StormWorkers.killMinus9(victim);
@@ -80,6 +86,8 @@ class RealClusterIT {
         EventsTable.Count after = table.count(events);
         report(started, after, ackedAndFailed);
 
+        // The replays are what the spout emitted beyond the ids.
+        assertThat(ackedAndFailed[2] - events).as("ids the spout emitted again: the kill must cost tuples in flight").isPositive();
         assertThat(after.firstMissing()).as("ids missing from the table").isEmpty();
         assertThat(after.complete()).as("every id is in the table: %s", after).isTrue();
         assertThat(after.outOfRange()).as("rows with ids the spout never sent").isZero();
@@ -107,7 +115,14 @@ class RealClusterIT {
         // Tuples the killed worker held time out and replay after this long: shorter than the example's 60 s.
         "topology.message.timeout.secs", Integer.toString(MESSAGE_TIMEOUT_SECS),
         // Exact spout ack counts in the topology's stats, to know when every id is acked.
-        "topology.stats.sample.rate", "1.0"));
+        "topology.stats.sample.rate", "1.0",
+        // Spread the stream evenly over both workers' sink tasks. Load-aware shuffling keeps tuples on
+        // the spout's own worker while its sink task keeps up, and then the killed worker holds
+        // nothing in flight and the kill tests nothing.
+        "topology.disable.loadaware.messaging", "true",
+        // Fewer pending tuples than a batch's 5,000 records: batches seal on their 2 s age, so at
+        // any moment each sink task holds an open batch of un-acked tuples for the kill to cost.
+        "topology.max.spout.pending", "2000"));
     Path out = cluster.logs().resolve("submit.out");
     Process submitter = new ProcessBuilder(cluster.stormJarCommand(MAIN_CLASS, args, options))
         .redirectErrorStream(true).redirectOutput(out.toFile()).start();
@@ -148,24 +163,43 @@ class RealClusterIT {
     return componentsPerPort.size() == 2 ? Optional.of(componentsPerPort) : Optional.empty();
   }
 
-  /** {acked, failed} of the spout (all time), once acked reaches {@code events}. */
+  /** The task index (position among the sink's tasks, as its snapshots record it) of the sink task on {@code port}. */
+  private int sinkTaskIndex(NimbusClient nimbus, int port) throws Exception {
+    List<ExecutorSummary> sinks = new ArrayList<>();
+    for (ExecutorSummary executor : nimbus.getClient().getTopologyInfoByName(TOPOLOGY).get_executors()) {
+      if (executor.get_component_id().equals(SINK)) {
+        sinks.add(executor);
+      }
+    }
+    sinks.sort(java.util.Comparator.comparingInt(e -> e.get_executor_info().get_task_start()));
+    for (int index = 0; index < sinks.size(); index++) {
+      if (sinks.get(index).get_port() == port) {
+        return index;
+      }
+    }
+    throw new AssertionError("no " + SINK + " task on port " + port);
+  }
+
+  /** {acked, failed, emitted} of the spout (all time), once acked reaches {@code events}. */
   private Optional<long[]> spoutAcks(NimbusClient nimbus) throws Exception {
     long acked = 0;
     long failed = 0;
+    long emitted = 0;
     for (ExecutorSummary executor : nimbus.getClient().getTopologyInfoByName(TOPOLOGY).get_executors()) {
       if (executor.get_component_id().equals(SPOUT) && executor.is_set_stats() && executor.get_stats().get_specific().is_set_spout()) {
         var spout = executor.get_stats().get_specific().get_spout();
         acked += spout.get_acked().getOrDefault(":all-time", Map.of()).values().stream().mapToLong(Long::longValue).sum();
         failed += spout.get_failed().getOrDefault(":all-time", Map.of()).values().stream().mapToLong(Long::longValue).sum();
+        emitted += executor.get_stats().get_emitted().getOrDefault(":all-time", Map.of()).getOrDefault("default", 0L);
       }
     }
-    return acked >= events ? Optional.of(new long[] {acked, failed}) : Optional.empty();
+    return acked >= events ? Optional.of(new long[] {acked, failed, emitted}) : Optional.empty();
   }
 
   private void report(long started, EventsTable.Count after, long[] ackedAndFailed) {
     log(String.format(
-        "real cluster: %d ids sent, %d acked, %d failed and replayed; table: %s; worker restarts %d (pids per port %s); %d s",
-        events, ackedAndFailed[0], ackedAndFailed[1], after, workers.restarts(), workers.seen(),
+        "real cluster: %d ids sent, %d acked, %d failed (timed out or failed), %d emitted again (replays); table: %s; worker restarts %d (pids per port %s); %d s",
+        events, ackedAndFailed[0], ackedAndFailed[1], ackedAndFailed[2] - events, after, workers.restarts(), workers.seen(),
         Duration.ofNanos(System.nanoTime() - started).toSeconds()));
   }
 
