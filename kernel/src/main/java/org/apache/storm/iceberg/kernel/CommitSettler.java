@@ -56,7 +56,6 @@ final class CommitSettler {
    * @param sameAppend makes the append again: the same files, summary and commit id
    */
   CommitOutcome settle(String commitId, long attemptMillis, RuntimeException firstError, Supplier<AppendFiles> sameAppend) {
-    RuntimeException error = firstError;
     boolean ambiguous = isAmbiguous(firstError);
     for (int retry = 0; ; retry++) {
       Long snapshotId;
@@ -64,25 +63,25 @@ final class CommitSettler {
         table.refresh();
         snapshotId = SnapshotLookup.find(table, commitId, attemptMillis);
       } catch (RuntimeException lookupFailure) {
-        error.addSuppressed(lookupFailure);
+        firstError.addSuppressed(lookupFailure);
         snapshotId = null;
         ambiguous = true;
       }
       if (snapshotId != null) {
-        LOG.info("Commit {} to {} reported {} but landed in snapshot {}; acking", commitId, table.name(), error.toString(), snapshotId);
-        return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, error);
+        LOG.info("Commit {} to {} reported {} but landed in snapshot {}; acking", commitId, table.name(), firstError.toString(), snapshotId);
+        return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
       }
       if (!ambiguous) {
-        LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), error);
-        return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, error);
+        LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), firstError);
+        return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, firstError);
       }
       if (retry >= retries.max()) {
         LOG.warn("Commit {} to {} is still unsettled after {} retries; failing the batch for replay (duplicates possible)",
-            commitId, table.name(), retries.max(), error);
-        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, error);
+            commitId, table.name(), retries.max(), firstError);
+        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
       }
       if (!backOff(retry)) {
-        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, error);
+        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
       }
       try {
         sameAppend.get().validateWith(new AbsentCommitId(commitId)).commit();
@@ -93,10 +92,10 @@ final class CommitSettler {
           LOG.info("Commit {} to {} landed late, before its retry; acking", commitId, table.name());
           return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
         }
-        error.addSuppressed(e);
+        firstError.addSuppressed(e);
       } catch (RuntimeException e) {
         // Whatever the retry met, the first attempt is still unsettled: look again.
-        error.addSuppressed(e);
+        firstError.addSuppressed(e);
       }
     }
   }

@@ -47,6 +47,13 @@ class HeldTuplesTest {
     return new TupleImpl(context, values, component, task, stream, MessageId.makeRootId(root, edge));
   }
 
+  /** Holds {@code count} events just emitted from task 1, ids 0 on. */
+  void holdEvents(HeldTuples held, int count) {
+    for (int i = 0; i < count; i++) {
+      held.hold(emitted(1, "default", List.of((long) i, "eu")));
+    }
+  }
+
   @Test
   void ackingTheCopiesCompletesEveryTree() {
     HeldTuples held = new HeldTuples();
@@ -92,9 +99,7 @@ class HeldTuplesTest {
   @Test
   void anchoringAnEmitToTheMaterializedCopiesAndAckingThemKeepsTheTreesOpenUntilTheChildIsAcked() {
     HeldTuples held = new HeldTuples();
-    for (int i = 0; i < 100; i++) {
-      held.hold(emitted(1, "default", List.of((long) i, "eu")));
-    }
+    holdEvents(held, 100);
     List<Tuple> tuples = held.materialize();
 
     Tuple descriptor = acker.emit(tuples);
@@ -194,9 +199,7 @@ class HeldTuplesTest {
   @Test
   void whenTheSpillFileCannotBeWrittenTheIdsStayOnTheHeapAndEveryTreeCompletes(@TempDir Path dir) {
     HeldTuples held = new HeldTuples(1, dir.resolve("missing"));
-    for (int i = 0; i < 3 * AckIdChunk.SIZE + 1; i++) {
-      held.hold(emitted(1, "default", List.of((long) i, "eu")));
-    }
+    holdEvents(held, 3 * AckIdChunk.SIZE + 1);
 
     held.forEach(acker::ack);
 
@@ -207,9 +210,7 @@ class HeldTuplesTest {
   @Test
   void releasingADroppedBatchDeletesItsSpillFile(@TempDir Path spillDirectory) throws Exception {
     HeldTuples held = new HeldTuples(1, spillDirectory);
-    for (int i = 0; i < 3 * AckIdChunk.SIZE; i++) {
-      held.hold(emitted(1, "default", List.of((long) i, "eu")));
-    }
+    holdEvents(held, 3 * AckIdChunk.SIZE);
 
     held.release();
 

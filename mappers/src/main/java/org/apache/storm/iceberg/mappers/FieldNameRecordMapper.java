@@ -8,7 +8,6 @@ import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
@@ -68,7 +67,7 @@ public class FieldNameRecordMapper implements RecordMapper {
         throw new RecordMappingException(
             column.name(), "required column '" + column.name() + "' (" + column.type() + ") has no value");
       }
-      record.set(pos, IcebergValues.convert(resolution.types[pos], value, columns[pos].name()));
+      record.set(pos, IcebergValues.convert(columns[pos].type(), value, columns[pos].name()));
     }
     return record;
   }
@@ -92,23 +91,18 @@ public class FieldNameRecordMapper implements RecordMapper {
 
   /**
    * Where each column's value is in a tuple of one field layout, and any field strict mode refuses;
-   * with the schema's columns, their types and the record the mapper fills, laid out once, not per tuple.
+   * with the schema's columns and the record the mapper fills, laid out once, not per tuple.
    */
   private static final class Resolution {
     final int[] fieldIndexOfColumn;
     final String unmatchedField;
     final Types.NestedField[] columns;
-    final Type[] types;
     final Record record;
 
     private Resolution(Schema schema, int[] fieldIndexOfColumn, String unmatchedField) {
       this.fieldIndexOfColumn = fieldIndexOfColumn;
       this.unmatchedField = unmatchedField;
       this.columns = schema.columns().toArray(new Types.NestedField[0]);
-      this.types = new Type[columns.length];
-      for (int pos = 0; pos < columns.length; pos++) {
-        types[pos] = columns[pos].type();
-      }
       this.record = GenericRecord.create(schema);
     }
 
