@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.formats;
 
 import java.util.Map;
+import java.util.Optional;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -8,12 +9,16 @@ import org.apache.iceberg.data.GenericFileWriterFactory;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.InternalRow;
 
 /**
  * Writes generic records in one file format through Iceberg 1.11's format-model registry ({@link
  * GenericFileWriterFactory} looks the format up in {@code FormatModelRegistry}), so compression,
  * row-group and stripe sizes, and column metrics follow the table's {@code write.*} properties.
  * Properties given to the provider are passed on as writer properties and win over the table's.
+ *
+ * <p>Parquet also writes {@link InternalRow}s ({@link InternalRowWriterFactory}); ORC and Avro write
+ * generic records only.
  */
 final class GenericFormatWriter implements FileFormatWriter {
   private static final long serialVersionUID = 1L;
@@ -38,6 +43,14 @@ final class GenericFormatWriter implements FileFormatWriter {
         .dataSchema(schema)
         .writerProperties(writerProperties)
         .build();
+  }
+
+  @Override
+  public Optional<FileWriterFactory<InternalRow>> internalWriterFactory(Table table, Schema schema) {
+    if (!InternalRowWriterFactory.supports(format)) {
+      return Optional.empty();
+    }
+    return Optional.of(new InternalRowWriterFactory(table, format, schema, writerProperties));
   }
 
   @Override

@@ -6,9 +6,11 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
+import org.apache.storm.iceberg.spi.RecordMapper;
 
 /**
- * Opens batches for one task against the table's current metadata, in the format the options name
+ * Opens batches for one task against the table's current metadata, with the task's record mapper,
+ * in the format the options name
  * or, by default, the table's {@code write.format.default} (Parquet when unset), looked up as a
  * provider of the same name. The default follows the table, so a format change made outside is
  * picked up at the next batch.
@@ -16,22 +18,25 @@ import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
 final class BatchFactory {
   private final Table table;
   private final ProviderChoice<FileFormatWriter> chosenFormat;
+  private final RecordMapper mapper;
   private final ClassLoader loader;
   private final TaskIdentity task;
   private FileFormatWriter tableDefaultWriter;
   private String tableDefaultName;
   private FileFormatWriter chosenWriter;
 
-  BatchFactory(Table table, ProviderChoice<FileFormatWriter> chosenFormat, ClassLoader loader, TaskIdentity task) {
+  BatchFactory(
+      Table table, ProviderChoice<FileFormatWriter> chosenFormat, RecordMapper mapper, ClassLoader loader, TaskIdentity task) {
     this.table = table;
     this.chosenFormat = chosenFormat;
+    this.mapper = mapper;
     this.loader = loader;
     this.task = task;
   }
 
   /** Opens a batch; the caller has refreshed the table. */
-  OpenBatch open(long nowMillis) {
-    return new OpenBatch(table, formatWriter(), task.taskIndex(), task.taskId(), nowMillis);
+  OpenBatch<?> open(long nowMillis) {
+    return OpenBatch.open(table, mapper, formatWriter(), task.taskIndex(), task.taskId(), nowMillis);
   }
 
   private FileFormatWriter formatWriter() {

@@ -8,49 +8,45 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.data.InternalRecordWrapper;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.tuple.Tuple;
 
 /**
  * One batch being written: open data files (one per partition, through Iceberg's fanout writer, all
  * against the one table metadata version the batch was opened with) and the tuples they hold, not
- * yet acked. Records go straight to the file writers; of each tuple only its ack identity is kept
- * ({@link HeldTuples}).
+ * yet acked. Rows ({@link BatchRows}: internal rows or generic records) go straight to the file
+ * writers; of each tuple only its ack identity is kept ({@link HeldTuples}).
  *
  * <p>Not thread-safe: one task's executor thread owns it.
  */
-final class OpenBatch {
+final class OpenBatch<T> {
   /** Byte estimates walk every open file's buffers, so they are refreshed every this many records. */
   static final int BYTES_REFRESH_RECORDS = 100;
 
-  private final Schema schema;
+  private final BatchRows<T> rows;
   private final PartitionSpec spec;
-  private final TrackingWriterFactory files;
-  private final FanoutDataWriter<Record> writer;
+  private final TrackingWriterFactory<T> files;
+  private final FanoutDataWriter<T> writer;
   private final PartitionKey partitionKey;
-  private final InternalRecordWrapper partitionSource;
   private final HeldTuples tuples = new HeldTuples();
   private final long openedAtMillis;
   private long records;
   private long bytes;
 
-  OpenBatch(Table table, FileFormatWriter format, int partitionId, long taskId, long nowMillis) {
-    this.schema = table.schema();
+  private OpenBatch(Table table, BatchRows<T> rows, FileFormat format, int partitionId, long taskId, long nowMillis) {
+    this.rows = rows;
     this.spec = table.spec();
-    FileFormat fileFormat = format.format();
-    this.files = new TrackingWriterFactory(format.writerFactory(table, schema));
+    this.files = new TrackingWriterFactory<>(rows.writers());
     OutputFileFactory fileFactory =
         OutputFileFactory.builderFor(table, partitionId, taskId)
-            .format(fileFormat)
+            .format(format)
             .operationId(UUID.randomUUID().toString())
             .build();
     long targetFileSize =
@@ -59,31 +55,49 @@ final class OpenBatch {
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
             TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     this.writer = new FanoutDataWriter<>(files, fileFactory, table.io(), targetFileSize);
-    this.partitionKey = new PartitionKey(spec, schema);
-    this.partitionSource = new InternalRecordWrapper(schema.asStruct());
+    this.partitionKey = new PartitionKey(spec, rows.schema);
     this.openedAtMillis = nowMillis;
   }
 
-  /** The schema records of this batch must have. */
-  Schema schema() {
-    return schema;
+  /**
+   * Opens a batch against the table's current schema and spec (the caller has refreshed it), with
+   * the rows the mapper and format choose ({@link BatchRows#choose}).
+   */
+  static OpenBatch<?> open(
+      Table table, RecordMapper mapper, FileFormatWriter format, int partitionId, long taskId, long nowMillis) {
+    BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema());
+    return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis);
+  }
+
+  /** Whether this batch writes {@link org.apache.storm.iceberg.spi.InternalRow}s. */
+  boolean internalRows() {
+    return rows.internal();
   }
 
   /**
-   * Writes the record into its partition's open file and holds the tuple until the batch settles.
+   * The tuple's row, as the mapper builds it for this batch's schema.
+   *
+   * @throws RuntimeException when the mapper refuses the tuple; the batch is intact
+   */
+  T map(Tuple tuple) {
+    return rows.map(tuple);
+  }
+
+  /**
+   * Writes the row into its partition's open file and holds the tuple until the batch settles.
    *
    * @throws RecordRejectedException when the record's partition cannot be computed (a value of the
    *     wrong Java type for a partition source column); nothing was written and the batch is intact
    * @throws RuntimeException any other failure: the batch is broken and must be abandoned, and the
    *     tuple is not held by it
    */
-  void write(Record record, Tuple tuple) {
+  void write(T row, Tuple tuple) {
     try {
-      partitionKey.partition(partitionSource.wrap(record));
+      partitionKey.partition(rows.partitionSource(row));
     } catch (RuntimeException e) {
       throw new RecordRejectedException("cannot compute the partition of the record: " + e, e);
     }
-    writer.write(record, spec, partitionKey);
+    writer.write(row, spec, partitionKey);
     records++;
     if (records % BYTES_REFRESH_RECORDS == 0) {
       bytes = files.bytesWritten();

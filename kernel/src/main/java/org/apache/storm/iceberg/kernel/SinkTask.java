@@ -6,11 +6,9 @@ import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.data.Record;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.spi.BatchStats;
-import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
@@ -35,25 +33,22 @@ public final class SinkTask implements Closeable {
   private final Catalog catalog;
   private final Table table;
   private final BatchFactory batches;
-  private final RecordMapper mapper;
   private final List<SealPolicy> policies;
   private final SealedBatchHandler handler;
   private final OutputCollector collector;
   private final LongSupplier clock;
   private final SinkMetrics metrics;
-  private OpenBatch batch;
+  private OpenBatch<?> batch;
 
   private SinkTask(
       OpenedTable opened,
       BatchFactory batches,
-      RecordMapper mapper,
       List<SealPolicy> policies,
       SealedBatchHandler handler,
       TaskEnvironment env) {
     this.catalog = opened.catalog();
     this.table = opened.table();
     this.batches = batches;
-    this.mapper = mapper;
     this.policies = policies;
     this.handler = handler;
     this.collector = env.collector();
@@ -112,8 +107,12 @@ public final class SinkTask implements Closeable {
             opened ->
                 new SinkTask(
                     opened,
-                    new BatchFactory(opened.table(), options.fileFormat(), opened.loader(), env.task()),
-                    options.recordMapper().resolve(opened.loader()),
+                    new BatchFactory(
+                        opened.table(),
+                        options.fileFormat(),
+                        options.recordMapper().resolve(opened.loader()),
+                        opened.loader(),
+                        env.task()),
                     options.sealPolicies(opened.loader()),
                     handlerFactory.apply(opened),
                     env));
@@ -129,7 +128,7 @@ public final class SinkTask implements Closeable {
       sealIfDue();
       return;
     }
-    OpenBatch open;
+    OpenBatch<?> open;
     try {
       open = currentBatch();
     } catch (RuntimeException e) {
@@ -138,31 +137,40 @@ public final class SinkTask implements Closeable {
       collector.fail(tuple);
       return;
     }
-    Record record;
+    if (write(open, tuple)) {
+      sealIfDue();
+    }
+  }
+
+  /**
+   * Maps the tuple and writes its row into the open batch. A tuple the mapper or the partitioning
+   * refuses is failed on its own; a write that breaks the batch fails the batch and the tuple.
+   *
+   * @return whether the tuple is in the batch
+   */
+  private <T> boolean write(OpenBatch<T> open, Tuple tuple) {
+    T row;
     try {
-      record = mapper.map(tuple, open.schema());
-      if (record == null) {
-        throw new IllegalStateException("record mapper " + mapper.getClass().getName() + " returned null");
-      }
+      row = open.map(tuple);
     } catch (RuntimeException e) {
       failUnmappable(tuple, e);
-      return;
+      return false;
     }
     try {
-      open.write(record, tuple);
+      open.write(row, tuple);
       metrics.recordWritten();
+      return true;
     } catch (OpenBatch.RecordRejectedException e) {
       failUnmappable(tuple, e);
-      return;
+      return false;
     } catch (RuntimeException e) {
       // The batch's files are broken: fail it whole; this tuple is not in it yet.
       batch = null;
       metrics.nothingPending();
       failBatch(open.abandon(), e);
       collector.fail(tuple);
-      return;
+      return false;
     }
-    sealIfDue();
   }
 
   private void failUnmappable(Tuple tuple, RuntimeException cause) {
@@ -187,7 +195,7 @@ public final class SinkTask implements Closeable {
   }
 
   private void sealAndCommit() {
-    OpenBatch sealing = batch;
+    OpenBatch<?> sealing = batch;
     batch = null;
     SealedBatch sealed;
     long started = System.nanoTime();
@@ -207,7 +215,7 @@ public final class SinkTask implements Closeable {
     }
   }
 
-  private OpenBatch currentBatch() {
+  private OpenBatch<?> currentBatch() {
     if (batch == null) {
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       table.refresh();

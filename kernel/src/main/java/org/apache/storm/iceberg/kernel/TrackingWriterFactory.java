@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.EqualityDeleteWriter;
 import org.apache.iceberg.deletes.PositionDeleteWriter;
 import org.apache.iceberg.encryption.EncryptedOutputFile;
@@ -20,32 +19,32 @@ import org.apache.iceberg.io.FileWriterFactory;
  * writer hands every file of one partition the same partition object, so partitions are counted by
  * identity, without hashing on the write path.
  */
-final class TrackingWriterFactory implements FileWriterFactory<Record> {
-  private final FileWriterFactory<Record> delegate;
-  private final List<DataWriter<Record>> writers = new ArrayList<>();
+final class TrackingWriterFactory<T> implements FileWriterFactory<T> {
+  private final FileWriterFactory<T> delegate;
+  private final List<DataWriter<T>> writers = new ArrayList<>();
   private final Set<StructLike> partitions = Collections.newSetFromMap(new IdentityHashMap<>());
 
-  TrackingWriterFactory(FileWriterFactory<Record> delegate) {
+  TrackingWriterFactory(FileWriterFactory<T> delegate) {
     this.delegate = delegate;
   }
 
   @Override
-  public DataWriter<Record> newDataWriter(
+  public DataWriter<T> newDataWriter(
       EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
-    DataWriter<Record> writer = delegate.newDataWriter(file, spec, partition);
+    DataWriter<T> writer = delegate.newDataWriter(file, spec, partition);
     writers.add(writer);
     partitions.add(partition == null ? NO_PARTITION : partition);
     return writer;
   }
 
   @Override
-  public EqualityDeleteWriter<Record> newEqualityDeleteWriter(
+  public EqualityDeleteWriter<T> newEqualityDeleteWriter(
       EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
     throw new UnsupportedOperationException("storm-iceberg is append-only");
   }
 
   @Override
-  public PositionDeleteWriter<Record> newPositionDeleteWriter(
+  public PositionDeleteWriter<T> newPositionDeleteWriter(
       EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
     throw new UnsupportedOperationException("storm-iceberg is append-only");
   }
@@ -60,7 +59,7 @@ final class TrackingWriterFactory implements FileWriterFactory<Record> {
 
   /** Closes every writer opened, ignoring each one's failure: used only when a batch is abandoned. */
   void closeAllQuietly() {
-    for (DataWriter<Record> writer : writers) {
+    for (DataWriter<T> writer : writers) {
       try {
         writer.close();
       } catch (java.io.IOException | RuntimeException e) {
@@ -72,7 +71,7 @@ final class TrackingWriterFactory implements FileWriterFactory<Record> {
   /** Bytes written so far, as the format writers estimate them (buffered rows included). */
   long bytesWritten() {
     long bytes = 0;
-    for (DataWriter<Record> writer : writers) {
+    for (DataWriter<T> writer : writers) {
       bytes += writer.length();
     }
     return bytes;

@@ -3,10 +3,12 @@ package org.apache.storm.iceberg.kernel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -16,6 +18,8 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.spi.InternalRow;
+import org.apache.storm.iceberg.spi.InternalRowMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
@@ -24,7 +28,8 @@ import org.apache.storm.iceberg.testing.Tuples;
 import org.apache.storm.tuple.ITuple;
 import org.apache.storm.tuple.Tuple;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -77,11 +82,50 @@ class BadInputTest {
     }
   }
 
+  /** As {@link MisbehavingMapper}, building internal rows, as the kernel asks of it for Parquet. */
+  static final class MisbehavingInternalMapper implements InternalRowMapper {
+    private final Case badCase;
+
+    MisbehavingInternalMapper(Case badCase) {
+      this.badCase = badCase;
+    }
+
+    @Override
+    public Record map(ITuple tuple, Schema schema) {
+      throw new AssertionError("a Parquet batch must ask for internal rows");
+    }
+
+    @Override
+    public InternalRow mapInternal(ITuple tuple, Schema schema) {
+      Object id = tuple.getValueByField("id");
+      if (Long.valueOf(3L).equals(id) || id == null) {
+        switch (badCase) {
+          case MAPPER_THROWS -> throw new IllegalStateException("mapper blew up on tuple 3");
+          case MAPPER_RETURNS_NULL -> {
+            return null;
+          }
+          case MAPPER_RETURNS_WRONG_PARTITION_TYPE -> {
+            InternalRow row = new InternalRow(schema.columns().size());
+            row.set(0, 3L);
+            row.set(schema.columns().indexOf(schema.findField("region")), 42);
+            return row;
+          }
+          default -> { }
+        }
+      }
+      return new org.apache.storm.iceberg.mappers.FieldNameRecordMapper().mapInternal(tuple, schema);
+    }
+  }
+
+  static Stream<Arguments> casesForEachRowModel() {
+    return Arrays.stream(Case.values()).flatMap(c -> Stream.of(Arguments.of(c, false), Arguments.of(c, true)));
+  }
+
   @TempDir Path dir;
 
-  @ParameterizedTest
-  @EnumSource(Case.class)
-  void aBadTupleFailsAloneWithAClearErrorAndTheBatchIsCommitted(Case badCase) {
+  @ParameterizedTest(name = "{0}, internal rows: {1}")
+  @MethodSource("casesForEachRowModel")
+  void aBadTupleFailsAloneWithAClearErrorAndTheBatchIsCommitted(Case badCase, boolean internalRows) {
     Map<String, String> catalogProperties = TestCatalogs.hadoop(dir);
     var catalog = TestCatalogs.load(catalogProperties);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
@@ -90,7 +134,7 @@ class BadInputTest {
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink = SinkTask.open(
         new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
-            .withTable("db.events").withRecordMapper(new MisbehavingMapper(badCase)).withCommitIntervalRecords(5).build(),
+            .withTable("db.events").withRecordMapper(internalRows ? new MisbehavingInternalMapper(badCase) : new MisbehavingMapper(badCase)).withCommitIntervalRecords(5).build(),
         SinkTaskTest.TASK, recorder.collector());
     Tuples tuples = new Tuples(TestTables.FIELDS);
 

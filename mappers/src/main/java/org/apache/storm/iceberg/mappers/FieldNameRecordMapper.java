@@ -6,9 +6,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.spi.InternalRow;
+import org.apache.storm.iceberg.spi.InternalRowMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
 import org.apache.storm.tuple.Fields;
@@ -22,10 +25,10 @@ import org.apache.storm.tuple.ITuple;
  *
  * <p>Columns are resolved to tuple field indexes once per schema (id and columns) and tuple field
  * layout, not by name on every tuple; a new schema (a column added to the table) is resolved again.
- * Each field layout has one record that every call overwrites and returns, as the {@link
- * RecordMapper} contract allows: a caller that keeps records must copy them.
+ * Each field layout has one record, and one {@link InternalRow}, that every call overwrites and
+ * returns, as the {@link RecordMapper} contract allows: a caller that keeps them must copy them.
  */
-public class FieldNameRecordMapper implements RecordMapper {
+public class FieldNameRecordMapper implements InternalRowMapper {
   private static final long serialVersionUID = 1L;
 
   private final boolean caseInsensitive;
@@ -50,26 +53,42 @@ public class FieldNameRecordMapper implements RecordMapper {
   @Override
   public Record map(ITuple tuple, Schema schema) {
     Resolution resolution = resolve(schema, tuple.getFields());
+    fill(resolution.record, resolution, tuple, false);
+    return resolution.record;
+  }
+
+  @Override
+  public InternalRow mapInternal(ITuple tuple, Schema schema) {
+    Resolution resolution = resolve(schema, tuple.getFields());
+    fill(resolution.row, resolution, tuple, true);
+    return resolution.row;
+  }
+
+  /**
+   * Overwrites every field of the layout's one record or row: the kernel writes it before the next
+   * tuple is mapped and keeps no reference (the RecordMapper contract).
+   */
+  private static void fill(StructLike target, Resolution resolution, ITuple tuple, boolean internal) {
     if (resolution.unmatchedField != null) {
       throw new RecordMappingException(
           resolution.unmatchedField,
           "tuple field '" + resolution.unmatchedField + "' matches no column, and the mapper is strict");
     }
-    // One record per field layout, every field overwritten: the kernel writes it before the next
-    // tuple is mapped and keeps no reference (the RecordMapper contract).
-    Record record = resolution.record;
     Types.NestedField[] columns = resolution.columns;
     for (int pos = 0; pos < columns.length; pos++) {
       int fieldIndex = resolution.fieldIndexOfColumn[pos];
       Object value = fieldIndex < 0 ? null : tuple.getValue(fieldIndex);
-      if (value == null && columns[pos].isRequired()) {
-        Types.NestedField column = columns[pos];
+      Types.NestedField column = columns[pos];
+      if (value == null && column.isRequired()) {
         throw new RecordMappingException(
             column.name(), "required column '" + column.name() + "' (" + column.type() + ") has no value");
       }
-      record.set(pos, IcebergValues.convert(columns[pos].type(), value, columns[pos].name()));
+      target.set(
+          pos,
+          internal
+              ? IcebergValues.convertInternal(column.type(), value, column.name())
+              : IcebergValues.convert(column.type(), value, column.name()));
     }
-    return record;
   }
 
   /** Column-to-field indexes for this schema and field layout, computed on first sight. */
@@ -98,12 +117,14 @@ public class FieldNameRecordMapper implements RecordMapper {
     final String unmatchedField;
     final Types.NestedField[] columns;
     final Record record;
+    final InternalRow row;
 
     private Resolution(Schema schema, int[] fieldIndexOfColumn, String unmatchedField) {
       this.fieldIndexOfColumn = fieldIndexOfColumn;
       this.unmatchedField = unmatchedField;
       this.columns = schema.columns().toArray(new Types.NestedField[0]);
       this.record = GenericRecord.create(schema);
+      this.row = new InternalRow(columns.length);
     }
 
     static Resolution of(Schema schema, Fields fields, boolean caseInsensitive, boolean strict) {

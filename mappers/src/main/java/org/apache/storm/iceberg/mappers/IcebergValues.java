@@ -16,21 +16,39 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.DateTimeUtil;
+import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.iceberg.spi.RecordMappingException;
 
 /**
- * Converts a Java value to Iceberg's generic representation of a column type, recursively for
- * structs, lists and maps. Conversions never lose information: a value that does not fit the type
- * exactly is an error naming the column path, the expected type and the value's class. Timestamps
- * with a zone accept epoch <b>milliseconds</b> as a {@code Long}; that is the one numeric unit.
+ * Converts a Java value to Iceberg's generic or internal representation of a column type,
+ * recursively for structs, lists and maps. Conversions never lose information: a value that does
+ * not fit the type exactly is an error naming the column path, the expected type and the value's
+ * class. Timestamps with a zone accept epoch <b>milliseconds</b> as a {@code Long}; that is the one
+ * numeric unit.
+ *
+ * <p>The two representations accept and refuse the same values with the same messages; they differ
+ * only in the Java form of dates, times, timestamps, fixed values and structs (see {@link
+ * InternalRow}).
  */
 public final class IcebergValues {
   private IcebergValues() {}
 
+  /** Iceberg's generic representation: what its generic writers and readers use ({@code Record}s). */
   public static Object convert(Type type, Object value, String path) {
+    return convert(type, value, path, false);
+  }
+
+  /** Iceberg's internal representation ({@link InternalRow}): what its internal writers encode as is. */
+  public static Object convertInternal(Type type, Object value, String path) {
+    return convert(type, value, path, true);
+  }
+
+  private static Object convert(Type type, Object value, String path, boolean internal) {
     if (value == null) {
       return null;
     }
@@ -86,23 +104,23 @@ public final class IcebergValues {
       case UUID:
         return toUuid(type, value, path);
       case DATE:
-        if (value instanceof LocalDate) {
-          return value;
-        }
-        if (value instanceof java.sql.Date) {
-          return ((java.sql.Date) value).toLocalDate();
+        LocalDate date = toDate(value);
+        if (date != null) {
+          return internal ? (Object) (int) date.toEpochDay() : date;
         }
         if (value instanceof Integer) {
-          return LocalDate.ofEpochDay((Integer) value);
+          return internal ? value : LocalDate.ofEpochDay((Integer) value);
         }
         break;
       case TIME:
         if (value instanceof LocalTime) {
-          return value;
+          return internal ? (Object) DateTimeUtil.microsFromTime((LocalTime) value) : value;
         }
         break;
       case TIMESTAMP:
-        return toTimestamp((Types.TimestampType) type, value, path);
+        return internal
+            ? toTimestampMicros((Types.TimestampType) type, value, path)
+            : toTimestamp((Types.TimestampType) type, value, path);
       case BINARY:
         if (value instanceof byte[]) {
           return ByteBuffer.wrap((byte[]) value);
@@ -118,25 +136,36 @@ public final class IcebergValues {
             throw mismatch(
                 path, type, value, "length " + ((byte[]) value).length + " is not " + length);
           }
-          return value;
+          return internal ? ByteBuffer.wrap((byte[]) value) : value;
         }
         break;
       case STRUCT:
         if (value instanceof Map) {
-          return toStruct(type.asStructType(), (Map<?, ?>) value, path);
+          StructLike struct = internal ? new InternalRow(type.asStructType().fields().size()) : GenericRecord.create(type.asStructType());
+          return toStruct(type.asStructType(), (Map<?, ?>) value, path, struct, internal);
         }
         break;
       case LIST:
-        return toList(type.asListType(), value, path);
+        return toList(type.asListType(), value, path, internal);
       case MAP:
         if (value instanceof Map) {
-          return toMap(type.asMapType(), (Map<?, ?>) value, path);
+          return toMap(type.asMapType(), (Map<?, ?>) value, path, internal);
         }
         break;
       default:
         break;
     }
     throw mismatch(path, type, value, null);
+  }
+
+  private static LocalDate toDate(Object value) {
+    if (value instanceof LocalDate) {
+      return (LocalDate) value;
+    }
+    if (value instanceof java.sql.Date) {
+      return ((java.sql.Date) value).toLocalDate();
+    }
+    return null;
   }
 
   private static boolean isIntegral(Object value) {
@@ -226,13 +255,52 @@ public final class IcebergValues {
       return ((ZonedDateTime) value).toOffsetDateTime();
     }
     if (value instanceof java.util.Date) {
-      return atUtc(((java.util.Date) value).toInstant());
+      return atUtc(Instant.ofEpochMilli(epochMillisInRange(type, ((java.util.Date) value).getTime(), value, path)));
     }
     if (value instanceof Long) {
-      return atUtc(Instant.ofEpochMilli((Long) value));
+      return atUtc(Instant.ofEpochMilli(epochMillisInRange(type, (Long) value, value, path)));
     }
     throw mismatch(path, type, value, null);
   }
+
+  /** As {@link #toTimestamp}, as microseconds from the epoch (in UTC, or in local time without a zone). */
+  private static Object toTimestampMicros(Types.TimestampType type, Object value, String path) {
+    if (!type.shouldAdjustToUTC()) {
+      if (value instanceof LocalDateTime) {
+        return DateTimeUtil.microsFromTimestamp((LocalDateTime) value);
+      }
+      throw mismatch(path, type, value, null);
+    }
+    if (value instanceof OffsetDateTime) {
+      return DateTimeUtil.microsFromTimestamptz((OffsetDateTime) value);
+    }
+    if (value instanceof Instant) {
+      return DateTimeUtil.microsFromInstant((Instant) value);
+    }
+    if (value instanceof ZonedDateTime) {
+      return DateTimeUtil.microsFromInstant(((ZonedDateTime) value).toInstant());
+    }
+    if (value instanceof java.util.Date) {
+      return epochMillisInRange(type, ((java.util.Date) value).getTime(), value, path) * 1000L;
+    }
+    if (value instanceof Long) {
+      return epochMillisInRange(type, (Long) value, value, path) * 1000L;
+    }
+    throw mismatch(path, type, value, null);
+  }
+
+  /**
+   * Epoch milliseconds whose microseconds fit in a long, as Iceberg stores them; beyond that (some
+   * 292,000 years from 1970) the file writer itself would fail, part-way through a row.
+   */
+  private static long epochMillisInRange(Type type, long epochMillis, Object value, String path) {
+    if (epochMillis > MAX_EPOCH_MILLIS || epochMillis < -MAX_EPOCH_MILLIS) {
+      throw mismatch(path, type, value, epochMillis + " ms from the epoch is beyond the microseconds a long holds");
+    }
+    return epochMillis;
+  }
+
+  private static final long MAX_EPOCH_MILLIS = Long.MAX_VALUE / 1000L;
 
   /**
    * {@code instant.atOffset(UTC)} without its costs: on Java 17 that builds a new ZoneRules every
@@ -258,8 +326,8 @@ public final class IcebergValues {
 
   private record UtcDay(long epochDay, LocalDate date) {}
 
-  private static Object toStruct(Types.StructType type, Map<?, ?> value, String path) {
-    GenericRecord record = GenericRecord.create(type);
+  private static Object toStruct(
+      Types.StructType type, Map<?, ?> value, String path, StructLike struct, boolean internal) {
     List<Types.NestedField> fields = type.fields();
     for (int pos = 0; pos < fields.size(); pos++) {
       Types.NestedField field = fields.get(pos);
@@ -269,12 +337,12 @@ public final class IcebergValues {
         throw new RecordMappingException(
             fieldPath, "required field '" + fieldPath + "' (" + field.type() + ") has no value");
       }
-      record.set(pos, convert(field.type(), fieldValue, fieldPath));
+      struct.set(pos, convert(field.type(), fieldValue, fieldPath, internal));
     }
-    return record;
+    return struct;
   }
 
-  private static Object toList(Types.ListType type, Object value, String path) {
+  private static Object toList(Types.ListType type, Object value, String path, boolean internal) {
     List<?> elements;
     if (value instanceof List) {
       elements = (List<?>) value;
@@ -297,20 +365,20 @@ public final class IcebergValues {
       if (element == null && type.isElementRequired()) {
         throw new RecordMappingException(elementPath, "list '" + path + "' holds a null element");
       }
-      converted.add(convert(type.elementType(), element, elementPath));
+      converted.add(convert(type.elementType(), element, elementPath, internal));
     }
     return converted;
   }
 
-  private static Object toMap(Types.MapType type, Map<?, ?> value, String path) {
+  private static Object toMap(Types.MapType type, Map<?, ?> value, String path, boolean internal) {
     Map<Object, Object> converted = new LinkedHashMap<>();
     for (Map.Entry<?, ?> entry : value.entrySet()) {
       if (entry.getValue() == null && type.isValueRequired()) {
         throw new RecordMappingException(path + ".value", "map '" + path + "' holds a null value");
       }
       converted.put(
-          convert(type.keyType(), entry.getKey(), path + ".key"),
-          convert(type.valueType(), entry.getValue(), path + ".value"));
+          convert(type.keyType(), entry.getKey(), path + ".key", internal),
+          convert(type.valueType(), entry.getValue(), path + ".value", internal));
     }
     return converted;
   }

@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.spi;
 
 import java.io.Serializable;
+import java.util.Optional;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
@@ -25,4 +26,13 @@ public interface FileFormatWriter extends Serializable {
    * properties. Called once per batch, against the metadata version the batch is written with.
    */
   FileWriterFactory<Record> writerFactory(Table table, Schema schema);
+
+  /**
+   * A writer factory for {@link InternalRow}s of {@code schema}, with the same files, properties and
+   * metrics as {@link #writerFactory}, or empty when this format has no internal-row writer (the
+   * default). The kernel uses it whenever the record mapper is an {@link InternalRowMapper}.
+   */
+  default Optional<FileWriterFactory<InternalRow>> internalWriterFactory(Table table, Schema schema) {
+    return Optional.empty();
+  }
 }
