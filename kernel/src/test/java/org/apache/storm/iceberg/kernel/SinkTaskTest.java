@@ -156,7 +156,7 @@ class SinkTaskTest {
 
   @ParameterizedTest
   @EnumSource(CatalogKind.class)
-  void ageThresholdSealsOnATickAndOnATuple(CatalogKind kind) {
+  void ageThresholdSealsOnATickAndOnTheTupleThatReadsTheClock(CatalogKind kind) {
     start(kind);
     Table table = createTable(PartitionSpec.unpartitioned(), Map.of());
     SinkTask sink = open(options().withCommitIntervalMillis(5_000).build());
@@ -175,11 +175,14 @@ class SinkTaskTest {
     sink.execute(tuples.tick());
     assertThat(TestTables.snapshots(table)).hasSize(1);
 
-    // Age is also checked on every tuple.
+    // Tuples see the clock too: it is read when a batch opens and every RECORDS_PER_CLOCK_READ records.
+    int perRead = SinkTask.RECORDS_PER_CLOCK_READ;
     send(sink, 3, 4);
     clock.addAndGet(5_000);
-    send(sink, 4, 5);
-    assertThat(recorder.ackedIds()).containsExactlyElementsOf(range(0, 5));
+    send(sink, 4, 3 + perRead - 1);
+    assertThat(TestTables.snapshots(table)).as("the clock is not read before the %dth record", perRead).hasSize(1);
+    send(sink, 3 + perRead - 1, 3 + perRead);
+    assertThat(recorder.ackedIds()).containsExactlyElementsOf(range(0, 3 + perRead));
     assertThat(TestTables.snapshots(table)).hasSize(2);
     sink.close();
   }
