@@ -12,6 +12,7 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.task.GeneralTopologyContext;
 import org.apache.storm.tuple.Fields;
@@ -115,6 +116,25 @@ public final class BenchData {
       record.set(i, value);
     }
     return record;
+  }
+
+  /** Row {@code row} in Iceberg's internal representation: what the field-name mapper makes of {@link #tuple} for Parquet. */
+  public InternalRow internalRow(long row) {
+    InternalRow internal = new InternalRow(columns);
+    for (int i = 0; i < columns; i++) {
+      Object value = value(TYPES[i % TYPES.length], row, i);
+      internal.set(i, TYPES[i % TYPES.length].typeId() == Type.TypeID.TIMESTAMP ? (Long) value * 1000L : value);
+    }
+    return internal;
+  }
+
+  /** {@code count} internal rows, built ahead so that building them is not measured. */
+  public InternalRow[] internalRows(int count) {
+    InternalRow[] rows = new InternalRow[count];
+    for (int i = 0; i < count; i++) {
+      rows[i] = internalRow(i);
+    }
+    return rows;
   }
 
   /** {@code count} tuples, built ahead so that building them is not measured. */

@@ -6,9 +6,18 @@ import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.UUID;
 import java.util.function.IntFunction;
 import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.io.FileWriterFactory;
+import org.apache.storm.iceberg.formats.ParquetFormatWriterFactory;
+import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.Table;
@@ -37,6 +46,9 @@ import org.apache.storm.tuple.Tuple;
  *       FanoutDataWriter} writes the same rows, already built as records, into one file per partition
  *       (as the sink does), then one {@code AppendFiles} commits them. Mapping, tuples, the WAL and
  *       acking are what the limit leaves out.
+ *   <li>{@code limit internal rows}: the same, with Iceberg's internal-model Parquet writer (the one
+ *       the kernel uses for the field-name mapper) fed pre-built internal rows: the fastest writer
+ *       Iceberg has for these rows, so the kernel's own overhead is its distance to this one.
  * </ul>
  *
  * Both write to a HadoopCatalog on local disk with the table's default Parquet settings, so their files
@@ -68,6 +80,7 @@ public final class KernelVsLimit {
         BenchData data = new BenchData(columns, partitions);
         Tuple[] tuples = data.tuples(Math.min(POOL, batch));
         Record[] records = data.records(Math.min(POOL, batch));
+        InternalRow[] internalRows = data.internalRows(Math.min(POOL, batch));
         String params = "columns=" + columns + " partitions=" + partitions;
         if (!params.matches(only)) {
           continue;
@@ -76,8 +89,10 @@ public final class KernelVsLimit {
           Rate limit = bench.limit(data, records);
           Rate building = bench.limitBuildingRecords(data, tuples);
           Rate kernel = bench.kernel(data, tuples);
+          Rate internal = bench.limitInternalRows(data, internalRows);
           if (rep > 0) {
             results.add("KernelVsLimit", params, "limit", rep, limit.perSecond(), "records/s");
+            results.add("KernelVsLimit", params, "limit internal rows", rep, internal.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "limit building records", rep, building.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "kernel", rep, kernel.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "limit per-thread-cpu-s", rep, limit.perCpuSecond(), "records/cpu-s");
@@ -142,7 +157,7 @@ public final class KernelVsLimit {
     for (int i = 0; i < data.columns; i++) {
       timestamps[i] = data.schema.columns().get(i).type().typeId() == Type.TypeID.TIMESTAMP;
     }
-    return limit(data, row -> {
+    return limit(data, KernelVsLimit::genericWriters, KernelVsLimit::recordPartitionSource, row -> {
       List<Object> values = tuples[row % tuples.length].getValues();
       Record record = empty.copy();
       for (int i = 0; i < timestamps.length; i++) {
@@ -161,38 +176,62 @@ public final class KernelVsLimit {
 
   /** Records per second through Iceberg's generic Parquet writer, one append per batch. */
   Rate limit(BenchData data, Record[] records) {
-    return limit(data, row -> records[row % records.length]);
+    return limit(data, table -> genericWriters(table), KernelVsLimit::recordPartitionSource, row -> records[row % records.length]);
   }
 
-  private Rate limit(BenchData data, IntFunction<Record> rows) {
+  /**
+   * Records per second through Iceberg's internal-model Parquet writer, the one the kernel uses for
+   * the field-name mapper, fed rows built ahead (timestamps already microseconds).
+   */
+  Rate limitInternalRows(BenchData data, InternalRow[] rows) {
+    return limit(
+        data,
+        table -> new ParquetFormatWriterFactory().create(Map.of()).internalWriterFactory(table, table.schema()).orElseThrow(),
+        struct -> row -> row,
+        row -> rows[row % rows.length]);
+  }
+
+  /** A generic record as partition transforms read it: Iceberg's wrapper converts its java.time values. */
+  private static Function<Record, StructLike> recordPartitionSource(Types.StructType struct) {
+    return new InternalRecordWrapper(struct)::wrap;
+  }
+
+  private static FileWriterFactory<Record> genericWriters(Table table) {
+    return new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).dataSchema(table.schema()).build();
+  }
+
+  private <T extends StructLike> Rate limit(
+      BenchData data,
+      Function<Table, FileWriterFactory<T>> writers,
+      Function<Types.StructType, Function<T, StructLike>> partitionSource,
+      IntFunction<T> rows) {
     try (TempTables tables = new TempTables("bench-limit")) {
       IcebergOptions options =
           new IcebergOptions.Builder().withCatalogName("bench").withCatalogProperties(tables.hadoop()).withTable("db.events").build();
       Catalog catalog = TableSetup.loadCatalog(options);
-      Table table = catalog.createTable(TableIdentifier.of("db", "events"), data.schema, data.spec, null, java.util.Map.of("format-version", "2"));
+      Table table = catalog.createTable(TableIdentifier.of("db", "events"), data.schema, data.spec, null, Map.of("format-version", "2"));
+      Function<T, StructLike> partitionOf = partitionSource.apply(table.schema().asStruct());
       return time((long) batch * batches, () -> {
         for (int b = 0; b < batches; b++) {
           AppendFiles append = table.newAppend();
-          writeBatch(table, rows, b).forEach(append::appendFile);
+          writeBatch(table, writers.apply(table), partitionOf, rows, b).forEach(append::appendFile);
           append.commit();
         }
       });
     }
   }
 
-  private java.util.List<org.apache.iceberg.DataFile> writeBatch(Table table, IntFunction<Record> rows, int batchIndex) {
-    GenericFileWriterFactory files =
-        new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).dataSchema(table.schema()).build();
+  private <T> List<DataFile> writeBatch(
+      Table table, FileWriterFactory<T> files, Function<T, StructLike> partitionOf, IntFunction<T> rows, int batchIndex) {
     OutputFileFactory fileFactory =
         OutputFileFactory.builderFor(table, 1, batchIndex).format(FileFormat.PARQUET).operationId(UUID.randomUUID().toString()).build();
-    FanoutDataWriter<Record> writer = new FanoutDataWriter<>(files, fileFactory, table.io(), org.apache.iceberg.TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    FanoutDataWriter<T> writer = new FanoutDataWriter<>(files, fileFactory, table.io(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     PartitionKey key = new PartitionKey(table.spec(), table.schema());
-    InternalRecordWrapper wrapper = new InternalRecordWrapper(table.schema().asStruct());
     try (writer) {
       for (int i = 0; i < batch; i++) {
-        Record record = rows.apply(i);
-        key.partition(wrapper.wrap(record));
-        writer.write(record, table.spec(), key);
+        T row = rows.apply(i);
+        key.partition(partitionOf.apply(row));
+        writer.write(row, table.spec(), key);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -27,8 +27,11 @@ import org.apache.storm.tuple.Tuple;
  * <p>Not thread-safe: one task's executor thread owns it.
  */
 final class OpenBatch<T> {
-  /** Byte estimates walk every open file's buffers, so they are refreshed every this many records. */
-  static final int BYTES_REFRESH_RECORDS = 100;
+  /**
+   * Byte estimates walk every open file's column buffers, so they are refreshed every this many
+   * records: as often as Iceberg's own rolling writer checks a file's size against its target.
+   */
+  static final int BYTES_REFRESH_RECORDS = 1000;
 
   private final BatchRows<T> rows;
   private final PartitionSpec spec;

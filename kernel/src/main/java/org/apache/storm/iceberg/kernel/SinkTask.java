@@ -41,7 +41,7 @@ public final class SinkTask implements Closeable {
   private final Catalog catalog;
   private final Table table;
   private final BatchFactory batches;
-  private final List<SealPolicy> policies;
+  private final SealPolicy[] policies;
   private final SealedBatchHandler handler;
   private final OutputCollector collector;
   private final LongSupplier clock;
@@ -59,7 +59,7 @@ public final class SinkTask implements Closeable {
     this.catalog = opened.catalog();
     this.table = opened.table();
     this.batches = batches;
-    this.policies = policies;
+    this.policies = policies.toArray(new SealPolicy[0]);
     this.handler = handler;
     this.collector = env.collector();
     this.clock = env.clock();

@@ -137,11 +137,13 @@ class SinkTaskTest {
   void bytesThresholdSealsOnceTheFilesHoldThatManyBytes(CatalogKind kind) {
     start(kind);
     Table table = createTable(PartitionSpec.unpartitioned(), Map.of());
-    SinkTask sink = open(options().withCommitIntervalBytes(64 * 1024).build());
+    SinkTask sink = open(options().withCommitIntervalBytes(1536 * 1024).build());
 
-    // Incompressible 1 KiB payloads: 64 KiB is crossed after roughly 64 records.
+    // Incompressible 1 KiB payloads: 1.5 MiB is crossed after roughly 1,500 records, and the
+    // estimate is refreshed every BYTES_REFRESH_RECORDS records.
+    int refresh = OpenBatch.BYTES_REFRESH_RECORDS;
     java.util.Random random = new java.util.Random(42);
-    for (long id = 0; id < 400 && TestTables.snapshots(table).isEmpty(); id++) {
+    for (long id = 0; id < 4 * refresh && TestTables.snapshots(table).isEmpty(); id++) {
       byte[] bytes = new byte[768];
       random.nextBytes(bytes);
       sink.execute(tuples.tuple(id, "eu", null, java.util.Base64.getEncoder().encodeToString(bytes)));
@@ -149,7 +151,7 @@ class SinkTaskTest {
     List<Snapshot> snapshots = TestTables.snapshots(table);
     assertThat(snapshots).hasSize(1);
     long records = Long.parseLong(snapshots.get(0).summary().get("added-records"));
-    assertThat(records).isBetween(32L, 64L + 2 * OpenBatch.BYTES_REFRESH_RECORDS);
+    assertThat(records).as("sealed at a refresh of the estimate").isEqualTo(2L * refresh);
     assertThat(recorder.acked).hasSize((int) records);
     sink.close();
   }

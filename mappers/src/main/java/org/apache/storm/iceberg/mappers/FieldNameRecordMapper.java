@@ -35,6 +35,8 @@ public class FieldNameRecordMapper implements InternalRowMapper {
   private final boolean strict;
   private transient Schema resolvedSchema;
   private transient Map<Fields, Resolution> resolutions;
+  private transient Fields lastFields;
+  private transient Resolution lastResolution;
 
   /** Matches names exactly and ignores tuple fields with no column. */
   public FieldNameRecordMapper() {
@@ -83,11 +85,15 @@ public class FieldNameRecordMapper implements InternalRowMapper {
         throw new RecordMappingException(
             column.name(), "required column '" + column.name() + "' (" + column.type() + ") has no value");
       }
-      target.set(
-          pos,
-          internal
-              ? IcebergValues.convertInternal(column.type(), value, column.name())
-              : IcebergValues.convert(column.type(), value, column.name()));
+      if (value != null && value.getClass() == resolution.unconvertedClass[pos]) {
+        target.set(pos, value);
+      } else {
+        target.set(
+            pos,
+            internal
+                ? IcebergValues.convertInternal(column.type(), value, column.name())
+                : IcebergValues.convert(column.type(), value, column.name()));
+      }
     }
   }
 
@@ -102,10 +108,16 @@ public class FieldNameRecordMapper implements InternalRowMapper {
               && schema.asStruct().equals(resolvedSchema.asStruct());
       if (!sameSchema) {
         resolutions = new IdentityHashMap<>();
+        lastFields = null;
       }
       resolvedSchema = schema;
     }
-    return resolutions.computeIfAbsent(fields, f -> Resolution.of(schema, f, caseInsensitive, strict));
+    // A stream's tuples share one Fields object; skip the identity hash for a run of them.
+    if (fields != lastFields) {
+      lastResolution = resolutions.computeIfAbsent(fields, f -> Resolution.of(schema, f, caseInsensitive, strict));
+      lastFields = fields;
+    }
+    return lastResolution;
   }
 
   /**
@@ -116,6 +128,8 @@ public class FieldNameRecordMapper implements InternalRowMapper {
     final int[] fieldIndexOfColumn;
     final String unmatchedField;
     final Types.NestedField[] columns;
+    /** Per column, the class of values stored as they are ({@link IcebergValues#unconvertedClass}). */
+    final Class<?>[] unconvertedClass;
     final Record record;
     final InternalRow row;
 
@@ -123,6 +137,10 @@ public class FieldNameRecordMapper implements InternalRowMapper {
       this.fieldIndexOfColumn = fieldIndexOfColumn;
       this.unmatchedField = unmatchedField;
       this.columns = schema.columns().toArray(new Types.NestedField[0]);
+      this.unconvertedClass = new Class<?>[columns.length];
+      for (int pos = 0; pos < columns.length; pos++) {
+        unconvertedClass[pos] = IcebergValues.unconvertedClass(columns[pos].type());
+      }
       this.record = GenericRecord.create(schema);
       this.row = new InternalRow(columns.length);
     }

@@ -48,6 +48,32 @@ public final class IcebergValues {
     return convert(type, value, path, true);
   }
 
+  /**
+   * The Java class whose values {@link #convert} and {@link #convertInternal} return unchanged for
+   * {@code type}, or {@code null} when every value is converted. A caller may store a non-null value
+   * of exactly this class as it is, skipping the conversion's checks.
+   */
+  public static Class<?> unconvertedClass(Type type) {
+    switch (type.typeId()) {
+      case BOOLEAN:
+        return Boolean.class;
+      case INTEGER:
+        return Integer.class;
+      case LONG:
+        return Long.class;
+      case FLOAT:
+        return Float.class;
+      case DOUBLE:
+        return Double.class;
+      case STRING:
+        return String.class;
+      case UUID:
+        return java.util.UUID.class;
+      default:
+        return null;
+    }
+  }
+
   private static Object convert(Type type, Object value, String path, boolean internal) {
     if (value == null) {
       return null;
@@ -271,6 +297,9 @@ public final class IcebergValues {
       }
       throw mismatch(path, type, value, null);
     }
+    if (value instanceof Long) {
+      return epochMillisInRange(type, (Long) value, value, path) * 1000L;
+    }
     if (value instanceof OffsetDateTime) {
       return DateTimeUtil.microsFromTimestamptz((OffsetDateTime) value);
     }
@@ -282,9 +311,6 @@ public final class IcebergValues {
     }
     if (value instanceof java.util.Date) {
       return epochMillisInRange(type, ((java.util.Date) value).getTime(), value, path) * 1000L;
-    }
-    if (value instanceof Long) {
-      return epochMillisInRange(type, (Long) value, value, path) * 1000L;
     }
     throw mismatch(path, type, value, null);
   }

@@ -217,4 +217,27 @@ class FieldNameRecordMapperTest {
       assertThat(mapper.map(stream.tuple((long) i, Instant.ofEpochMilli(millis)), SCHEMA).getField("at")).isEqualTo(expected);
     }
   }
+
+  /** The mapper stores values of these classes without converting them: both conversions must agree. */
+  @Test
+  void unconvertedClassesAreReturnedAsTheyAreByBothConversions() {
+    Map<org.apache.iceberg.types.Type, Object> samples = new java.util.LinkedHashMap<>();
+    samples.put(Types.BooleanType.get(), true);
+    samples.put(Types.IntegerType.get(), 7);
+    samples.put(Types.LongType.get(), 7L);
+    samples.put(Types.FloatType.get(), 1.5f);
+    samples.put(Types.DoubleType.get(), 1.5d);
+    samples.put(Types.StringType.get(), "s");
+    samples.put(Types.UUIDType.get(), java.util.UUID.randomUUID());
+    samples.forEach((type, value) -> {
+      assertThat(IcebergValues.unconvertedClass(type)).as("%s", type).isEqualTo(value.getClass());
+      assertThat(IcebergValues.convert(type, value, "c")).as("%s", type).isSameAs(value);
+      assertThat(IcebergValues.convertInternal(type, value, "c")).as("%s internal", type).isSameAs(value);
+    });
+    for (org.apache.iceberg.types.Type converted : List.of(
+        Types.DateType.get(), Types.TimeType.get(), Types.TimestampType.withZone(), Types.TimestampType.withoutZone(),
+        Types.DecimalType.of(9, 2), Types.BinaryType.get(), Types.FixedType.ofLength(4))) {
+      assertThat(IcebergValues.unconvertedClass(converted)).as("%s", converted).isNull();
+    }
+  }
 }

@@ -4,11 +4,12 @@ package org.apache.storm.iceberg.spi;
  * What a {@link SealPolicy} sees of the open batch.
  *
  * @param records records written into the batch's open files
- * @param bytes bytes written so far (Iceberg's writer estimate, refreshed every 100 records)
+ * @param bytes bytes written so far (Iceberg's writer estimate, refreshed every 1000 records)
  * @param ageMillis time since the batch's first record
  * @param openFiles data files the batch has opened (rolled files included)
  * @param partitions partitions the batch spans
- * @param nowMillis the task's clock when the stats were taken (epoch milliseconds); the batch's
- *     first record arrived at {@code nowMillis - ageMillis}
+ * @param nowMillis the task's clock (epoch milliseconds) as last read: on the last tick, at the
+ *     batch's opening, or at most 16 records ago; the batch's first record arrived at {@code
+ *     nowMillis - ageMillis}
  */
 public record BatchStats(long records, long bytes, long ageMillis, int openFiles, int partitions, long nowMillis) {}
