@@ -23,6 +23,9 @@ final class TrackingWriterFactory<T> implements FileWriterFactory<T> {
   private final FileWriterFactory<T> delegate;
   private final List<DataWriter<T>> writers = new ArrayList<>();
   private final Set<StructLike> partitions = Collections.newSetFromMap(new IdentityHashMap<>());
+  // Counted here, not read from the collections: the seal check reads them after every record.
+  private int filesOpened;
+  private int partitionCount;
 
   TrackingWriterFactory(FileWriterFactory<T> delegate) {
     this.delegate = delegate;
@@ -33,7 +36,10 @@ final class TrackingWriterFactory<T> implements FileWriterFactory<T> {
       EncryptedOutputFile file, PartitionSpec spec, StructLike partition) {
     DataWriter<T> writer = delegate.newDataWriter(file, spec, partition);
     writers.add(writer);
-    partitions.add(partition == null ? NO_PARTITION : partition);
+    filesOpened++;
+    if (partitions.add(partition == null ? NO_PARTITION : partition)) {
+      partitionCount++;
+    }
     return writer;
   }
 
@@ -50,11 +56,11 @@ final class TrackingWriterFactory<T> implements FileWriterFactory<T> {
   }
 
   int filesOpened() {
-    return writers.size();
+    return filesOpened;
   }
 
   int partitions() {
-    return partitions.size();
+    return partitionCount;
   }
 
   /** Closes every writer opened, ignoring each one's failure: used only when a batch is abandoned. */

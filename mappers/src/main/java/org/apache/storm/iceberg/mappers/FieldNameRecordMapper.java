@@ -77,6 +77,7 @@ public class FieldNameRecordMapper implements InternalRowMapper {
           "tuple field '" + resolution.unmatchedField + "' matches no column, and the mapper is strict");
     }
     Types.NestedField[] columns = resolution.columns;
+    IcebergValues.Conversion[] conversions = internal ? resolution.toInternal : resolution.toGeneric;
     for (int pos = 0; pos < columns.length; pos++) {
       int fieldIndex = resolution.fieldIndexOfColumn[pos];
       Object value = fieldIndex < 0 ? null : tuple.getValue(fieldIndex);
@@ -85,15 +86,7 @@ public class FieldNameRecordMapper implements InternalRowMapper {
         throw new RecordMappingException(
             column.name(), "required column '" + column.name() + "' (" + column.type() + ") has no value");
       }
-      if (value != null && value.getClass() == resolution.unconvertedClass[pos]) {
-        target.set(pos, value);
-      } else {
-        target.set(
-            pos,
-            internal
-                ? IcebergValues.convertInternal(column.type(), value, column.name())
-                : IcebergValues.convert(column.type(), value, column.name()));
-      }
+      target.set(pos, value == null ? null : conversions[pos].apply(value));
     }
   }
 
@@ -128,8 +121,9 @@ public class FieldNameRecordMapper implements InternalRowMapper {
     final int[] fieldIndexOfColumn;
     final String unmatchedField;
     final Types.NestedField[] columns;
-    /** Per column, the class of values stored as they are ({@link IcebergValues#unconvertedClass}). */
-    final Class<?>[] unconvertedClass;
+    /** Per column, its conversion to each representation, resolved once. */
+    final IcebergValues.Conversion[] toGeneric;
+    final IcebergValues.Conversion[] toInternal;
     final Record record;
     final InternalRow row;
 
@@ -137,9 +131,11 @@ public class FieldNameRecordMapper implements InternalRowMapper {
       this.fieldIndexOfColumn = fieldIndexOfColumn;
       this.unmatchedField = unmatchedField;
       this.columns = schema.columns().toArray(new Types.NestedField[0]);
-      this.unconvertedClass = new Class<?>[columns.length];
+      this.toGeneric = new IcebergValues.Conversion[columns.length];
+      this.toInternal = new IcebergValues.Conversion[columns.length];
       for (int pos = 0; pos < columns.length; pos++) {
-        unconvertedClass[pos] = IcebergValues.unconvertedClass(columns[pos].type());
+        toGeneric[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name());
+        toInternal[pos] = IcebergValues.internalConversion(columns[pos].type(), columns[pos].name());
       }
       this.record = GenericRecord.create(schema);
       this.row = new InternalRow(columns.length);

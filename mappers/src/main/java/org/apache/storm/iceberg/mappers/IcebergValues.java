@@ -48,12 +48,47 @@ public final class IcebergValues {
     return convert(type, value, path, true);
   }
 
+  /** One column's conversion, resolved once for its type and path (see {@link #conversion}). */
+  @FunctionalInterface
+  public interface Conversion {
+    /** As {@link #convert} or {@link #convertInternal} of a non-null value. */
+    Object apply(Object value);
+  }
+
+  /** {@link #convert} for one column, resolved once: see {@link #internalConversion}. */
+  public static Conversion conversion(Type type, String path) {
+    return conversion(type, path, false);
+  }
+
   /**
-   * The Java class whose values {@link #convert} and {@link #convertInternal} return unchanged for
-   * {@code type}, or {@code null} when every value is converted. A caller may store a non-null value
-   * of exactly this class as it is, skipping the conversion's checks.
+   * {@link #convertInternal} for one column, resolved once so that its commonest values skip the
+   * general dispatch: a value already of the column's Java class is returned as it is, and epoch
+   * milliseconds for a timestamptz are converted directly. Every other value takes the general path,
+   * with the same results and errors.
    */
-  public static Class<?> unconvertedClass(Type type) {
+  public static Conversion internalConversion(Type type, String path) {
+    return conversion(type, path, true);
+  }
+
+  private static Conversion conversion(Type type, String path, boolean internal) {
+    Class<?> unconverted = unconvertedClass(type);
+    if (unconverted != null) {
+      return value -> value.getClass() == unconverted ? value : convert(type, value, path, internal);
+    }
+    if (type instanceof Types.TimestampType timestamp && timestamp.shouldAdjustToUTC()) {
+      if (internal) {
+        return value -> value instanceof Long millis ? epochMillisInRange(type, millis, value, path) * 1000L : convert(type, value, path, true);
+      }
+      return value ->
+          value instanceof Long millis
+              ? atUtc(Instant.ofEpochMilli(epochMillisInRange(type, millis, value, path)))
+              : convert(type, value, path, false);
+    }
+    return value -> convert(type, value, path, internal);
+  }
+
+  /** The Java class whose values both representations keep as they are, or null. */
+  static Class<?> unconvertedClass(Type type) {
     switch (type.typeId()) {
       case BOOLEAN:
         return Boolean.class;

@@ -218,9 +218,9 @@ class FieldNameRecordMapperTest {
     }
   }
 
-  /** The mapper stores values of these classes without converting them: both conversions must agree. */
+  /** Values of these classes are kept as they are, by the general conversions and the resolved ones. */
   @Test
-  void unconvertedClassesAreReturnedAsTheyAreByBothConversions() {
+  void unconvertedClassesAreReturnedAsTheyAreByEveryConversion() {
     Map<org.apache.iceberg.types.Type, Object> samples = new java.util.LinkedHashMap<>();
     samples.put(Types.BooleanType.get(), true);
     samples.put(Types.IntegerType.get(), 7);
@@ -233,6 +233,8 @@ class FieldNameRecordMapperTest {
       assertThat(IcebergValues.unconvertedClass(type)).as("%s", type).isEqualTo(value.getClass());
       assertThat(IcebergValues.convert(type, value, "c")).as("%s", type).isSameAs(value);
       assertThat(IcebergValues.convertInternal(type, value, "c")).as("%s internal", type).isSameAs(value);
+      assertThat(IcebergValues.conversion(type, "c").apply(value)).as("%s resolved", type).isSameAs(value);
+      assertThat(IcebergValues.internalConversion(type, "c").apply(value)).as("%s resolved internal", type).isSameAs(value);
     });
     for (org.apache.iceberg.types.Type converted : List.of(
         Types.DateType.get(), Types.TimeType.get(), Types.TimestampType.withZone(), Types.TimestampType.withoutZone(),
