@@ -3,7 +3,6 @@ package org.apache.storm.iceberg.formats;
 import java.util.Map;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
-import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.RegistryBasedFileWriterFactory;
 import org.apache.iceberg.data.parquet.InternalWriter;
@@ -30,7 +29,8 @@ final class InternalRowWriterFactory extends RegistryBasedFileWriterFactory<Inte
             Void.class,
             (schema, fileSchema, engineSchema) -> InternalWriter.createWriter(schema, fileSchema),
             (schema, fileSchema, engineSchema, idToConstant) -> {
-              throw new UnsupportedOperationException("storm-iceberg's InternalRow model writes Parquet; read with Iceberg's generic readers");
+              throw new UnsupportedOperationException(
+                  "storm-iceberg's InternalRow model writes Parquet; read with Iceberg's generic readers");
             }));
   }
 
@@ -49,7 +49,7 @@ final class InternalRowWriterFactory extends RegistryBasedFileWriterFactory<Inte
         format,
         InternalRow.class,
         schema,
-        SortOrder.unsorted(),
+        null, // as GenericFileWriterFactory: the files record no sort order
         format,
         null,
         null,

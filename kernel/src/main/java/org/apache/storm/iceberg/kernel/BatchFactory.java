@@ -10,10 +10,9 @@ import org.apache.storm.iceberg.spi.RecordMapper;
 
 /**
  * Opens batches for one task against the table's current metadata, with the task's record mapper,
- * in the format the options name
- * or, by default, the table's {@code write.format.default} (Parquet when unset), looked up as a
- * provider of the same name. The default follows the table, so a format change made outside is
- * picked up at the next batch.
+ * in the format the options name or, by default, the table's {@code write.format.default} (Parquet
+ * when unset), looked up as a provider of the same name. The default follows the table, so a format
+ * change made outside is picked up at the next batch.
  */
 final class BatchFactory {
   private final Table table;

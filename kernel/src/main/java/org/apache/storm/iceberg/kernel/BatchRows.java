@@ -53,9 +53,6 @@ abstract class BatchRows<T> {
   /** Opens the batch's files. */
   abstract FileWriterFactory<T> writers();
 
-  /** Whether the rows are {@link InternalRow}s. */
-  abstract boolean internal();
-
   static <R> R checkNotNull(R row, Object mapper) {
     if (row == null) {
       throw new IllegalStateException("record mapper " + mapper.getClass().getName() + " returned null");
@@ -90,10 +87,6 @@ abstract class BatchRows<T> {
       return writers;
     }
 
-    @Override
-    boolean internal() {
-      return false;
-    }
   }
 
   private static final class InternalRows extends BatchRows<InternalRow> {
@@ -121,9 +114,5 @@ abstract class BatchRows<T> {
       return writers;
     }
 
-    @Override
-    boolean internal() {
-      return true;
-    }
   }
 }

@@ -72,11 +72,6 @@ final class OpenBatch<T> {
     return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis);
   }
 
-  /** Whether this batch writes {@link org.apache.storm.iceberg.spi.InternalRow}s. */
-  boolean internalRows() {
-    return rows.internal();
-  }
-
   /**
    * The tuple's row, as the mapper builds it for this batch's schema.
    *

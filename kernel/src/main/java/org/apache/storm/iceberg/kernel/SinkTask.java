@@ -10,16 +10,18 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.SealPolicy;
+import org.apache.storm.Config;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
+import org.apache.storm.utils.ObjectReader;
 import org.apache.storm.utils.TupleUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * What one writing task does, without the bolt around it: map each tuple and write it into the open
- * batch, seal the batch on the first threshold crossed (checked on every tuple and tick, with the
- * clock read on every tick and every {@value #RECORDS_PER_CLOCK_READ} records), and hand
+ * batch, seal the batch on the first threshold crossed (checked on every tuple and tick; see {@link
+ * #RECORDS_PER_CLOCK_READ} for when the clock is read), and hand
  * the sealed batch to its {@link SealedBatchHandler}. For {@code IcebergBolt} the handler commits
  * through the {@link CommitProtocol} and acks (or fails) the tuples; for {@code IcebergWriterBolt}
  * it emits a descriptor of the files anchored to the tuples.
@@ -33,8 +35,11 @@ public final class SinkTask implements Closeable {
 
   /**
    * Records written between two reads of the clock. Seal policies are asked after every record, but
-   * a clock read can cost as much as writing a small record's values (40 ns on a virtual machine),
-   * so an age or wall-clock threshold is seen up to this many records late, or at the next tick.
+   * a clock read can cost as much as writing a small record's values (40 ns on a virtual machine).
+   * The clock is also read when a batch opens and on every tick, so in a task receiving tick tuples
+   * an age or wall-clock threshold is seen at most this many records, or one tick interval, late. A
+   * task without ticks reads the clock after every record, unless none of its policies reads time
+   * (the built-in records, bytes and open-files policies do not).
    */
   static final int RECORDS_PER_CLOCK_READ = 16;
 
@@ -47,6 +52,7 @@ public final class SinkTask implements Closeable {
   private final LongSupplier clock;
   private final SinkMetrics metrics;
   private OpenBatch<?> batch;
+  private final int recordsPerClockRead;
   private long lastClockMillis;
   private int recordsSinceClockRead;
 
@@ -64,6 +70,18 @@ public final class SinkTask implements Closeable {
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();
+    boolean staleClockIsSeen = !receivesTicks(env) && !policies.stream().allMatch(SinkTask::ignoresTime);
+    this.recordsPerClockRead = staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ;
+  }
+
+  private static boolean receivesTicks(TaskEnvironment env) {
+    return ObjectReader.getInt(env.topologyConfig().get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS), 0) > 0;
+  }
+
+  /** Whether a policy is one of the built-ins that never read the age or the clock. */
+  private static boolean ignoresTime(SealPolicy policy) {
+    return policy instanceof OpenFilesSealPolicy
+        || policy instanceof ThresholdSealPolicy threshold && threshold.measure() != ThresholdSealPolicy.Measure.AGE_MILLIS;
   }
 
   /** What a task does with a batch once its files are closed. */
@@ -148,7 +166,7 @@ public final class SinkTask implements Closeable {
       return;
     }
     if (write(open, tuple)) {
-      sealIfDue(++recordsSinceClockRead >= RECORDS_PER_CLOCK_READ ? readClock() : lastClockMillis);
+      sealIfDue(++recordsSinceClockRead >= recordsPerClockRead ? readClock() : lastClockMillis);
     }
   }
 

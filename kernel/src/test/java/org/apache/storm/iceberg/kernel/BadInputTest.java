@@ -134,7 +134,9 @@ class BadInputTest {
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink = SinkTask.open(
         new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
-            .withTable("db.events").withRecordMapper(internalRows ? new MisbehavingInternalMapper(badCase) : new MisbehavingMapper(badCase)).withCommitIntervalRecords(5).build(),
+            .withTable("db.events")
+            .withRecordMapper(internalRows ? new MisbehavingInternalMapper(badCase) : new MisbehavingMapper(badCase))
+            .withCommitIntervalRecords(5).build(),
         SinkTaskTest.TASK, recorder.collector());
     Tuples tuples = new Tuples(TestTables.FIELDS);
 

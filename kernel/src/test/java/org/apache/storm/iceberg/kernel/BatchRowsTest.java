@@ -14,9 +14,11 @@ import org.apache.iceberg.data.Record;
 import org.apache.storm.iceberg.mappers.FieldNameRecordMapper;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
+import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.Tuples;
 import org.apache.storm.tuple.ITuple;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -53,7 +55,8 @@ class BatchRowsTest {
 
     OpenBatch<?> batch = OpenBatch.open(table, mapper, writer, 0, 1L, 0L);
 
-    assertThat(batch.internalRows()).isEqualTo(internal);
+    Object row = batch.map(new Tuples(TestTables.FIELDS).tuple(1L, "eu", null, "p"));
+    assertThat(row).isInstanceOf(internal ? InternalRow.class : Record.class);
     batch.abandon().release();
   }
 }

@@ -77,6 +77,7 @@ class MappingMatrixTest {
   static final UUID A_UUID = UUID.fromString("f79c3e09-677c-4bbd-a479-3f349cb785e7");
   static final Instant INSTANT = Instant.parse("2026-11-01T10:15:30.123Z");
   static final OffsetDateTime UTC_TIME = INSTANT.atOffset(ZoneOffset.UTC);
+  static final Instant MICROS_INSTANT = Instant.parse("2026-11-01T10:15:30.123456Z");
 
   record Accepted(String column, Object value, Object expected) {}
 
@@ -127,6 +128,7 @@ class MappingMatrixTest {
         new Accepted("c_timestamptz", INSTANT.atZone(ZoneId.of("America/New_York")), UTC_TIME),
         new Accepted("c_timestamptz", java.util.Date.from(INSTANT), UTC_TIME),
         new Accepted("c_timestamptz", INSTANT.toEpochMilli(), UTC_TIME),
+        new Accepted("c_timestamptz", java.sql.Timestamp.from(MICROS_INSTANT), MICROS_INSTANT.atOffset(ZoneOffset.UTC)),
         new Accepted("c_binary", new byte[] {1, 2, 3}, ByteBuffer.wrap(new byte[] {1, 2, 3})),
         new Accepted("c_binary", ByteBuffer.wrap(new byte[] {4, 5}), ByteBuffer.wrap(new byte[] {4, 5})),
         new Accepted("c_fixed", new byte[] {1, 2, 3, 4}, new byte[] {1, 2, 3, 4}),
@@ -161,6 +163,10 @@ class MappingMatrixTest {
         new Refused("c_timestamptz", LocalDateTime.of(2026, 11, 1, 10, 15), "column 'c_timestamptz' expects timestamptz but got java.time.LocalDateTime"),
         new Refused("c_timestamptz", 1_700_000_000, "column 'c_timestamptz' expects timestamptz but got java.lang.Integer"),
         new Refused("c_timestamptz", Long.MAX_VALUE, "column 'c_timestamptz' expects timestamptz but got java.lang.Long: 9223372036854775807 ms from the epoch is beyond the microseconds a long holds"),
+        new Refused("c_timestamptz", Instant.MAX, "column 'c_timestamptz' expects timestamptz but got java.time.Instant: +1000000000-12-31T23:59:59.999999999Z is beyond the microseconds a long holds"),
+        new Refused("c_timestamptz", new java.util.Date(Long.MAX_VALUE), "column 'c_timestamptz' expects timestamptz but got java.util.Date: +292278994-08-17T07:12:55.807Z is beyond the microseconds a long holds"),
+        new Refused("c_timestamp", LocalDateTime.MAX, "column 'c_timestamp' expects timestamp but got java.time.LocalDateTime: +999999999-12-31T23:59:59.999999999Z is beyond the microseconds a long holds"),
+        new Refused("c_date", LocalDate.MAX, "column 'c_date' expects date but got java.time.LocalDate: +999999999-12-31 is beyond the days an int holds"),
         new Refused("c_binary", "AQID", "column 'c_binary' expects binary but got java.lang.String"),
         new Refused("c_fixed", new byte[3], "column 'c_fixed' expects fixed[4] but got [B: length 3 is not 4"),
         new Refused("c_struct", "x", /* the catalog reassigns field ids at create */ "column 'c_struct' expects struct<20: a: optional int, 21: b: optional string> but got java.lang.String"),

@@ -61,10 +61,10 @@ public final class IcebergValues {
   }
 
   /**
-   * {@link #convertInternal} for one column, resolved once so that its commonest values skip the
-   * general dispatch: a value already of the column's Java class is returned as it is, and epoch
-   * milliseconds for a timestamptz are converted directly. Every other value takes the general path,
-   * with the same results and errors.
+   * {@link #convertInternal} for one column, resolved once so that a value already of the column's
+   * Java class (a {@code Long} for a long column, a {@code String} for a string column) is kept
+   * without the general dispatch. Every other value takes the general path, with the same results
+   * and errors.
    */
   public static Conversion internalConversion(Type type, String path) {
     return conversion(type, path, true);
@@ -75,20 +75,11 @@ public final class IcebergValues {
     if (unconverted != null) {
       return value -> value.getClass() == unconverted ? value : convert(type, value, path, internal);
     }
-    if (type instanceof Types.TimestampType timestamp && timestamp.shouldAdjustToUTC()) {
-      if (internal) {
-        return value -> value instanceof Long millis ? epochMillisInRange(type, millis, value, path) * 1000L : convert(type, value, path, true);
-      }
-      return value ->
-          value instanceof Long millis
-              ? atUtc(Instant.ofEpochMilli(epochMillisInRange(type, millis, value, path)))
-              : convert(type, value, path, false);
-    }
     return value -> convert(type, value, path, internal);
   }
 
   /** The Java class whose values both representations keep as they are, or null. */
-  static Class<?> unconvertedClass(Type type) {
+  private static Class<?> unconvertedClass(Type type) {
     switch (type.typeId()) {
       case BOOLEAN:
         return Boolean.class;
@@ -167,7 +158,12 @@ public final class IcebergValues {
       case DATE:
         LocalDate date = toDate(value);
         if (date != null) {
-          return internal ? (Object) (int) date.toEpochDay() : date;
+          long epochDay = date.toEpochDay();
+          if (epochDay != (int) epochDay) {
+            // Iceberg stores a date as an int of days; a writer would wrap it around silently.
+            throw mismatch(path, type, value, date + " is beyond the days an int holds");
+          }
+          return internal ? (Object) (int) epochDay : date;
         }
         if (value instanceof Integer) {
           return internal ? value : LocalDate.ofEpochDay((Integer) value);
@@ -179,9 +175,7 @@ public final class IcebergValues {
         }
         break;
       case TIMESTAMP:
-        return internal
-            ? toTimestampMicros((Types.TimestampType) type, value, path)
-            : toTimestamp((Types.TimestampType) type, value, path);
+        return toTimestamp((Types.TimestampType) type, value, path, internal);
       case BINARY:
         if (value instanceof byte[]) {
           return ByteBuffer.wrap((byte[]) value);
@@ -299,56 +293,67 @@ public final class IcebergValues {
     throw mismatch(path, type, value, null);
   }
 
-  private static Object toTimestamp(Types.TimestampType type, Object value, String path) {
+  /**
+   * A timestamp as an {@code OffsetDateTime} or {@code LocalDateTime} (generic) or as microseconds
+   * from the epoch (internal). A value beyond what a long of microseconds holds (some 292,000 years
+   * from 1970) is refused here, where the file writer would fail part-way through a row or, for
+   * some formats, write it wrong.
+   */
+  private static Object toTimestamp(Types.TimestampType type, Object value, String path, boolean internal) {
     if (!type.shouldAdjustToUTC()) {
-      if (value instanceof LocalDateTime) {
-        return value;
+      if (value instanceof LocalDateTime local) {
+        inMicrosRange(type, local.toInstant(ZoneOffset.UTC), value, path);
+        return internal ? (Object) DateTimeUtil.microsFromTimestamp(local) : local;
       }
       throw mismatch(path, type, value, null);
+    }
+    if (value instanceof Long millis) {
+      long checked = epochMillisInRange(type, millis, value, path);
+      return internal ? (Object) (checked * 1000L) : atUtc(Instant.ofEpochMilli(checked));
+    }
+    Instant instant = toInstant(value);
+    if (instant == null) {
+      throw mismatch(path, type, value, null);
+    }
+    inMicrosRange(type, instant, value, path);
+    if (internal) {
+      return DateTimeUtil.microsFromInstant(instant);
     }
     if (value instanceof OffsetDateTime) {
       return value;
     }
-    if (value instanceof Instant) {
-      return atUtc((Instant) value);
-    }
-    if (value instanceof ZonedDateTime) {
-      return ((ZonedDateTime) value).toOffsetDateTime();
-    }
-    if (value instanceof java.util.Date) {
-      return atUtc(Instant.ofEpochMilli(epochMillisInRange(type, ((java.util.Date) value).getTime(), value, path)));
-    }
-    if (value instanceof Long) {
-      return atUtc(Instant.ofEpochMilli(epochMillisInRange(type, (Long) value, value, path)));
-    }
-    throw mismatch(path, type, value, null);
+    return value instanceof ZonedDateTime zoned ? zoned.toOffsetDateTime() : atUtc(instant);
   }
 
-  /** As {@link #toTimestamp}, as microseconds from the epoch (in UTC, or in local time without a zone). */
-  private static Object toTimestampMicros(Types.TimestampType type, Object value, String path) {
-    if (!type.shouldAdjustToUTC()) {
-      if (value instanceof LocalDateTime) {
-        return DateTimeUtil.microsFromTimestamp((LocalDateTime) value);
-      }
-      throw mismatch(path, type, value, null);
+  /** The instant a zoned value stands for, or null for any other value. */
+  private static Instant toInstant(Object value) {
+    if (value instanceof Instant instant) {
+      return instant;
     }
-    if (value instanceof Long) {
-      return epochMillisInRange(type, (Long) value, value, path) * 1000L;
+    if (value instanceof OffsetDateTime offset) {
+      return offset.toInstant();
     }
-    if (value instanceof OffsetDateTime) {
-      return DateTimeUtil.microsFromTimestamptz((OffsetDateTime) value);
+    if (value instanceof ZonedDateTime zoned) {
+      return zoned.toInstant();
     }
-    if (value instanceof Instant) {
-      return DateTimeUtil.microsFromInstant((Instant) value);
+    if (value instanceof java.sql.Date sqlDate) {
+      // java.sql.Date refuses toInstant(); it is a day at local midnight, in epoch milliseconds.
+      return Instant.ofEpochMilli(sqlDate.getTime());
     }
-    if (value instanceof ZonedDateTime) {
-      return DateTimeUtil.microsFromInstant(((ZonedDateTime) value).toInstant());
+    if (value instanceof java.util.Date date) {
+      // toInstant() keeps a java.sql.Timestamp's nanoseconds.
+      return date.toInstant();
     }
-    if (value instanceof java.util.Date) {
-      return epochMillisInRange(type, ((java.util.Date) value).getTime(), value, path) * 1000L;
-    }
-    throw mismatch(path, type, value, null);
+    return null;
   }
+
+  private static void inMicrosRange(Type type, Instant instant, Object value, String path) {
+    if (instant.getEpochSecond() > MAX_EPOCH_SECONDS || instant.getEpochSecond() < -MAX_EPOCH_SECONDS) {
+      throw mismatch(path, type, value, instant + " is beyond the microseconds a long holds");
+    }
+  }
+
+  private static final long MAX_EPOCH_SECONDS = Long.MAX_VALUE / 1_000_000L - 1;
 
   /**
    * Epoch milliseconds whose microseconds fit in a long, as Iceberg stores them; beyond that (some

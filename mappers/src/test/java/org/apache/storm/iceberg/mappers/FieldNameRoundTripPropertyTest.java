@@ -8,6 +8,8 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,8 +55,10 @@ class FieldNameRoundTripPropertyTest {
 
   /**
    * Property: the internal row of the same tuple holds the same values, in Iceberg's internal form
-   * (what the Parquet and Avro internal writers encode), computed here with java.time's own
-   * arithmetic rather than the mapper's.
+   * (what Iceberg's Parquet internal writer encodes), computed here with java.time's own arithmetic
+   * rather than the mapper's. The tuple carries each value in one of the forms a topology may use
+   * (an {@code Instant}, a zoned or offset time, a {@code java.sql.Timestamp}, epoch days, a
+   * narrower integer, a byte array), picked at random.
    */
   @Property(tries = 300)
   void theInternalRowHoldsTheRecordsValuesInInternalForm(@ForAll long schemaSeed, @ForAll long valueSeed) {
@@ -62,11 +66,47 @@ class FieldNameRoundTripPropertyTest {
     FieldNameRecordMapper mapper = new FieldNameRecordMapper();
     for (Record expected : RandomGenericData.generate(schema, 3, valueSeed)) {
       Map<String, Object> fields = new LinkedHashMap<>();
+      Random forms = new Random(valueSeed);
       for (Types.NestedField column : schema.columns()) {
-        fields.put(column.name(), toTupleValue(column.type(), expected.getField(column.name())));
+        fields.put(column.name(), toTupleValue(column.type(), expected.getField(column.name()), forms));
       }
       StructLike actual = mapper.mapInternal(FieldNameRecordMapperTest.tuple(fields), schema);
       assertThat(comparable(actual)).as("schema %s", schema).isEqualTo(internal(schema.asStruct(), expected));
+    }
+  }
+
+  /** The generic value {@code value} in form number {@code form} (0: as it is). */
+  private static Object anotherForm(Type type, Object value, int form) {
+    switch (type.typeId()) {
+      case TIMESTAMP:
+        if (!((Types.TimestampType) type).shouldAdjustToUTC()) {
+          return value;
+        }
+        OffsetDateTime time = (OffsetDateTime) value;
+        return switch (form) {
+          case 1 -> time.toInstant();
+          case 2 -> time.atZoneSameInstant(ZoneId.of("Asia/Kolkata"));
+          case 3 -> java.sql.Timestamp.from(time.toInstant());
+          default -> time.withOffsetSameInstant(ZoneOffset.ofHours(-7));
+        };
+      case DATE:
+        return form % 2 == 1 ? (Object) (int) ((LocalDate) value).toEpochDay() : value;
+      case LONG:
+        long longValue = (Long) value;
+        return form % 2 == 1 && longValue == (int) longValue ? (Object) (int) longValue : value;
+      case INTEGER:
+        int intValue = (Integer) value;
+        return form % 2 == 1 && intValue == (short) intValue ? (Object) (short) intValue : value;
+      case BINARY:
+        if (form % 2 == 1) {
+          ByteBuffer buffer = ((ByteBuffer) value).duplicate();
+          byte[] bytes = new byte[buffer.remaining()];
+          buffer.get(bytes);
+          return bytes;
+        }
+        return value;
+      default:
+        return value;
     }
   }
 
@@ -148,23 +188,34 @@ class FieldNameRoundTripPropertyTest {
 
   /** The value a topology would put in a tuple: Iceberg's generic form, with structs as plain maps. */
   private static Object toTupleValue(Type type, Object value) {
+    return toTupleValue(type, value, null);
+  }
+
+  /**
+   * As {@link #toTupleValue(Type, Object)}, each primitive in a form {@code forms} picks among those
+   * the mapper accepts for it (none: the generic form).
+   */
+  private static Object toTupleValue(Type type, Object value, Random forms) {
     if (value == null) {
       return null;
+    }
+    if (forms != null && type.isPrimitiveType()) {
+      return anotherForm(type, value, forms.nextInt(4));
     }
     switch (type.typeId()) {
       case STRUCT:
         Map<String, Object> struct = new LinkedHashMap<>();
         for (Types.NestedField field : type.asStructType().fields()) {
-          struct.put(field.name(), toTupleValue(field.type(), ((Record) value).getField(field.name())));
+          struct.put(field.name(), toTupleValue(field.type(), ((Record) value).getField(field.name()), forms));
         }
         return struct;
       case LIST:
         List<Object> list = new ArrayList<>();
-        ((List<?>) value).forEach(element -> list.add(toTupleValue(type.asListType().elementType(), element)));
+        ((List<?>) value).forEach(element -> list.add(toTupleValue(type.asListType().elementType(), element, forms)));
         return list;
       case MAP:
         Map<Object, Object> map = new LinkedHashMap<>();
-        ((Map<?, ?>) value).forEach((k, v) -> map.put(k, toTupleValue(type.asMapType().valueType(), v)));
+        ((Map<?, ?>) value).forEach((k, v) -> map.put(k, toTupleValue(type.asMapType().valueType(), v, forms)));
         return map;
       default:
         return value;

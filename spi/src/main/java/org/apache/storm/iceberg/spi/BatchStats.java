@@ -8,8 +8,9 @@ package org.apache.storm.iceberg.spi;
  * @param ageMillis time since the batch's first record
  * @param openFiles data files the batch has opened (rolled files included)
  * @param partitions partitions the batch spans
- * @param nowMillis the task's clock (epoch milliseconds) as last read: on the last tick, at the
- *     batch's opening, or at most 16 records ago; the batch's first record arrived at {@code
- *     nowMillis - ageMillis}
+ * @param nowMillis the task's clock (epoch milliseconds) as last read: after this record, or, in a
+ *     task receiving tick tuples, on the last tick, at the batch's opening or within the last 16
+ *     records (see {@link SealPolicy}); the batch's first record arrived at {@code nowMillis -
+ *     ageMillis}
  */
 public record BatchStats(long records, long bytes, long ageMillis, int openFiles, int partitions, long nowMillis) {}

@@ -5,9 +5,11 @@ import java.io.Serializable;
 /**
  * Decides when the open batch is sealed and committed. Several policies combine as "first threshold
  * crossed": the batch seals as soon as any one says so. Policies are asked after every record and on
- * every tick tuple, so {@link #shouldSeal} must be cheap and must not block. The clock in {@link
- * BatchStats} is read on every tick and every 16 records, so a time-based policy sees time pass up to
- * 16 records late (or at the next tick). An empty batch is never
+ * every tick tuple, so {@link #shouldSeal} must be cheap and must not block. A task that receives
+ * tick tuples reads the clock in {@link BatchStats} on every tick, when the batch opens and every 16
+ * records, so a time-based policy sees time pass up to 16 records or one tick late; a task without
+ * ticks reads it after every record (unless only the built-in records, bytes and open-files policies
+ * are configured, which read no time). An empty batch is never
  * sealed, whatever a policy says.
  */
 public interface SealPolicy extends Serializable {
