@@ -58,7 +58,8 @@ SUITE_NOTES = {
     "`limit internal rows` feeds pre-built internal rows to Iceberg's internal-model Parquet writer (`InternalWriter`, "
     "which the kernel uses for the field-name mapper), the fastest writer for these rows. "
     "`per-thread-cpu-s` divides by the measuring thread's CPU time instead of wall time. Each repetition runs the "
-    "variants back to back, so the paired ratios compare figures taken minutes apart at most. Partitions: "
+    "variants back to back, each repetition starting with another variant, so the paired ratios compare figures "
+    "taken minutes apart at most and no variant always runs first. Partitions: "
     "bucket(16, c0).",
     "EndToEnd": "LocalCluster, 1 spout task into 1 bolt task, 1 acker, timed first emit to last ack; IcebergBolt "
     "commits every `batch` records to a HadoopCatalog. per-cpu-s: records per second of process CPU time.",

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -18,6 +19,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.mappers.FieldNameRecordMapper;
 import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.iceberg.spi.InternalRowMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
@@ -52,7 +54,29 @@ class BadInputTest {
     }
   }
 
-  /** Maps by field name, except tuple 3, which it gets wrong as the case says. */
+  /**
+   * What a misbehaving mapper does: maps by field name ({@code mapped}), except tuple 3, which it
+   * gets wrong as the case says ({@code wrongPartition}: a row with an int where the string
+   * partition source belongs).
+   */
+  static <R> R mapOrMisbehave(Case badCase, ITuple tuple, Supplier<R> wrongPartition, Supplier<R> mapped) {
+    Object id = tuple.getValueByField("id");
+    if (Long.valueOf(3L).equals(id) || id == null) {
+      switch (badCase) {
+        case MAPPER_THROWS -> throw new IllegalStateException("mapper blew up on tuple 3");
+        case MAPPER_RETURNS_NULL -> {
+          return null;
+        }
+        case MAPPER_RETURNS_WRONG_PARTITION_TYPE -> {
+          return wrongPartition.get();
+        }
+        default -> { }
+      }
+    }
+    return mapped.get();
+  }
+
+  /** Misbehaves with generic records, as a mapper written against {@link RecordMapper} alone. */
   static final class MisbehavingMapper implements RecordMapper {
     private final Case badCase;
 
@@ -62,27 +86,16 @@ class BadInputTest {
 
     @Override
     public Record map(ITuple tuple, Schema schema) {
-      Object id = tuple.getValueByField("id");
-      if (Long.valueOf(3L).equals(id) || id == null) {
-        switch (badCase) {
-          case MAPPER_THROWS -> throw new IllegalStateException("mapper blew up on tuple 3");
-          case MAPPER_RETURNS_NULL -> {
-            return null;
-          }
-          case MAPPER_RETURNS_WRONG_PARTITION_TYPE -> {
-            GenericRecord record = GenericRecord.create(schema);
-            record.setField("id", 3L);
-            record.setField("region", 42);
-            return record;
-          }
-          default -> { }
-        }
-      }
-      return new org.apache.storm.iceberg.mappers.FieldNameRecordMapper().map(tuple, schema);
+      return mapOrMisbehave(badCase, tuple, () -> {
+        GenericRecord record = GenericRecord.create(schema);
+        record.setField("id", 3L);
+        record.setField("region", 42);
+        return record;
+      }, () -> new FieldNameRecordMapper().map(tuple, schema));
     }
   }
 
-  /** As {@link MisbehavingMapper}, building internal rows, as the kernel asks of it for Parquet. */
+  /** Misbehaves with internal rows, which the kernel asks it for in a Parquet batch. */
   static final class MisbehavingInternalMapper implements InternalRowMapper {
     private final Case badCase;
 
@@ -97,23 +110,12 @@ class BadInputTest {
 
     @Override
     public InternalRow mapInternal(ITuple tuple, Schema schema) {
-      Object id = tuple.getValueByField("id");
-      if (Long.valueOf(3L).equals(id) || id == null) {
-        switch (badCase) {
-          case MAPPER_THROWS -> throw new IllegalStateException("mapper blew up on tuple 3");
-          case MAPPER_RETURNS_NULL -> {
-            return null;
-          }
-          case MAPPER_RETURNS_WRONG_PARTITION_TYPE -> {
-            InternalRow row = new InternalRow(schema.columns().size());
-            row.set(0, 3L);
-            row.set(schema.columns().indexOf(schema.findField("region")), 42);
-            return row;
-          }
-          default -> { }
-        }
-      }
-      return new org.apache.storm.iceberg.mappers.FieldNameRecordMapper().mapInternal(tuple, schema);
+      return mapOrMisbehave(badCase, tuple, () -> {
+        InternalRow row = new InternalRow(schema.columns().size());
+        row.set(0, 3L);
+        row.set(schema.columns().indexOf(schema.findField("region")), 42);
+        return row;
+      }, () -> new FieldNameRecordMapper().mapInternal(tuple, schema));
     }
   }
 
