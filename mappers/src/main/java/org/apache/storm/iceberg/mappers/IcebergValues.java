@@ -28,8 +28,10 @@ import org.apache.storm.iceberg.spi.RecordMappingException;
  * Converts a Java value to Iceberg's generic or internal representation of a column type,
  * recursively for structs, lists and maps. Conversions never lose information: a value that does
  * not fit the type exactly is an error naming the column path, the expected type and the value's
- * class. Timestamps with a zone accept epoch <b>milliseconds</b> as a {@code Long}; that is the one
- * numeric unit.
+ * class. (Digits below a microsecond are Iceberg's exception: its time and timestamp types hold
+ * microseconds, and its writers drop the rest.) Timestamps with a zone accept epoch
+ * <b>milliseconds</b> as a {@code Long}; that is the one numeric timestamp unit (dates accept
+ * epoch days).
  *
  * <p>The two representations accept and refuse the same values with the same messages; they differ
  * only in the Java form of dates, times, timestamps, fixed values and structs (see {@link
