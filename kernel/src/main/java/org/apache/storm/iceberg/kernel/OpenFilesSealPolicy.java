@@ -33,6 +33,11 @@ public final class OpenFilesSealPolicy implements SealPolicy {
   }
 
   @Override
+  public boolean readsTime() {
+    return false;
+  }
+
+  @Override
   public boolean shouldSeal(BatchStats stats) {
     return (maxPartitions > 0 && stats.partitions() > maxPartitions)
         || (maxOpenFiles > 0 && stats.openFiles() > maxOpenFiles);

@@ -38,8 +38,8 @@ public final class SinkTask implements Closeable {
    * a clock read can cost as much as writing a small record's values (40 ns on a virtual machine).
    * The clock is also read when a batch opens and on every tick, so in a task receiving tick tuples
    * an age or wall-clock threshold is seen at most this many records, or one tick interval, late. A
-   * task without ticks reads the clock after every record, unless none of its policies reads time
-   * (the built-in records, bytes and open-files policies do not).
+   * task without ticks reads the clock after every record, unless none of its policies {@link
+   * SealPolicy#readsTime reads time}.
    */
   static final int RECORDS_PER_CLOCK_READ = 16;
 
@@ -70,18 +70,12 @@ public final class SinkTask implements Closeable {
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();
-    boolean staleClockIsSeen = !receivesTicks(env) && !policies.stream().allMatch(SinkTask::ignoresTime);
+    boolean staleClockIsSeen = !receivesTicks(env) && policies.stream().anyMatch(SealPolicy::readsTime);
     this.recordsPerClockRead = staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ;
   }
 
   private static boolean receivesTicks(TaskEnvironment env) {
     return ObjectReader.getInt(env.topologyConfig().get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS), 0) > 0;
-  }
-
-  /** Whether a policy is one of the built-ins that never read the age or the clock. */
-  private static boolean ignoresTime(SealPolicy policy) {
-    return policy instanceof OpenFilesSealPolicy
-        || policy instanceof ThresholdSealPolicy threshold && threshold.measure() != ThresholdSealPolicy.Measure.AGE_MILLIS;
   }
 
   /** What a task does with a batch once its files are closed. */

@@ -56,6 +56,12 @@ public final class ThresholdSealPolicy implements SealPolicy {
     return measure.of(stats) >= limit;
   }
 
+  /** Only the age threshold reads time. */
+  @Override
+  public boolean readsTime() {
+    return measure == Measure.AGE_MILLIS;
+  }
+
   @Override
   public String toString() {
     return measure.label + ">=" + limit;

@@ -190,6 +190,30 @@ class SinkTaskTest {
   }
 
   @Test
+  void withoutTicksTheClockIsReadAfterEveryRecordOnlyWhenAPolicyReadsTime() {
+    start(CatalogKind.HADOOP);
+    createTable(PartitionSpec.unpartitioned(), Map.of());
+    java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
+    java.util.function.LongSupplier counted = () -> {
+      reads.incrementAndGet();
+      return clock.get();
+    };
+    int records = 4 * SinkTask.RECORDS_PER_CLOCK_READ;
+
+    SinkTask recordsOnly = SinkTask.open(options().withCommitIntervalRecords(1_000).build(), TASK, recorder.collector(), counted);
+    send(recordsOnly, 0, records);
+    recordsOnly.close();
+    assertThat(reads.get()).as("records threshold alone: at the opening and every 16 records").isEqualTo(1 + 4);
+
+    reads.set(0);
+    SinkTask withAge = SinkTask.open(
+        options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(60_000).build(), TASK, recorder.collector(), counted);
+    send(withAge, 0, records);
+    withAge.close();
+    assertThat(reads.get()).as("an age threshold without ticks: after every record").isEqualTo(1 + records);
+  }
+
+  @Test
   void withTickTuplesTheClockIsReadOnTicksAndEverySixteenRecords() {
     start(CatalogKind.HADOOP);
     Table table = createTable(PartitionSpec.unpartitioned(), Map.of());
