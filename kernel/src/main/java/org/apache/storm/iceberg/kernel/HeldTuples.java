@@ -1,13 +1,11 @@
 package org.apache.storm.iceberg.kernel;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.AbstractCollection;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -186,7 +184,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     return new Iterator<>() {
       private final Iterator<AckIdChunk> inMemory = chunks.iterator();
       private final int spilledChunks = spill == null ? 0 : spill.chunks;
-      private final DataInputStream spilled = spill == null ? null : spill.open();
+      private final FileChannel spilled = spill == null ? null : spill.open();
       private AckIdChunk chunk;
       private int next;
 
@@ -262,13 +260,13 @@ final class HeldTuples extends AbstractCollection<Tuple> {
   /** The chunks spilled so far, oldest first, in one file written once and read once. */
   private static final class Spill {
     final Path file;
-    final DataOutputStream out;
-    /** Chunks wholly in the file: a chunk counts only once it is flushed, so a failed write leaves the count right. */
+    final FileChannel out;
+    /** Chunks wholly in the file: a chunk counts only once it is written, so a failed write leaves the count right. */
     int chunks;
     boolean deleted;
-    private DataInputStream reading;
+    private FileChannel reading;
 
-    private Spill(Path file, DataOutputStream out) {
+    private Spill(Path file, FileChannel out) {
       this.file = file;
       this.out = out;
     }
@@ -276,7 +274,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     static Spill create(Path directory) throws IOException {
       Path file = Files.createTempFile(directory, "storm-iceberg-held-", ".bin");
       try {
-        return new Spill(file, new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file))));
+        return new Spill(file, FileChannel.open(file, StandardOpenOption.WRITE));
       } catch (IOException | RuntimeException e) {
         Files.deleteIfExists(file);
         throw e;
@@ -285,20 +283,19 @@ final class HeldTuples extends AbstractCollection<Tuple> {
 
     void write(AckIdChunk chunk) throws IOException {
       chunk.writeTo(out);
-      out.flush();
       chunks++;
     }
 
-    DataInputStream open() {
+    FileChannel open() {
       try {
-        reading = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)));
+        reading = FileChannel.open(file, StandardOpenOption.READ);
         return reading;
       } catch (IOException e) {
         throw new UncheckedIOException("Cannot read back the spilled ids of held tuples from " + file, e);
       }
     }
 
-    void close(DataInputStream in) {
+    void close(FileChannel in) {
       try {
         in.close();
       } catch (IOException e) {
@@ -306,7 +303,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
       }
     }
 
-    AckIdChunk read(DataInputStream in) {
+    AckIdChunk read(FileChannel in) {
       try {
         return AckIdChunk.readFrom(in);
       } catch (IOException e) {
@@ -322,7 +319,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
           reading.close();
         }
       } catch (IOException e) {
-        // A broken stream: the file goes all the same.
+        // A broken channel: the file goes all the same.
       }
       try {
         Files.deleteIfExists(file);

@@ -14,7 +14,10 @@ import org.apache.storm.task.IMetricsContext;
  * committed and as resolved-after-error, never as a failure.
  *
  * <p>The executor thread updates everything; reporter threads read the gauges, so the pending
- * state they read is volatile, and keeps reporting while a commit is in flight.
+ * state they read is volatile, and keeps reporting while a commit is in flight. Records written
+ * are counted on the executor thread and published to their counter whenever the task reads its
+ * clock (at most every {@link SinkTask#RECORDS_PER_CLOCK_READ} records, and on every tick) and when
+ * a batch seals, as Flink counts records with a plain field rather than an atomic per record.
  */
 public final class SinkMetrics {
   private final Counter recordsWritten;
@@ -27,6 +30,7 @@ public final class SinkMetrics {
   private final Counter commitsResolvedAfterError;
   private final Counter walEntriesDropped;
   private final LongSupplier clock;
+  private long unpublishedRecords;
   private volatile int pendingDataFiles;
   private volatile long oldestPendingSinceMillis = -1;
 
@@ -55,8 +59,20 @@ public final class SinkMetrics {
     return new SinkMetrics(new RegistryContext(registry), clock);
   }
 
+  /**
+   * Counts one record written. The counter is a {@code LongAdder}, an atomic add per call, so
+   * records are counted here first and reach it at the next {@link #publishRecordsWritten}.
+   */
   void recordWritten() {
-    recordsWritten.inc();
+    unpublishedRecords++;
+  }
+
+  /** Adds the records counted since the last call to {@code iceberg-records-written}. */
+  void publishRecordsWritten() {
+    if (unpublishedRecords > 0) {
+      recordsWritten.inc(unpublishedRecords);
+      unpublishedRecords = 0;
+    }
   }
 
   void sealed(int files, long nanos) {

@@ -164,8 +164,10 @@ public final class SinkTask implements Closeable {
     }
   }
 
+  /** Reads the clock, and publishes the records written since the last read to their counter. */
   private long readClock() {
     recordsSinceClockRead = 0;
+    metrics.publishRecordsWritten();
     lastClockMillis = clock.getAsLong();
     return lastClockMillis;
   }
@@ -223,6 +225,7 @@ public final class SinkTask implements Closeable {
   }
 
   private void sealAndCommit() {
+    metrics.publishRecordsWritten();
     OpenBatch<?> sealing = batch;
     batch = null;
     SealedBatch sealed;
@@ -274,6 +277,7 @@ public final class SinkTask implements Closeable {
   /** Abandons the open batch (its tuples time out and replay) and closes the catalog. */
   @Override
   public void close() {
+    metrics.publishRecordsWritten();
     if (batch != null) {
       batch.abandon().release();
       batch = null;

@@ -75,7 +75,9 @@ class SinkMetricsTest {
   void aCleanRunCountsRecordsFilesAndBytes() {
     SinkTask sink = open(5);
     send(sink, 0, 7);
-    assertThat(count("iceberg-records-written")).isEqualTo(7);
+    assertThat(count("iceberg-records-written")).as("published when the first batch sealed").isEqualTo(5);
+    sink.execute(tuples.tick());
+    assertThat(count("iceberg-records-written")).as("published on a tick").isEqualTo(7);
     assertThat(gauge("iceberg-pending-data-files")).isEqualTo(0);
     send(sink, 7, 10);
 
@@ -95,6 +97,17 @@ class SinkMetricsTest {
     assertThat(count("iceberg-commits-resolved-after-error")).isZero();
     assertThat(gauge("iceberg-oldest-pending-age-ms")).isEqualTo(0L);
     sink.close();
+  }
+
+  @Test
+  void recordsWrittenArePublishedEverySixteenRecordsWithoutTicks() {
+    SinkTask sink = open(1000);
+    send(sink, 0, SinkTask.RECORDS_PER_CLOCK_READ - 1);
+    assertThat(count("iceberg-records-written")).as("counted, not yet published").isZero();
+    send(sink, SinkTask.RECORDS_PER_CLOCK_READ - 1, SinkTask.RECORDS_PER_CLOCK_READ + 3);
+    assertThat(count("iceberg-records-written")).isEqualTo(SinkTask.RECORDS_PER_CLOCK_READ);
+    sink.close();
+    assertThat(count("iceberg-records-written")).as("published when the task closes").isEqualTo(SinkTask.RECORDS_PER_CLOCK_READ + 3);
   }
 
   @Test

@@ -25,8 +25,10 @@ import org.apache.storm.tuple.ITuple;
  *
  * <p>Columns are resolved to tuple field indexes once per schema (id and columns) and tuple field
  * layout, not by name on every tuple; a new schema (a column added to the table) is resolved again.
- * Each field layout has one record, and one {@link InternalRow}, that every call overwrites and
- * returns, as the {@link RecordMapper} contract allows: a caller that keeps them must copy them.
+ * Every call returns a new record or row. Overwriting one per layout, as the {@link RecordMapper}
+ * contract allows, saves an allocation but costs more: the reused object lives long enough to reach
+ * G1's old generation, where every reference stored into it passes a card-marking fence, while
+ * stores into a just-allocated object do not.
  */
 public class FieldNameRecordMapper implements InternalRowMapper {
   private static final long serialVersionUID = 1L;
@@ -55,21 +57,20 @@ public class FieldNameRecordMapper implements InternalRowMapper {
   @Override
   public Record map(ITuple tuple, Schema schema) {
     Resolution resolution = resolve(schema, tuple.getFields());
-    fill(resolution.record, resolution, tuple, false);
-    return resolution.record;
+    Record record = resolution.emptyRecord.copy();
+    fill(record, resolution, tuple, false);
+    return record;
   }
 
   @Override
   public InternalRow mapInternal(ITuple tuple, Schema schema) {
     Resolution resolution = resolve(schema, tuple.getFields());
-    fill(resolution.row, resolution, tuple, true);
-    return resolution.row;
+    InternalRow row = new InternalRow(resolution.columns.length);
+    fill(row, resolution, tuple, true);
+    return row;
   }
 
-  /**
-   * Overwrites every field of the layout's one record or row: the kernel writes it before the next
-   * tuple is mapped and keeps no reference (the RecordMapper contract).
-   */
+  /** Sets every field of a new record or row from the tuple. */
   private static void fill(StructLike target, Resolution resolution, ITuple tuple, boolean internal) {
     if (resolution.unmatchedField != null) {
       throw new RecordMappingException(
@@ -115,7 +116,7 @@ public class FieldNameRecordMapper implements InternalRowMapper {
 
   /**
    * Where each column's value is in a tuple of one field layout, and any field strict mode refuses;
-   * with the schema's columns and the record the mapper fills, laid out once, not per tuple.
+   * with the schema's columns and their conversions, laid out once, not per tuple.
    */
   private static final class Resolution {
     final int[] fieldIndexOfColumn;
@@ -124,8 +125,8 @@ public class FieldNameRecordMapper implements InternalRowMapper {
     /** Per column, its conversion to each representation, resolved once. */
     final IcebergValues.Conversion[] toGeneric;
     final IcebergValues.Conversion[] toInternal;
-    final Record record;
-    final InternalRow row;
+    /** Copied for each tuple: cheaper than {@code GenericRecord.create}, which looks its field names up. */
+    final Record emptyRecord;
 
     private Resolution(Schema schema, int[] fieldIndexOfColumn, String unmatchedField) {
       this.fieldIndexOfColumn = fieldIndexOfColumn;
@@ -137,8 +138,7 @@ public class FieldNameRecordMapper implements InternalRowMapper {
         toGeneric[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name());
         toInternal[pos] = IcebergValues.internalConversion(columns[pos].type(), columns[pos].name());
       }
-      this.record = GenericRecord.create(schema);
-      this.row = new InternalRow(columns.length);
+      this.emptyRecord = GenericRecord.create(schema);
     }
 
     static Resolution of(Schema schema, Fields fields, boolean caseInsensitive, boolean strict) {
