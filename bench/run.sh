@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Reruns the benchmarks and writes their figures to docs/BENCHMARKS.md.
-#   bench/run.sh                 every benchmark (about 20 minutes on 2 cores)
+#   bench/run.sh                 every benchmark (about 25 minutes on 2 cores)
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
 #                                MapperBenchmark KernelVsLimit EndToEnd FlinkPeer CommitScaling BatchMemory
 # JMH options can be overridden with JMH_OPTS (default: 1 fork, 3 warm-up and 5 measured 1 s iterations).

@@ -49,17 +49,18 @@ final class AckIdChunk {
   /**
    * Writes the chunk whole to {@code out}: each column in one bulk copy, so spilling costs a few
    * nanoseconds a tuple, not a stream call per field. Native byte order: a spill file is read back
-   * only by the process that wrote it.
+   * only by the process that wrote it. Layout: kinds, sources, tasks, roots, edges, then the sample
+   * count and each sample's slot and start time.
    */
   void writeTo(WritableByteChannel out) throws IOException {
-    ByteBuffer buffer = ByteBuffer.allocate(COLUMNS_BYTES + Integer.BYTES + samples * SAMPLE_BYTES).order(ByteOrder.nativeOrder());
+    ByteBuffer buffer = nativeBuffer(COLUMNS_BYTES + Integer.BYTES + samples * SAMPLE_BYTES);
     buffer.put(kinds).put(sources);
     buffer.asIntBuffer().put(tasks);
-    buffer.position(buffer.position() + SIZE * Integer.BYTES);
+    skip(buffer, SIZE * Integer.BYTES);
     buffer.asLongBuffer().put(roots);
-    buffer.position(buffer.position() + SIZE * Long.BYTES);
+    skip(buffer, SIZE * Long.BYTES);
     buffer.asLongBuffer().put(edges);
-    buffer.position(buffer.position() + SIZE * Long.BYTES);
+    skip(buffer, SIZE * Long.BYTES);
     buffer.putInt(samples);
     for (int i = 0; i < samples; i++) {
       buffer.putInt(sampledSlots[i]).putLong(sampleStarts[i]);
@@ -70,27 +71,40 @@ final class AckIdChunk {
     }
   }
 
-  /** Reads back a chunk {@link #writeTo} wrote. */
+  /**
+   * Reads back a chunk {@link #writeTo} wrote.
+   *
+   * @throws EOFException when the channel ends inside the chunk
+   */
   static AckIdChunk readFrom(ReadableByteChannel in) throws IOException {
     AckIdChunk chunk = new AckIdChunk();
-    ByteBuffer columns = readFully(in, COLUMNS_BYTES + Integer.BYTES);
-    columns.get(chunk.kinds).get(chunk.sources);
-    columns.asIntBuffer().get(chunk.tasks);
-    columns.position(columns.position() + SIZE * Integer.BYTES);
-    columns.asLongBuffer().get(chunk.roots);
-    columns.position(columns.position() + SIZE * Long.BYTES);
-    columns.asLongBuffer().get(chunk.edges);
-    columns.position(columns.position() + SIZE * Long.BYTES);
-    int count = columns.getInt();
-    ByteBuffer samples = readFully(in, count * SAMPLE_BYTES);
-    for (int i = 0; i < count; i++) {
-      chunk.addSample(samples.getInt(), samples.getLong());
+    ByteBuffer fixedPart = readFully(in, COLUMNS_BYTES + Integer.BYTES);
+    fixedPart.get(chunk.kinds).get(chunk.sources);
+    fixedPart.asIntBuffer().get(chunk.tasks);
+    skip(fixedPart, SIZE * Integer.BYTES);
+    fixedPart.asLongBuffer().get(chunk.roots);
+    skip(fixedPart, SIZE * Long.BYTES);
+    fixedPart.asLongBuffer().get(chunk.edges);
+    skip(fixedPart, SIZE * Long.BYTES);
+    int sampleCount = fixedPart.getInt();
+    ByteBuffer sampleBytes = readFully(in, sampleCount * SAMPLE_BYTES);
+    for (int i = 0; i < sampleCount; i++) {
+      chunk.addSample(sampleBytes.getInt(), sampleBytes.getLong());
     }
     return chunk;
   }
 
+  private static ByteBuffer nativeBuffer(int bytes) {
+    return ByteBuffer.allocate(bytes).order(ByteOrder.nativeOrder());
+  }
+
+  /** Moves past what a bulk copy through a view buffer filled or read (views keep their own position). */
+  private static void skip(ByteBuffer buffer, int bytes) {
+    buffer.position(buffer.position() + bytes);
+  }
+
   private static ByteBuffer readFully(ReadableByteChannel in, int bytes) throws IOException {
-    ByteBuffer buffer = ByteBuffer.allocate(bytes).order(ByteOrder.nativeOrder());
+    ByteBuffer buffer = nativeBuffer(bytes);
     while (buffer.hasRemaining()) {
       if (in.read(buffer) < 0) {
         throw new EOFException("a spilled chunk ends after " + buffer.position() + " of its " + bytes + " bytes");

@@ -2,7 +2,9 @@ package org.apache.storm.iceberg.kernel;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.Channel;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -58,6 +60,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
 
   private final int memoryChunks;
   private final Path spillDirectory;
+  private final SpillOpener spillOpener;
   private final ArrayDeque<AckIdChunk> chunks = new ArrayDeque<>();
   private final List<Source> sources = new ArrayList<>();
   private final Map<Integer, Tuple> wholeTuples = new HashMap<>();
@@ -72,8 +75,14 @@ final class HeldTuples extends AbstractCollection<Tuple> {
 
   /** Keeps at most {@code memoryChunks} chunks on the heap and spills older ones into {@code spillDirectory}. */
   HeldTuples(int memoryChunks, Path spillDirectory) {
+    this(memoryChunks, spillDirectory, file -> FileChannel.open(file, StandardOpenOption.WRITE));
+  }
+
+  /** As above, opening the spill file with {@code spillOpener}: tests make its writes fail. */
+  HeldTuples(int memoryChunks, Path spillDirectory, SpillOpener spillOpener) {
     this.memoryChunks = memoryChunks;
     this.spillDirectory = spillDirectory;
+    this.spillOpener = spillOpener;
   }
 
   /** Holds {@code tuple} until the batch settles. */
@@ -97,7 +106,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
   private void spillOldestChunk() {
     try {
       if (spill == null) {
-        spill = Spill.create(spillDirectory);
+        spill = Spill.create(spillDirectory, spillOpener);
       }
       spill.write(chunks.peekFirst());
       chunks.removeFirst();
@@ -204,7 +213,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
         }
         Tuple tuple = rebuild(chunk, slot, next++);
         if (next == size && spill != null) {
-          spill.close(spilled);
+          Spill.closeQuietly(spilled);
           release();
         }
         return tuple;
@@ -214,7 +223,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
         try {
           return spill.read(spilled);
         } catch (RuntimeException e) {
-          spill.close(spilled);
+          Spill.closeQuietly(spilled);
           release();
           throw e;
         }
@@ -257,24 +266,33 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     return copy;
   }
 
+  /** Opens a spill file for writing. */
+  interface SpillOpener {
+    WritableByteChannel open(Path file) throws IOException;
+  }
+
   /** The chunks spilled so far, oldest first, in one file written once and read once. */
   private static final class Spill {
     final Path file;
-    final FileChannel out;
-    /** Chunks wholly in the file: a chunk counts only once it is written, so a failed write leaves the count right. */
+    final WritableByteChannel out;
+    /**
+     * Chunks wholly in the file, read back from its start. A chunk counts only once it is written;
+     * a write that fails part-way leaves bytes after the last whole chunk, which stay harmless
+     * because spilling then stops for good (nothing is ever written after them).
+     */
     int chunks;
     boolean deleted;
     private FileChannel reading;
 
-    private Spill(Path file, FileChannel out) {
+    private Spill(Path file, WritableByteChannel out) {
       this.file = file;
       this.out = out;
     }
 
-    static Spill create(Path directory) throws IOException {
+    static Spill create(Path directory, SpillOpener opener) throws IOException {
       Path file = Files.createTempFile(directory, "storm-iceberg-held-", ".bin");
       try {
-        return new Spill(file, FileChannel.open(file, StandardOpenOption.WRITE));
+        return new Spill(file, opener.open(file));
       } catch (IOException | RuntimeException e) {
         Files.deleteIfExists(file);
         throw e;
@@ -295,11 +313,11 @@ final class HeldTuples extends AbstractCollection<Tuple> {
       }
     }
 
-    void close(FileChannel in) {
+    static void closeQuietly(Channel channel) {
       try {
-        in.close();
+        channel.close();
       } catch (IOException e) {
-        // Everything was read.
+        // A broken channel: the file goes all the same.
       }
     }
 
@@ -313,13 +331,9 @@ final class HeldTuples extends AbstractCollection<Tuple> {
 
     void delete() {
       deleted = true;
-      try {
-        out.close();
-        if (reading != null) {
-          reading.close();
-        }
-      } catch (IOException e) {
-        // A broken channel: the file goes all the same.
+      closeQuietly(out);
+      if (reading != null) {
+        closeQuietly(reading);
       }
       try {
         Files.deleteIfExists(file);

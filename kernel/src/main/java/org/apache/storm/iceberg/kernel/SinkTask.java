@@ -147,7 +147,7 @@ public final class SinkTask implements Closeable {
 
   public void execute(Tuple tuple) {
     if (TupleUtils.isTick(tuple)) {
-      sealIfDue(readClock());
+      sealIfDue(readClockAndPublishCounts());
       return;
     }
     OpenBatch<?> open;
@@ -160,12 +160,12 @@ public final class SinkTask implements Closeable {
       return;
     }
     if (write(open, tuple)) {
-      sealIfDue(++recordsSinceClockRead >= recordsPerClockRead ? readClock() : lastClockMillis);
+      sealIfDue(++recordsSinceClockRead >= recordsPerClockRead ? readClockAndPublishCounts() : lastClockMillis);
     }
   }
 
   /** Reads the clock, and publishes the records written since the last read to their counter. */
-  private long readClock() {
+  private long readClockAndPublishCounts() {
     recordsSinceClockRead = 0;
     metrics.publishRecordsWritten();
     lastClockMillis = clock.getAsLong();
@@ -250,7 +250,7 @@ public final class SinkTask implements Closeable {
     if (batch == null) {
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       table.refresh();
-      batch = batches.open(readClock());
+      batch = batches.open(readClockAndPublishCounts());
       metrics.pending(0, batch.openedAtMillis());
     }
     return batch;

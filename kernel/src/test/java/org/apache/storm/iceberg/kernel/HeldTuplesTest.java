@@ -3,7 +3,12 @@ package org.apache.storm.iceberg.kernel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -194,6 +199,86 @@ class HeldTuplesTest {
     }
     assertThat(held.toString()).startsWith(originals.size() + " held tuples, 4 chunks of them spilled to " + spillDirectory);
     assertThatThrownBy(held::materialize).hasMessage("these held tuples were spilled and are settled already");
+  }
+
+  @Test
+  void aSpillWriteThatFailsPartWayLeavesTheWholeChunksReadableAndTheRestOnTheHeap(@TempDir Path spillDirectory)
+      throws Exception {
+    long chunkBytes = spilledBytesOfOneChunk(spillDirectory.resolve("probe"));
+    HeldTuples held =
+        new HeldTuples(1, spillDirectory, file -> new FailingAfter(FileChannel.open(file, StandardOpenOption.WRITE), chunkBytes * 3 / 2));
+    List<Tuple> originals = new ArrayList<>();
+    for (int i = 0; i < 4 * AckIdChunk.SIZE + 3; i++) {
+      TupleImpl tuple = (TupleImpl) emitted(1, "default", List.of((long) i, "eu"));
+      if (i % 1000 == 0) {
+        tuple.setProcessSampleStartTime(i);
+      }
+      originals.add(tuple);
+      held.hold(tuple);
+    }
+    try (var files = Files.list(spillDirectory)) {
+      Path spillFile = files.findFirst().orElseThrow();
+      assertThat(Files.size(spillFile)).as("one whole chunk, then the failed write's bytes").isEqualTo(chunkBytes * 3 / 2);
+    }
+    assertThat(held.toString()).contains("1 chunks of them spilled");
+
+    List<Tuple> copies = held.materialize();
+
+    assertThat(copies).hasSameSizeAs(originals);
+    for (int i = 0; i < originals.size(); i++) {
+      assertThat(copies.get(i).getMessageId()).isEqualTo(originals.get(i).getMessageId());
+      assertThat(((TupleImpl) copies.get(i)).getProcessSampleStartTime()).isEqualTo(i % 1000 == 0 ? Long.valueOf(i) : null);
+    }
+    copies.forEach(acker::ack);
+    assertThat(acker.incompleteRoots()).isEmpty();
+  }
+
+  /** The bytes one chunk of sampled tuples takes in a spill file. */
+  private long spilledBytesOfOneChunk(Path file) throws Exception {
+    AckIdChunk chunk = new AckIdChunk();
+    for (int i = 0; i < AckIdChunk.SIZE; i += 1000) {
+      chunk.addSample(i, i);
+    }
+    try (FileChannel out = FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      chunk.writeTo(out);
+    }
+    long bytes = Files.size(file);
+    Files.delete(file);
+    return bytes;
+  }
+
+  /** Writes through until {@code limit} bytes are written, then fails, as a full disk does. */
+  private static final class FailingAfter implements WritableByteChannel {
+    private final FileChannel delegate;
+    private long left;
+
+    FailingAfter(FileChannel delegate, long limit) {
+      this.delegate = delegate;
+      this.left = limit;
+    }
+
+    @Override
+    public int write(ByteBuffer source) throws IOException {
+      if (left == 0) {
+        throw new IOException("No space left on device");
+      }
+      ByteBuffer part = source.slice();
+      part.limit((int) Math.min(part.remaining(), left));
+      int written = delegate.write(part);
+      source.position(source.position() + written);
+      left -= written;
+      return written;
+    }
+
+    @Override
+    public boolean isOpen() {
+      return delegate.isOpen();
+    }
+
+    @Override
+    public void close() throws IOException {
+      delegate.close();
+    }
   }
 
   @Test

@@ -100,7 +100,7 @@ class SinkMetricsTest {
   }
 
   @Test
-  void recordsWrittenArePublishedEverySixteenRecordsWithoutTicks() {
+  void recordsWrittenArePublishedEverySixteenRecordsWhenNoPolicyReadsTime() {
     SinkTask sink = open(1000);
     send(sink, 0, SinkTask.RECORDS_PER_CLOCK_READ - 1);
     assertThat(count("iceberg-records-written")).as("counted, not yet published").isZero();

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
+import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.iceberg.types.Types;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.spi.RecordMappingException;
@@ -185,16 +186,22 @@ class FieldNameRecordMapperTest {
   }
 
   @Test
-  void theRecordReturnedForEachTupleOfALayoutHasEveryFieldOverwritten() {
+  void eachTupleGetsARecordAndARowOfItsOwn() {
     Stream stream = new Stream("id", "count", "at");
     Record first = mapper.map(stream.tuple(1L, 5, 1_793_534_400_000L), SCHEMA);
-    assertThat(first.getField("count")).isEqualTo(5);
+    InternalRow firstRow = mapper.mapInternal(stream.tuple(1L, 5, 1_793_534_400_000L), SCHEMA);
 
     Record second = mapper.map(stream.tuple(2L, null, null), SCHEMA);
+    InternalRow secondRow = mapper.mapInternal(stream.tuple(2L, null, null), SCHEMA);
 
+    assertThat(second).isNotSameAs(first);
     assertThat(second.getField("id")).isEqualTo(2L);
     assertThat(second.getField("count")).isNull();
     assertThat(second.getField("at")).isNull();
+    assertThat(first.getField("count")).as("the first record is untouched").isEqualTo(5);
+    assertThat(secondRow).isNotSameAs(firstRow);
+    assertThat(secondRow.get(1, Integer.class)).isNull();
+    assertThat(firstRow.get(1, Integer.class)).as("the first row is untouched").isEqualTo(5);
   }
 
   @Test
