@@ -34,7 +34,10 @@ run() {
   echo ">>> $*"
   local t0=$(date +%s)
   "$@"
-  printf '%s\t%s\t%s\n' "$suite" "$(( $(date +%s) - t0 ))" "$*" >> "$log"
+  # %q quotes each argument as the shell needs it, so the logged command can be pasted back.
+  local command
+  command="$(printf '%q ' "$@")"
+  printf '%s\t%s\t%s\n' "$suite" "$(( $(date +%s) - t0 ))" "${command% }" >> "$log"
 }
 
 run MapperBenchmark java -jar $jar 'Mapper' $jmh_opts -rf json -rff "$jmh"
