@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg;
 
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -64,6 +65,7 @@ public final class IcebergOptions implements Serializable {
   private final ProviderChoice<FileFormatWriter> fileFormat;
   private final ProviderChoice<WalStore> walStore;
   private final String walNamespace;
+  private final String spillDirectory;
   private final int tickIntervalSecs;
   private final Map<String, String> snapshotProperties;
   private final long groupCommitIntervalMillis;
@@ -92,6 +94,7 @@ public final class IcebergOptions implements Serializable {
     this.fileFormat = builder.fileFormat;
     this.walStore = builder.walStore;
     this.walNamespace = builder.walNamespace;
+    this.spillDirectory = builder.spillDirectory;
     this.tickIntervalSecs = builder.tickIntervalSecs;
     this.snapshotProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.snapshotProperties));
     this.groupCommitIntervalMillis = builder.groupCommitIntervalMillis;
@@ -182,6 +185,14 @@ public final class IcebergOptions implements Serializable {
 
   public String walNamespace() {
     return walNamespace;
+  }
+
+  /**
+   * Where a batch's held ack ids spill beyond about 5.5 MiB, on the worker: the directory set with
+   * {@link Builder#withSpillDirectory}, or the worker JVM's {@code java.io.tmpdir}.
+   */
+  public Path spillDirectory() {
+    return Path.of(spillDirectory != null ? spillDirectory : System.getProperty("java.io.tmpdir"));
   }
 
   /** Seconds between tick tuples the bolt asks for, 0 for none. */
@@ -282,6 +293,8 @@ public final class IcebergOptions implements Serializable {
         + walStore
         + ", walNamespace="
         + walNamespace
+        + ", spillDirectory="
+        + (spillDirectory != null ? spillDirectory : "java.io.tmpdir")
         + ", tickIntervalSecs="
         + tickIntervalSecs
         + ", groupCommitIntervalMillis="
@@ -312,6 +325,7 @@ public final class IcebergOptions implements Serializable {
     private ProviderChoice<WalStore> walStore =
         ProviderChoice.named(WalStoreFactory.class, DEFAULT_WAL_STORE, Map.of());
     private String walNamespace = DEFAULT_WAL_NAMESPACE;
+    private String spillDirectory;
     private int tickIntervalSecs;
     private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
     private long groupCommitIntervalMillis = DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
@@ -413,6 +427,17 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
+    /**
+     * Where each task spills the ack ids of a batch's tuples beyond about 5.5 MiB (some 262,000
+     * tuples), instead of the worker JVM's {@code java.io.tmpdir}: choose a local disk with room,
+     * not a RAM-backed tmpfs, which would hold the ids in memory after all. An absolute path that
+     * must be a writable directory on every worker; a task checks it when it starts.
+     */
+    public Builder withSpillDirectory(String directory) {
+      this.spillDirectory = directory;
+      return this;
+    }
+
     /** Asks Storm for a tick tuple every {@code seconds}, so age thresholds fire in a lull. */
     public Builder withTickIntervalSecs(int seconds) {
       this.tickIntervalSecs = (int) requireNonNegative(seconds, "withTickIntervalSecs");
@@ -487,6 +512,7 @@ public final class IcebergOptions implements Serializable {
       OptionsChecks.requireTable(table);
       OptionsChecks.requireAutoCreateSpecMatchesSchema(autoCreateSchema, autoCreateSpec);
       OptionsChecks.requireName(walNamespace, "withWalNamespace");
+      OptionsChecks.requireAbsolutePath(spillDirectory, "withSpillDirectory");
       OptionsChecks.requireName(catalogName, "withCatalogName");
       snapshotProperties.keySet().forEach(OptionsChecks::requireUserSummaryKey);
       ClassLoader loader = Thread.currentThread().getContextClassLoader();

@@ -32,6 +32,7 @@ class IcebergOptionsTest {
     assertThat(options.walStore().name()).isEqualTo("table-fileio");
     assertThat(options.fileFormat()).isNull();
     assertThat(options.walNamespace()).isEqualTo("default");
+    assertThat(options.spillDirectory()).isEqualTo(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")));
     assertThat(options.catalogName()).isEqualTo("storm_iceberg");
     assertThat(options.effectiveTickIntervalSecs()).isZero();
   }
@@ -100,6 +101,19 @@ class IcebergOptionsTest {
         .hasMessage("no table: set withTable(\"namespace.table\")");
     assertThatThrownBy(() -> valid().withTable("db..events").build())
         .hasMessage("table name 'db..events' has an empty part; use withTable(\"namespace.table\")");
+  }
+
+  @Test
+  void aSpillDirectoryMustBeAnAbsolutePath() {
+    assertThatThrownBy(() -> valid().withSpillDirectory("spill").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("withSpillDirectory needs an absolute path (a directory on every worker, such as"
+            + " /var/lib/storm/iceberg-spill), got 'spill'");
+    assertThatThrownBy(() -> valid().withSpillDirectory(" ").build())
+        .hasMessageStartingWith("withSpillDirectory needs an absolute path");
+    IcebergOptions options = valid().withSpillDirectory("/var/lib/storm/iceberg-spill").build();
+    assertThat(options.spillDirectory()).isEqualTo(java.nio.file.Path.of("/var/lib/storm/iceberg-spill"));
+    assertThat(options.toString()).contains("spillDirectory=/var/lib/storm/iceberg-spill");
   }
 
   @Test

@@ -37,6 +37,7 @@ class OptionsFromMapTest {
     config.put("file-format", "avro");
     config.put("wal-store", "table-fileio");
     config.put("wal-namespace", "flux");
+    config.put("spill-directory", "/var/lib/storm/iceberg-spill");
     config.put("seal-policies", List.of(Map.of("name", "open-files", "max-partitions", 64)));
     config.put("snapshot-properties", Map.of("owner", "stream-team"));
     config.put("group-commit-interval-millis", 3000);
@@ -57,6 +58,7 @@ class OptionsFromMapTest {
     assertThat(options.recordMapper().toString()).isEqualTo("field-name[strict]");
     assertThat(options.fileFormat().name()).isEqualTo("avro");
     assertThat(options.walNamespace()).isEqualTo("flux");
+    assertThat(options.spillDirectory()).hasToString("/var/lib/storm/iceberg-spill");
     assertThat(options.sealPolicyChoices()).extracting(ProviderChoiceName::of).containsExactly("open-files");
     assertThat(options.snapshotProperties()).containsEntry("owner", "stream-team");
     assertThat(options.groupCommitIntervalMillis()).isEqualTo(3000);

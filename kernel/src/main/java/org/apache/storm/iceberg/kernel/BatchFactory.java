@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.iceberg.Table;
@@ -20,13 +21,20 @@ final class BatchFactory {
   private final RecordMapper mapper;
   private final ClassLoader loader;
   private final TaskIdentity task;
+  private final Path spillDirectory;
   private FileFormatWriter tableDefaultWriter;
   private String tableDefaultName;
   private FileFormatWriter chosenWriter;
 
   BatchFactory(
-      Table table, ProviderChoice<FileFormatWriter> chosenFormat, RecordMapper mapper, ClassLoader loader, TaskIdentity task) {
+      Table table,
+      ProviderChoice<FileFormatWriter> chosenFormat,
+      RecordMapper mapper,
+      ClassLoader loader,
+      TaskIdentity task,
+      Path spillDirectory) {
     this.table = table;
+    this.spillDirectory = spillDirectory;
     this.chosenFormat = chosenFormat;
     this.mapper = mapper;
     this.loader = loader;
@@ -35,7 +43,7 @@ final class BatchFactory {
 
   /** Opens a batch; the caller has refreshed the table. */
   OpenBatch<?> open(long nowMillis) {
-    return OpenBatch.open(table, mapper, formatWriter(), task.taskIndex(), task.taskId(), nowMillis);
+    return OpenBatch.open(table, mapper, formatWriter(), task.taskIndex(), task.taskId(), nowMillis, spillDirectory);
   }
 
   private FileFormatWriter formatWriter() {

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * sample time ({@link AckIdChunk}). Their values are not kept; the records are already in the
  * batch's files. A tuple costs about 22 bytes here instead of the few hundred its {@link TupleImpl}
  * and values retain. Beyond {@link #MEMORY_CHUNKS} chunks (about 5.5 MiB), the oldest chunks go to
- * a spill file in {@code java.io.tmpdir}, so a batch's heap is its open files plus a constant,
+ * a spill file in the task's spill directory, so a batch's heap is its open files plus a constant,
  * however many records it holds. When the file cannot be written, chunks stay on the heap: a full
  * disk costs memory, never a tuple.
  *
@@ -71,6 +71,23 @@ final class HeldTuples extends AbstractCollection<Tuple> {
 
   HeldTuples() {
     this(MEMORY_CHUNKS, Path.of(System.getProperty("java.io.tmpdir")));
+  }
+
+  /**
+   * Checks, when a task starts, that {@code directory} can take spill files: a directory this
+   * worker may write into. A disk that fills later only keeps ids on the heap; a directory that is
+   * missing from the start is a configuration mistake, and fails the task with the fix.
+   *
+   * @return the directory
+   */
+  static Path requireSpillDirectory(Path directory) {
+    if (!Files.isDirectory(directory) || !Files.isWritable(directory)) {
+      throw new IllegalStateException(
+          "the spill directory for held ack ids, " + directory + ", is not a writable directory on this worker;"
+              + " create it on every worker, or set withSpillDirectory to one that is (the default is the"
+              + " worker JVM's java.io.tmpdir)");
+    }
+    return directory;
   }
 
   /** Keeps at most {@code memoryChunks} chunks on the heap and spills older ones into {@code spillDirectory}. */

@@ -2,6 +2,7 @@ package org.apache.storm.iceberg.kernel;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
 import org.apache.iceberg.DataFile;
@@ -38,13 +39,15 @@ final class OpenBatch<T> {
   private final TrackingWriterFactory<T> files;
   private final FanoutDataWriter<T> writer;
   private final PartitionKey partitionKey;
-  private final HeldTuples tuples = new HeldTuples();
+  private final HeldTuples tuples;
   private final long openedAtMillis;
   private long records;
   private long bytes;
 
-  private OpenBatch(Table table, BatchRows<T> rows, FileFormat format, int partitionId, long taskId, long nowMillis) {
+  private OpenBatch(
+      Table table, BatchRows<T> rows, FileFormat format, int partitionId, long taskId, long nowMillis, Path spillDirectory) {
     this.rows = rows;
+    this.tuples = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
     this.spec = table.spec();
     this.files = new TrackingWriterFactory<>(rows.writers());
     OutputFileFactory fileFactory =
@@ -64,12 +67,14 @@ final class OpenBatch<T> {
 
   /**
    * Opens a batch against the table's current schema and spec (the caller has refreshed it), with
-   * the rows the mapper and format choose ({@link BatchRows#choose}).
+   * the rows the mapper and format choose ({@link BatchRows#choose}); its held ack ids spill into
+   * {@code spillDirectory}.
    */
   static OpenBatch<?> open(
-      Table table, RecordMapper mapper, FileFormatWriter format, int partitionId, long taskId, long nowMillis) {
+      Table table, RecordMapper mapper, FileFormatWriter format, int partitionId, long taskId, long nowMillis,
+      Path spillDirectory) {
     BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema());
-    return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis);
+    return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory);
   }
 
   /**

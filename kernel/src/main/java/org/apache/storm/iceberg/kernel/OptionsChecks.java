@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.iceberg.CatalogProperties;
@@ -55,6 +56,18 @@ public final class OptionsChecks {
   public static void requireName(String value, String setter) {
     if (value == null || value.isBlank() || value.contains("/")) {
       throw new IllegalArgumentException(setter + " needs a non-blank name without '/', got '" + value + "'");
+    }
+  }
+
+  /** Accepts null (the setter was not called) or an absolute path. */
+  public static void requireAbsolutePath(String path, String setter) {
+    if (path == null) {
+      return;
+    }
+    if (path.isBlank() || !Path.of(path).isAbsolute()) {
+      throw new IllegalArgumentException(
+          setter + " needs an absolute path (a directory on every worker, such as /var/lib/storm/iceberg-spill), got '"
+              + path + "'");
     }
   }
 

@@ -32,7 +32,7 @@ public final class OptionsMap {
       Set.of(
           "catalog-name", "catalog", "table", "commit-interval-records", "commit-interval-bytes",
           "commit-interval-millis", "tick-interval-secs", "auto-create", "record-mapper", "file-format",
-          "wal-store", "wal-namespace", "seal-policies", "snapshot-properties", "group-commit-interval-millis",
+          "wal-store", "wal-namespace", "spill-directory", "seal-policies", "snapshot-properties", "group-commit-interval-millis",
           "group-commit-max-data-files", "commit-retries", "commit-retry-backoff-millis");
   private static final Pattern TRANSFORM = Pattern.compile("(\\w+)\\(\\s*(?:(\\d+)\\s*,\\s*)?([\\w.]+)\\s*\\)");
 
@@ -60,6 +60,9 @@ public final class OptionsMap {
     whole(config, "commit-retry-backoff-millis").ifPresent(builder::withCommitRetryBackoffMillis);
     if (config.containsKey("wal-namespace")) {
       builder.withWalNamespace(text(config, "wal-namespace"));
+    }
+    if (config.containsKey("spill-directory")) {
+      builder.withSpillDirectory(text(config, "spill-directory"));
     }
     if (config.containsKey("auto-create")) {
       autoCreate(builder, map(config, "auto-create"));

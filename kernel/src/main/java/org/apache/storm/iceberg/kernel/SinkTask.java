@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import java.io.Closeable;
+import java.nio.file.Path;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.LongSupplier;
@@ -124,6 +125,7 @@ public final class SinkTask implements Closeable {
   private static SinkTask create(
       IcebergOptions options, TaskEnvironment env, java.util.function.Function<OpenedTable, SealedBatchHandler> handlerFactory) {
     TopologyChecks.forWriter(options, env);
+    Path spillDirectory = HeldTuples.requireSpillDirectory(options.spillDirectory());
     return OpenedTable.open(options)
         .build(
             opened ->
@@ -134,7 +136,8 @@ public final class SinkTask implements Closeable {
                         options.fileFormat(),
                         options.recordMapper().resolve(opened.loader()),
                         opened.loader(),
-                        env.task()),
+                        env.task(),
+                        spillDirectory),
                     options.sealPolicies(opened.loader()),
                     handlerFactory.apply(opened),
                     env));

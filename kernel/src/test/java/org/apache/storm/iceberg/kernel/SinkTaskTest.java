@@ -3,11 +3,13 @@ package org.apache.storm.iceberg.kernel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,14 +28,19 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
 import org.apache.storm.Config;
+import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.Tuples;
-import org.junit.jupiter.api.io.TempDir;
+import org.apache.storm.task.GeneralTopologyContext;
+import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.MessageId;
+import org.apache.storm.tuple.TupleImpl;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -90,6 +97,44 @@ class SinkTaskTest {
 
   static List<Long> range(long from, long toExclusive) {
     return LongStream.range(from, toExclusive).boxed().collect(Collectors.toList());
+  }
+
+  @Test
+  void heldAckIdsSpillIntoTheConfiguredDirectoryAndTheFileGoesWithTheBatch() throws Exception {
+    start(CatalogKind.HADOOP);
+    createTable(PartitionSpec.unpartitioned(), Map.of());
+    Path spill = Files.createDirectory(dir.resolve("spill"));
+    SinkTask sink = open(options().withCommitIntervalRecords(1_000_000).withSpillDirectory(spill.toString()).build());
+    // Tuples of their own, not Tuples': its registry would keep these 262,145 for the JVM's life.
+    GeneralTopologyContext context =
+        new GeneralTopologyContext(new StormTopology(), new HashMap<>(), Map.of(1, "events"), Map.of("events", List.of(1)),
+            Map.of("events", Map.of("default", new Fields(TestTables.FIELDS))), "test-1");
+    Instant time = Instant.parse("2026-11-01T10:00:00Z");
+    for (long id = 0; id <= (long) HeldTuples.MEMORY_CHUNKS * AckIdChunk.SIZE; id++) {
+      sink.execute(new TupleImpl(context, List.of(id, "eu", time, "p"), "events", 1, "default", MessageId.makeRootId(id, id)));
+    }
+
+    try (var files = Files.list(spill)) {
+      assertThat(files.map(file -> file.getFileName().toString())).singleElement().asString().startsWith("storm-iceberg-held-");
+    }
+    sink.close();
+    try (var files = Files.list(spill)) {
+      assertThat(files.toList()).as("the abandoned batch's spill file").isEmpty();
+    }
+  }
+
+  @Test
+  void aSpillDirectoryThatIsNotThereFailsTheTaskAtStartWithTheFix() {
+    start(CatalogKind.HADOOP);
+    createTable(PartitionSpec.unpartitioned(), Map.of());
+    Path missing = dir.resolve("missing");
+    IcebergOptions options = options().withSpillDirectory(missing.toString()).build();
+
+    assertThatThrownBy(() -> open(options))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the spill directory for held ack ids, " + missing + ", is not a writable directory on this worker;"
+            + " create it on every worker, or set withSpillDirectory to one that is (the default is the worker JVM's"
+            + " java.io.tmpdir)");
   }
 
   @ParameterizedTest
