@@ -44,7 +44,7 @@ run MapperBenchmark java -jar $jar 'Mapper' $jmh_opts -rf json -rff "$jmh"
 run KernelVsLimit $harness.KernelVsLimit 100000 5 5
 run KernelVsLimit $harness.KernelVsLimit 1000000 2 5 'columns=5 .*'
 run EndToEnd $harness.EndToEnd 400000 50000 3
-run FlinkPeer java -Xmx4g $opens -jar bench/flink-peer/target/flink-peer.jar 500000 3 "$csv"
+run FlinkPeer java -Xmx4g $opens -jar bench/flink-peer/target/flink-peer.jar 2000000 3 "$csv"
 run CommitScaling $harness.CommitScaling 20000 2 1,4,8,16
 run BatchMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.BatchMemory records 10000000
 run BatchMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.BatchMemory records 1000000

@@ -42,7 +42,8 @@ import org.apache.iceberg.types.Types;
  * into the same kind of table: a HadoopCatalog on local disk, format version 2, Parquet, unpartitioned
  * or bucket(16, c0). Flink runs in a local MiniCluster with parallelism 1 (one slot: source, mapper
  * and writer chained; the committer beside them) and checkpoints every second, each checkpoint one
- * Iceberg commit. Timed from the first row made to the job's end (the last commit landed), and in
+ * Iceberg commit; the source stays up until every row is committed ({@link RowsUntilCommitted}).
+ * Timed from the first row made to the job's end (the last commit landed), and in
  * process CPU seconds over the same span, so "rows per CPU second" compares the peers per core.
  *
  * <p>Flink on Java 17 needs {@code --add-opens java.base/java.util=ALL-UNNAMED} (and java.lang), as
@@ -85,7 +86,7 @@ public final class FlinkPeer {
   /**
    * Runs one job through IcebergSink ({@code v2}) or the older FlinkSink; returns rows committed per
    * second and per process CPU second, and the share of the rows the table holds when the job ends
-   * (a bounded job's final checkpoint may not commit; see docs/BENCHMARKS.md).
+   * (every row, since {@link RowsUntilCommitted} waits for a checkpoint after its last row).
    */
   static double[] run(long rows, int partitions, boolean v2) throws Exception {
     Path dir = Files.createTempDirectory("bench-flink");
@@ -107,7 +108,10 @@ public final class FlinkPeer {
       env.enableCheckpointing(1_000);
       RowType rowType = FlinkSchemaUtil.convert(schema);
       FIRST_ROW_NANOS.set(0);
-      DataStream<RowData> stream = env.fromSequence(0, rows - 1).map(FlinkPeer::row).returns(InternalTypeInfo.of(rowType));
+      DataStream<RowData> stream =
+          env.addSource(new RowsUntilCommitted(rows), "rows", org.apache.flink.api.common.typeinfo.Types.LONG)
+              .map(FlinkPeer::row)
+              .returns(InternalTypeInfo.of(rowType));
       if (v2) {
         IcebergSink.forRowData(stream).tableLoader(TableLoader.fromCatalog(loader, id)).append();
       } else {
