@@ -73,6 +73,18 @@ final class HeldTuples extends AbstractCollection<Tuple> {
     this(MEMORY_CHUNKS, Path.of(System.getProperty("java.io.tmpdir")));
   }
 
+  /** Keeps at most {@code memoryChunks} chunks on the heap and spills older ones into {@code spillDirectory}. */
+  HeldTuples(int memoryChunks, Path spillDirectory) {
+    this(memoryChunks, spillDirectory, file -> FileChannel.open(file, StandardOpenOption.WRITE));
+  }
+
+  /** As above, opening the spill file with {@code spillOpener}: tests make its writes fail. */
+  HeldTuples(int memoryChunks, Path spillDirectory, SpillOpener spillOpener) {
+    this.memoryChunks = memoryChunks;
+    this.spillDirectory = spillDirectory;
+    this.spillOpener = spillOpener;
+  }
+
   /**
    * Checks, when a task starts, that {@code directory} can take spill files: a directory this
    * worker may write into. A disk that fills later only keeps ids on the heap; a directory that is
@@ -88,18 +100,6 @@ final class HeldTuples extends AbstractCollection<Tuple> {
               + " worker JVM's java.io.tmpdir)");
     }
     return directory;
-  }
-
-  /** Keeps at most {@code memoryChunks} chunks on the heap and spills older ones into {@code spillDirectory}. */
-  HeldTuples(int memoryChunks, Path spillDirectory) {
-    this(memoryChunks, spillDirectory, file -> FileChannel.open(file, StandardOpenOption.WRITE));
-  }
-
-  /** As above, opening the spill file with {@code spillOpener}: tests make its writes fail. */
-  HeldTuples(int memoryChunks, Path spillDirectory, SpillOpener spillOpener) {
-    this.memoryChunks = memoryChunks;
-    this.spillDirectory = spillDirectory;
-    this.spillOpener = spillOpener;
   }
 
   /** Holds {@code tuple} until the batch settles. */
