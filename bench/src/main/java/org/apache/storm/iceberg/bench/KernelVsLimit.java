@@ -82,14 +82,14 @@ public final class KernelVsLimit {
     Results results = new Results();
     for (int columns : new int[] {5, 50}) {
       for (int partitions : new int[] {1, 16}) {
-        BenchData data = new BenchData(columns, partitions);
-        Tuple[] tuples = data.tuples(Math.min(POOL, batch));
-        Record[] records = data.records(Math.min(POOL, batch));
-        InternalRow[] internalRows = data.internalRows(Math.min(POOL, batch));
         String params = "columns=" + columns + " partitions=" + partitions + " batch=" + bench.batch;
         if (!params.matches(only)) {
           continue;
         }
+        BenchData data = new BenchData(columns, partitions);
+        Tuple[] tuples = data.tuples(Math.min(POOL, batch));
+        Record[] records = data.records(Math.min(POOL, batch));
+        InternalRow[] internalRows = data.internalRows(Math.min(POOL, batch));
         for (int rep = 0; rep <= reps; rep++) {
           // Each repetition starts with another variant, so none always runs first (or last) after
           // the previous one's garbage and JIT work.

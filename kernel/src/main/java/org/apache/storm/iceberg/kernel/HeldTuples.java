@@ -69,10 +69,6 @@ final class HeldTuples extends AbstractCollection<Tuple> {
   private Spill spill;
   private boolean spillBroken;
 
-  HeldTuples() {
-    this(MEMORY_CHUNKS, Path.of(System.getProperty("java.io.tmpdir")));
-  }
-
   /** Keeps at most {@code memoryChunks} chunks on the heap and spills older ones into {@code spillDirectory}. */
   HeldTuples(int memoryChunks, Path spillDirectory) {
     this(memoryChunks, spillDirectory, file -> FileChannel.open(file, StandardOpenOption.WRITE));

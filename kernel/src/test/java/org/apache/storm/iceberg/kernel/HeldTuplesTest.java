@@ -40,6 +40,7 @@ class HeldTuplesTest {
           Map.of("events", List.of(1, 2), "clicks", List.of(3)),
           Map.of("events", Map.of("default", new Fields("id", "region")), "clicks", Map.of("raw", new Fields("raw"))),
           "test-1");
+  @TempDir Path spillDirectory;
   final Random random = new Random(7);
   final AckerModel acker = new AckerModel();
 
@@ -61,7 +62,7 @@ class HeldTuplesTest {
 
   @Test
   void ackingTheCopiesCompletesEveryTree() {
-    HeldTuples held = new HeldTuples();
+    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
     List<Tuple> originals = new ArrayList<>();
     for (int i = 0; i < 10_000; i++) {
       Tuple tuple = i % 3 == 0 ? emitted(3, "raw", List.of("doc" + i)) : emitted(1 + i % 2, "default", List.of((long) i, "eu"));
@@ -91,7 +92,7 @@ class HeldTuplesTest {
     Tuple tuple = emitted(1, "default", List.of(1L, "eu"));
     // Something anchored an emit to the tuple before the batch held it; the child is acked downstream.
     Tuple child = acker.emit(List.of(tuple));
-    HeldTuples held = new HeldTuples();
+    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
     held.hold(tuple);
 
     held.forEach(acker::ack);
@@ -103,7 +104,7 @@ class HeldTuplesTest {
 
   @Test
   void anchoringAnEmitToTheMaterializedCopiesAndAckingThemKeepsTheTreesOpenUntilTheChildIsAcked() {
-    HeldTuples held = new HeldTuples();
+    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
     holdEvents(held, 100);
     List<Tuple> tuples = held.materialize();
 
@@ -117,7 +118,7 @@ class HeldTuplesTest {
 
   @Test
   void eachPassMakesNewCopiesSoAckingASecondPassAfterAnAnchoredEmitWouldBreakTheTree() {
-    HeldTuples held = new HeldTuples();
+    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
     held.hold(emitted(1, "default", List.of(1L, "eu")));
 
     Tuple descriptor = acker.emit(List.copyOf(held));
@@ -138,7 +139,7 @@ class HeldTuplesTest {
             new StormTopology(), new HashMap<>(), Map.of(1, "events"), Map.of("events", List.of(1)),
             Map.of("events", Map.of("default", new Fields("id", "region"))), "test-1");
     Tuple foreign = new TupleImpl(otherContext, List.of(3L, "eu"), "events", 1, "default", MessageId.makeRootId(5L, 6L));
-    HeldTuples held = new HeldTuples();
+    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
     held.hold(unanchored);
     held.hold(joined);
     held.hold(foreign);
@@ -159,7 +160,7 @@ class HeldTuplesTest {
     TupleImpl sampled = (TupleImpl) emitted(1, "default", List.of(1L, "eu"));
     sampled.setProcessSampleStartTime(123_456L);
     Tuple notSampled = emitted(1, "default", List.of(2L, "eu"));
-    HeldTuples held = new HeldTuples();
+    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
     held.hold(notSampled);
     held.hold(sampled);
 
