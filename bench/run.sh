@@ -43,6 +43,9 @@ run() {
 run MapperBenchmark java -jar $jar 'Mapper' $jmh_opts -rf json -rff "$jmh"
 run KernelVsLimit $harness.KernelVsLimit 100000 5 5
 run KernelVsLimit $harness.KernelVsLimit 1000000 2 5 'columns=5 .*'
+# How much of the kernel's distance to the limit is reading tuples that are not in cache.
+run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 1024
+run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 65536
 run EndToEnd $harness.EndToEnd 400000 50000 3
 run FlinkPeer java -Xmx4g $opens -jar bench/flink-peer/target/flink-peer.jar 2000000 3 "$csv"
 run CommitScaling $harness.CommitScaling 20000 2 1,4,8,16

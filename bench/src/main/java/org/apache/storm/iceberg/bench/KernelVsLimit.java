@@ -20,6 +20,7 @@ import org.apache.storm.iceberg.formats.ParquetFormatWriterFactory;
 import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -53,18 +54,28 @@ import org.apache.storm.tuple.Tuple;
  *
  * All write to a HadoopCatalog on local disk with the table's default Parquet settings, so their
  * files have the same sizes. The rows come from a pool of pre-built tuples and records, so building
- * them is not measured. Each repetition runs every variant once, starting with a different one; the
- * first repetition warms the JIT and is not reported.
+ * them is not measured; each variant cycles through its pool in order. Each repetition runs every
+ * variant once, starting with a different one; the first repetition warms the JIT and is not
+ * reported.
  *
- * <p>Arguments: records per batch, batches per repetition, repetitions (defaults 100000 3 5), and a
- * regex the params must match (default all), e.g. to profile one case. The batch size matters: each
- * batch pays the commit (an append of a few metadata files, the WAL entry on the kernel's side), so
- * small batches dilute the per-record costs in the per-batch ones, and batches beyond 262,144
- * records spill the kernel's held ack ids to disk. {@code bench/run.sh} runs 100,000-record batches
- * (a commit every 0.2–2 s here) for every schema and 1,000,000-record batches for 5 columns.
+ * <p>Arguments: records per batch, batches per repetition, repetitions (defaults 100000 3 5), a
+ * regex the params must match (default all), e.g. to profile one case, and the pool size (default
+ * {@value #DEFAULT_POOL} rows). The pool size matters because the kernel follows more references
+ * a row than the limit does, each load waiting for the one before (the tuple, its value list and
+ * values, its message id, anchor map and boxed ids), so it loses more when they are not in cache.
+ * A five-column row takes 364 bytes as a tuple, 293 as a generic record and 204 as an internal row
+ * (measured after GC): 8,192 tuples take 3.0 MB, beyond a core's 2 MB L2 cache here; 1,024 fit in
+ * it, as tuples just handed over by a worker's receive thread may; 65,536 fit nowhere but L3.
+ *
+ * <p>The batch size matters too: each batch pays the commit (an append of a few metadata files, the
+ * WAL entry on the kernel's side), so small batches dilute the per-record costs in the per-batch
+ * ones, and batches beyond 262,144 records spill the kernel's held ack ids to disk. {@code
+ * bench/run.sh} runs 100,000-record batches (a commit every 0.2–2 s here) for every schema,
+ * 1,000,000-record batches for 5 columns, and pools of 1,024 and 65,536 rows for 5 columns
+ * unpartitioned.
  */
 public final class KernelVsLimit {
-  private static final int POOL = 8192;
+  private static final int DEFAULT_POOL = 8192;
   private final int batch;
   private final int batches;
 
@@ -78,18 +89,20 @@ public final class KernelVsLimit {
     int batches = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     int reps = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     String only = args.length > 3 ? args[3] : ".*";
+    int pool = args.length > 4 ? Integer.parseInt(args[4]) : DEFAULT_POOL;
     KernelVsLimit bench = new KernelVsLimit(batch, batches);
     Results results = new Results();
     for (int columns : new int[] {5, 50}) {
       for (int partitions : new int[] {1, 16}) {
-        String params = "columns=" + columns + " partitions=" + partitions + " batch=" + bench.batch;
+        int rows = Math.min(pool, batch);
+        String params = "columns=" + columns + " partitions=" + partitions + " batch=" + bench.batch + " pool=" + rows;
         if (!params.matches(only)) {
           continue;
         }
         BenchData data = new BenchData(columns, partitions);
-        Tuple[] tuples = data.tuples(Math.min(POOL, batch));
-        Record[] records = data.records(Math.min(POOL, batch));
-        InternalRow[] internalRows = data.internalRows(Math.min(POOL, batch));
+        Tuple[] tuples = data.tuples(rows);
+        Record[] records = data.records(rows);
+        InternalRow[] internalRows = data.internalRows(rows);
         for (int rep = 0; rep <= reps; rep++) {
           // Each repetition starts with another variant, so none always runs first (or last) after
           // the previous one's garbage and JIT work.
@@ -243,12 +256,14 @@ public final class KernelVsLimit {
     OutputFileFactory fileFactory =
         OutputFileFactory.builderFor(table, 1, batchIndex).format(FileFormat.PARQUET).operationId(UUID.randomUUID().toString()).build();
     FanoutDataWriter<T> writer = new FanoutDataWriter<>(files, fileFactory, table.io(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-    PartitionKey key = new PartitionKey(table.spec(), table.schema());
+    // Looked up once, as the sink does: table.spec() goes through the table's current metadata.
+    PartitionSpec spec = table.spec();
+    PartitionKey key = new PartitionKey(spec, table.schema());
     try (writer) {
       for (int i = 0; i < batch; i++) {
         T row = rows.apply(i);
         key.partition(partitionOf.apply(row));
-        writer.write(row, table.spec(), key);
+        writer.write(row, spec, key);
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
