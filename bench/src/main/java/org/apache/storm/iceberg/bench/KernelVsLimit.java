@@ -60,10 +60,10 @@ import org.apache.storm.tuple.Tuple;
  *
  * <p>Arguments: records per batch, batches per repetition, repetitions (defaults 100000 3 5), a
  * regex the params must match (default all), e.g. to profile one case, and the pool size (default
- * {@value #DEFAULT_POOL} rows). The pool size matters because the kernel follows more references
- * a row than the limit does, each load waiting for the one before (the tuple, its value list and
- * values, its message id, anchor map and boxed ids), so it loses more when they are not in cache.
- * A five-column row takes 364 bytes as a tuple, 293 as a generic record and 204 as an internal row
+ * {@value #DEFAULT_POOL} rows). The pool size sets how much of the input stays in cache, and the
+ * kernel follows more references a row than the limit does (the tuple, its value list and values,
+ * its message id, anchor map and boxed ids), so it could lose more when they are not in cache. A
+ * five-column row takes 364 bytes as a tuple, 293 as a generic record and 204 as an internal row
  * (measured after GC): 8,192 tuples take 3.0 MB, beyond a core's 2 MB L2 cache here; 1,024 fit in
  * it, as tuples just handed over by a worker's receive thread may; 65,536 fit nowhere but L3.
  *
@@ -71,8 +71,8 @@ import org.apache.storm.tuple.Tuple;
  * WAL entry on the kernel's side), so small batches dilute the per-record costs in the per-batch
  * ones, and batches beyond 262,144 records spill the kernel's held ack ids to disk. {@code
  * bench/run.sh} runs 100,000-record batches (a commit every 0.2–2 s here) for every schema,
- * 1,000,000-record batches for 5 columns, and pools of 1,024 and 65,536 rows for 5 columns
- * unpartitioned.
+ * 1,000,000-record batches for 5 columns, and, to check how much the cache decides, pools of
+ * 1,024 and 65,536 rows for 5 columns unpartitioned.
  */
 public final class KernelVsLimit {
   private static final int DEFAULT_POOL = 8192;
