@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.kernel.DataFilesCodec;
@@ -31,7 +32,7 @@ class IcebergInspectTest {
     Table table = CatalogUtil.buildIcebergCatalog("local", LocalExampleRun.catalogProperties(warehouse), new org.apache.hadoop.conf.Configuration())
         .loadTable(TableIdentifier.parse(IcebergBoltExampleTopology.TABLE));
     WalStore wal = ProviderRegistry.find(WalStoreFactory.class, "table-fileio", getClass().getClassLoader()).create(Map.of());
-    DataFile committed = table.currentSnapshot().addedDataFiles(table.io()).iterator().next();
+    DataFile committed = SnapshotChanges.builderFor(table).snapshot(table.currentSnapshot()).build().addedDataFiles().iterator().next();
     WalScope crashedTask = new WalScope(table, "default", "iceberg-example", "iceberg", 1);
     wal.put(crashedTask, "crashed-commit",
         DataFilesCodec.encode(new DataFilesCodec.Entry("crashed-commit", table.name(), "iceberg", 1, 1_000L, List.of(committed)), table.specs()));

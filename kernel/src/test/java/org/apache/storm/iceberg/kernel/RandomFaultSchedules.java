@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
@@ -91,7 +92,7 @@ final class RandomFaultSchedules {
     for (Snapshot snapshot : table.snapshots()) {
       // A list, not a set: the split pair may commit an id and its replay in one append.
       List<Long> ids = new java.util.ArrayList<>();
-      for (var dataFile : snapshot.addedDataFiles(table.io())) {
+      for (var dataFile : SnapshotChanges.builderFor(table).snapshot(snapshot).build().addedDataFiles()) {
         try (CloseableIterable<Record> rows = org.apache.iceberg.parquet.Parquet.read(table.io().newInputFile(dataFile.location()))
             .project(table.schema()).createReaderFunc(s -> org.apache.iceberg.data.parquet.GenericParquetReaders.buildReader(table.schema(), s))
             .build()) {

@@ -10,6 +10,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
@@ -83,7 +84,7 @@ class SinkMetricsTest {
 
     long committedBytes = 0;
     for (var snapshot : TestTables.snapshots(table)) {
-      for (DataFile file : snapshot.addedDataFiles(table.io())) {
+      for (DataFile file : SnapshotChanges.builderFor(table).snapshot(snapshot).build().addedDataFiles()) {
         committedBytes += file.fileSizeInBytes();
       }
     }

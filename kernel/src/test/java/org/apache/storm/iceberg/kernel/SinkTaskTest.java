@@ -19,6 +19,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -386,7 +387,7 @@ class SinkTaskTest {
       send(sink, 0, 3);
       List<DataFile> files = new ArrayList<>();
       table.refresh();
-      table.currentSnapshot().addedDataFiles(table.io()).forEach(files::add);
+      SnapshotChanges.builderFor(table).snapshot(table.currentSnapshot()).build().addedDataFiles().forEach(files::add);
       assertThat(files).extracting(DataFile::format).containsOnly(format);
       assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L);
       sink.close();
