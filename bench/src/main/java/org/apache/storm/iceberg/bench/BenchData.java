@@ -100,9 +100,12 @@ public final class BenchData {
     }
   }
 
-  /** A real Storm tuple of row {@code row}, anchored to one message id, as a bolt receives it. */
+  /**
+   * A real Storm tuple of row {@code row}, anchored to one message id, as a bolt receives it: its
+   * anchors in a {@code HashMap}, as a spout's executor and the tuple deserializer build them.
+   */
   public Tuple tuple(long row) {
-    return new TupleImpl(context, values(row), SOURCE, 1, "default", MessageId.makeId(Map.of(row, row)));
+    return new TupleImpl(context, values(row), SOURCE, 1, "default", MessageId.makeRootId(row, row));
   }
 
   /** Row {@code row} as an Iceberg record: what the field-name mapper makes of {@link #tuple}. */
