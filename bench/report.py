@@ -91,32 +91,35 @@ FINDINGS = """## What limits them (profiled by hand on 2026-12-01; not regenerat
   as fast at the larger batches.
 - **KernelVsLimit, per record** (async-profiler 2.9, CPU samples every 1 ms of the measuring thread,
   5 columns unpartitioned, 1,000,000-record batches, pool 8,192, all repetitions). The kernel spent
-  0.93 µs of CPU a record, `limit internal rows` 0.54 µs. Of the 0.39 µs between them:
-  - 0.14 µs is Parquet encoding itself, slower inside the kernel: the same writer, rows and leaf
-    functions (most of all its dictionaries' hash lookups), each about 1.3× as costly as in the
-    limit; most likely the kernel's other work on each record (below) displaces the writer's tables
-    from cache.
-  - 0.10 µs mapping: reading the tuple's values and building the row. A kernel whose mapper cost
+  0.91 µs of CPU a record, `limit internal rows` 0.59 µs. Of the 0.32 µs between them:
+  - 0.09 µs mapping: reading the tuple's values and building the row. A kernel whose mapper cost
     nothing, handing out rows built ahead, ran at 0.94× the real one (2026-12-01, JFR probe), so
     the reads, not the building, are what costs.
+  - 0.08 µs holding the ack ids: the message id, its anchor `HashMap`, its node and boxed ids.
+  - 0.06 µs Parquet encoding itself, slower inside the kernel: the same writer, rows and leaf
+    functions (most of all its dictionaries' hash lookups), each about 1.1× as costly as in the
+    limit; most likely the kernel's other work on each record displaces the writer's tables from
+    cache. With the immutable one-entry anchor maps the benchmark's tuples had until this run,
+    whose `entrySet` allocates on every read, it was 1.3×.
   - 0.05 µs acking: a value-free tuple rebuilt per ack, and the spilled ids read back.
-  - 0.045 µs holding the ack ids: the message id, its anchor map and boxed ids.
   - 0.02 µs the tick check, the first read of each tuple.
-  - 0.05 µs the rest: seal checks, the clock, counters. The WAL entry and the rest of the commit
-    bookkeeping come to under 0.01 µs a record at this batch size.
+  - 0.03 µs the rest: seal checks, the clock, counters, the WAL entry and the rest of the commit
+    bookkeeping.
 
   No single part is large: they are the reads of a Storm tuple's objects, the ack bookkeeping Storm
   asks for, and what those displace. At 50 columns the writer costs ten times as much a record and
   the same overhead weighs under 5 %. `limit building records` (a program that builds generic
-  records from the tuples' values, with no Storm) ran at 0.78–0.94× the limit at 5 columns in run
-  20261201T071329Z, and the kernel at 0.84–0.94× of it.
-- **KernelVsLimit, the pool.** Whether the input stays in cache explains part of the distance at
-  most. With pools of 1,024 rows (every pool within a core's 2 MB L2), 8,192 and 65,536 rows, run
-  20261201T071329Z gave the kernel 0.79×, 0.73× and 0.81× the limit. The small pool sped the kernel
-  up by 14 % over 8,192 rows, and the limit by 5 %. A kernel-only probe alternating the three pools
-  in one JVM gave 1.13, 1.39 and 1.40 µs of CPU a record (medians of 7 rounds).
-- **Noise.** This machine's two cores are shared. Nearly the same code gave 0.87×, 0.76×, 0.76× and
-  0.73× at 5 columns unpartitioned in four full runs on 2026-11-30 and 2026-12-01, and one
+  records from the tuples' values, with no Storm) ran at 0.75–0.93× the limit at 5 columns in run
+  20261201T080733Z, and the kernel at 0.88–1.06× of it.
+- **KernelVsLimit, the pool.** Whether the input stays in cache does not decide the ratio. Pools of
+  1,024 rows (every pool within a core's 2 MB L2), 8,192 and 65,536 rows gave the kernel 0.79×,
+  0.73× and 0.81× the limit in run 20261201T071329Z, and 0.81×, 0.75× and 0.87× in run
+  20261201T080733Z. The small pool sped the kernel up by 14 % in the first run and not at all in the
+  second. A kernel-only probe alternating the three pools in one JVM gave 1.13, 1.39 and 1.40 µs of
+  CPU a record (medians of 7 rounds), but the limit gains from a small pool too (its dictionaries
+  are smaller).
+- **Noise.** This machine's two cores are shared. Nearly the same code gave 0.87×, 0.76×, 0.76×,
+  0.73× and 0.75× at 5 columns unpartitioned in five full runs on 2026-11-30 and 2026-12-01, and one
   100,000-record run under the profiler gave 0.96×. Read one run's ratios as ±0.1.
 - **Cuts made on 2026-12-01.**
   - Internal rows for Parquet.
