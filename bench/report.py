@@ -115,9 +115,9 @@ FINDINGS = """## What limits them (profiled by hand on 2026-12-01; not regenerat
   1,024 rows (every pool within a core's 2 MB L2), 8,192 and 65,536 rows gave the kernel 0.79×,
   0.73× and 0.81× the limit in run 20261201T071329Z, and 0.81×, 0.75× and 0.87× in run
   20261201T080733Z. The small pool sped the kernel up by 14 % in the first run and not at all in the
-  second. A kernel-only probe alternating the three pools in one JVM gave 1.13, 1.39 and 1.40 µs of
-  CPU a record (medians of 7 rounds), but the limit gains from a small pool too (its dictionaries
-  are smaller).
+  second; the limit's rate at 1,024 rows was 5 % above and 7 % below its rate at 8,192. A
+  kernel-only probe alternating the three pools in one JVM gave 1.13, 1.39 and 1.40 µs of CPU a
+  record (medians of 7 rounds); the limit was not probed that way.
 - **Noise.** This machine's two cores are shared. Nearly the same code gave 0.87×, 0.76×, 0.76×,
   0.73× and 0.75× at 5 columns unpartitioned in five full runs on 2026-11-30 and 2026-12-01, and one
   100,000-record run under the profiler gave 0.96×. Read one run's ratios as ±0.1.
