@@ -53,6 +53,7 @@ SUITE_NOTES = {
     "KernelVsLimit": "Records/s through a prepared IcebergBolt (real TopologyContext in a worker's distributed mode, "
     "real tuples, counting collector; WAL + append + ack per batch) against Iceberg's own writers (GenericFileWriterFactory; its internal-model writer for `limit internal rows`) under "
     "FanoutDataWriter writing the same rows, one AppendFiles per batch (commit included), HadoopCatalog on local disk. "
+    "`pool` is how many rows each side builds ahead and reads over and over. "
     "`limit` writes pre-built records (the writer alone, the issue's limit); `limit building records` builds each "
     "record from the tuple's values first, as a program using Iceberg's generic writer without Storm must; "
     "`limit internal rows` feeds pre-built internal rows to Iceberg's internal-model Parquet writer (`InternalWriter`, "
@@ -90,8 +91,9 @@ FINDINGS = """## What limits them (profiled by hand on 2026-12-01; not regenerat
   100,000-record batches, under 2 % at 1,000,000, and it is why the limit itself runs about twice
   as fast at the larger batches.
 - **KernelVsLimit, per record** (async-profiler 2.9, CPU samples every 1 ms of the measuring thread,
-  5 columns unpartitioned, 1,000,000-record batches, pool 8,192, all repetitions). The kernel spent
-  0.91 µs of CPU a record, `limit internal rows` 0.59 µs. Of the 0.32 µs between them:
+  5 columns unpartitioned, 1,000,000-record batches, pool 8,192, a run of its own with its warm-up
+  repetition counted). The kernel spent 0.91 µs of CPU a record, `limit internal rows` 0.59 µs. Of
+  the 0.32 µs between them (each part rounded):
   - 0.09 µs mapping: reading the tuple's values and building the row. A kernel whose mapper cost
     nothing, handing out rows built ahead, ran at 0.94× the real one (2026-12-01, JFR probe), so
     the reads, not the building, are what costs.
@@ -108,19 +110,23 @@ FINDINGS = """## What limits them (profiled by hand on 2026-12-01; not regenerat
 
   No single part is large: they are the reads of a Storm tuple's objects, the ack bookkeeping Storm
   asks for, and what those displace. At 50 columns the writer costs ten times as much a record and
-  the same overhead weighs under 5 %. `limit building records` (a program that builds generic
+  the same overhead weighs about 10 % or less. `limit building records` (a program that builds generic
   records from the tuples' values, with no Storm) ran at 0.75–0.93× the limit at 5 columns in run
   20261201T080733Z, and the kernel at 0.88–1.06× of it.
-- **KernelVsLimit, the pool.** Whether the input stays in cache does not decide the ratio. Pools of
+- **KernelVsLimit, the pool.** These runs cannot tell a cache effect of about 0.1× from noise. Pools of
   1,024 rows (every pool within a core's 2 MB L2), 8,192 and 65,536 rows gave the kernel 0.79×,
   0.73× and 0.81× the limit in run 20261201T071329Z, and 0.81×, 0.75× and 0.87× in run
   20261201T080733Z. The small pool sped the kernel up by 14 % in the first run and not at all in the
   second; the limit's rate at 1,024 rows was 5 % above and 7 % below its rate at 8,192. A
   kernel-only probe alternating the three pools in one JVM gave 1.13, 1.39 and 1.40 µs of CPU a
-  record (medians of 7 rounds); the limit was not probed that way.
-- **Noise.** This machine's two cores are shared. Nearly the same code gave 0.87×, 0.76×, 0.76×,
-  0.73× and 0.75× at 5 columns unpartitioned in five full runs on 2026-11-30 and 2026-12-01, and one
-  100,000-record run under the profiler gave 0.96×. Read one run's ratios as ±0.1.
+  record (medians of 7 rounds); the limit was not probed that way. Per CPU second the 1,024-row
+  pool did better in both runs (0.78× against 0.68×, 0.77× against 0.71×), and the 65,536-row
+  pool's higher wall-time ratio came from the limit slowing more than the kernel.
+- **Noise.** This machine's two cores are shared. Five full runs on 2026-12-01 gave 0.87×, 0.76×,
+  0.76×, 0.73× and 0.75× at 5 columns unpartitioned; between them came the per-record cuts (before
+  the second), the limit's once-a-batch spec lookup (before the fourth) and the HashMap anchors
+  (before the fifth). One 100,000-record run under the profiler gave 0.96×. Read one run's ratios as
+  ±0.1.
 - **Cuts made on 2026-12-01.**
   - Internal rows for Parquet.
   - The clock read every 16 records when ticks bound the delay.
@@ -135,7 +141,7 @@ FINDINGS = """## What limits them (profiled by hand on 2026-12-01; not regenerat
     into it passes a card-marking fence; the new rows cut kernel CPU by 3–6 % in two paired runs.
   - At 100,000-record batches, the last three cuts together were within noise in a paired old/new
     run (0.813× against 0.815× the limit).
-- **EndToEnd.** An acking-only topology already costs Storm 4.5–6 µs of CPU a tuple (spout, acker,
+- **EndToEnd.** An acking-only topology already costs Storm 4–6 µs of CPU a tuple (spout, acker,
   queues); the sink adds mapping plus Parquet encoding on the bolt's one executor thread.
 - **Flink.** Flink's records carry no per-record ack and are written by one chained task. With a
   bounded source the job ended right after its last row, and IcebergSink (Sink V2) dropped what its
@@ -151,7 +157,7 @@ FINDINGS = """## What limits them (profiled by hand on 2026-12-01; not regenerat
   5.5 MiB) on the heap and the rest in a spill file read back once when the batch settles. Before
   2026-11-30 every tuple was held whole until the commit (about 400 bytes for a 5-column tuple; a
   10-million-record batch of a worker's own tuples would have held about 3.7 GiB). Each open Parquet
-  file holds about 2 MiB (5 columns) to 3.4 MiB (50 columns) of writer buffers before its first row
+  file holds about 2 MiB (5 columns) to 3.3 MiB (50 columns) of writer buffers before its first row
   group is flushed, and its row group grows up to `write.parquet.row-group-size-bytes` (128 MiB)
   before it is written out.
 """

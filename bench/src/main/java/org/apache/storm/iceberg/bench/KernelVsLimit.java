@@ -54,7 +54,7 @@ import org.apache.storm.tuple.Tuple;
  *
  * All write to a HadoopCatalog on local disk with the table's default Parquet settings, so their
  * files have the same sizes. The rows come from a pool of pre-built tuples and records, so building
- * them is not measured; each variant cycles through its pool in order. Each repetition runs every
+ * them is not measured; each variant reads its pool in order, over and over. Each repetition runs every
  * variant once, starting with a different one; the first repetition warms the JIT and is not
  * reported.
  *
@@ -62,10 +62,12 @@ import org.apache.storm.tuple.Tuple;
  * regex the params must match (default all), e.g. to profile one case, and the pool size (default
  * {@value #DEFAULT_POOL} rows). The pool size sets how much of the input stays in cache, and the
  * kernel follows more references a row than the limit does (the tuple, its value list and values,
- * its message id, anchor map and boxed ids), so it could lose more when they are not in cache. A
- * five-column row takes 364 bytes as a tuple, 293 as a generic record and 204 as an internal row
- * (measured after GC): 8,192 tuples take 3.0 MB, beyond a core's 2 MB L2 cache here; 1,024 fit in
- * it, as tuples just handed over by a worker's receive thread may; 65,536 fit nowhere but L3.
+ * its message id, anchor map, its table and entry, and boxed ids), so it could lose more when they
+ * are not in cache. A five-column row takes 492 bytes as a tuple, 293 as a generic record and 204
+ * as an internal row (measured after GC): 8,192 tuples take 4.0 MB, beyond a core's 2 MB L2 cache
+ * here; 1,024 fit in it, as tuples just handed over by a worker's receive thread may; 65,536 fit
+ * nowhere but L3. The kernel's tuples cycle on across batches; the limits start each batch at the
+ * pool's first row.
  *
  * <p>The batch size matters too: each batch pays the commit (an append of a few metadata files, the
  * WAL entry on the kernel's side), so small batches dilute the per-record costs in the per-batch
@@ -90,6 +92,9 @@ public final class KernelVsLimit {
     int reps = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     String only = args.length > 3 ? args[3] : ".*";
     int pool = args.length > 4 ? Integer.parseInt(args[4]) : DEFAULT_POOL;
+    if (pool < 1) {
+      throw new IllegalArgumentException("the pool size must be at least 1 row, not " + pool);
+    }
     KernelVsLimit bench = new KernelVsLimit(batch, batches);
     Results results = new Results();
     for (int columns : new int[] {5, 50}) {

@@ -13,6 +13,7 @@ class BenchSmokeTest {
   @Test
   void kernelAndLimitWriteAndCommitEveryRecord() throws Exception {
     KernelVsLimit.main(new String[] {"300", "1", "1"});
+    KernelVsLimit.main(new String[] {"300", "1", "1", "columns=5 partitions=1 .*", "100"});
   }
 
   @Test
