@@ -102,7 +102,8 @@ public final class BenchData {
 
   /**
    * A real Storm tuple of row {@code row}, anchored to one message id, as a bolt receives it: its
-   * anchors in a {@code HashMap}, as a spout's executor and the tuple deserializer build them.
+   * anchors in a {@code HashMap}, as a spout's executor builds them (the tuple deserializer builds
+   * one too).
    */
   public Tuple tuple(long row) {
     return new TupleImpl(context, values(row), SOURCE, 1, "default", MessageId.makeRootId(row, row));

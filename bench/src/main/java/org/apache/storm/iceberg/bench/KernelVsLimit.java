@@ -54,8 +54,8 @@ import org.apache.storm.tuple.Tuple;
  *
  * All write to a HadoopCatalog on local disk with the table's default Parquet settings, so their
  * files have the same sizes. The rows come from a pool of pre-built tuples and records, so building
- * them is not measured; each variant reads its pool in order, over and over. Each repetition runs every
- * variant once, starting with a different one; the first repetition warms the JIT and is not
+ * them is not measured; each variant reads its pool in order, over and over. Each repetition runs
+ * every variant once, starting with a different one; the first repetition warms the JIT and is not
  * reported.
  *
  * <p>Arguments: records per batch, batches per repetition, repetitions (defaults 100000 3 5), a
