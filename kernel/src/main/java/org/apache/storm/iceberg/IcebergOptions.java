@@ -44,6 +44,8 @@ public final class IcebergOptions implements Serializable {
   /** The first wait before such a retry; it doubles on each one. */
   public static final long DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS = 500;
   /** How long the split sink's committer lets descriptors wait, at most, before it commits them. */
+  /** {@link Builder#withCommitDeadlineMarginMillis}: how long before a tuple would time out its batch stops committing. */
+  public static final long DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS = 5_000;
   public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = 10_000;
   /** How many data files the split sink's committer gathers, at most, into one commit. */
   public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = 1_000;
@@ -73,6 +75,7 @@ public final class IcebergOptions implements Serializable {
   private final List<ProviderChoice<SealPolicy>> sealPolicyChoices;
   private final int commitRetries;
   private final long commitRetryBackoffMillis;
+  private final long commitDeadlineMarginMillis;
 
   private IcebergOptions(Builder builder) {
     this.catalogName = builder.catalogName;
@@ -102,6 +105,7 @@ public final class IcebergOptions implements Serializable {
     this.sealPolicyChoices = List.copyOf(builder.sealPolicyChoices);
     this.commitRetries = builder.commitRetries;
     this.commitRetryBackoffMillis = builder.commitRetryBackoffMillis;
+    this.commitDeadlineMarginMillis = builder.commitDeadlineMarginMillis;
   }
 
   /** Re-appends of an ambiguous commit under its own commit id before its batch is failed. */
@@ -112,6 +116,14 @@ public final class IcebergOptions implements Serializable {
   /** The wait before the first such re-append; it doubles on each one (at most 30 s). */
   public long commitRetryBackoffMillis() {
     return commitRetryBackoffMillis;
+  }
+
+  /**
+   * How long before {@code topology.message.timeout.secs} would expire a batch's oldest tuple the
+   * sink stops trying to commit the batch, and fails it instead.
+   */
+  public long commitDeadlineMarginMillis() {
+    return commitDeadlineMarginMillis;
   }
 
   /**
@@ -305,6 +317,8 @@ public final class IcebergOptions implements Serializable {
         + sealPolicyChoices
         + ", commitRetries="
         + commitRetries
+        + ", commitDeadlineMarginMillis="
+        + commitDeadlineMarginMillis
         + "}";
   }
 
@@ -333,6 +347,7 @@ public final class IcebergOptions implements Serializable {
     private final List<ProviderChoice<SealPolicy>> sealPolicyChoices = new ArrayList<>();
     private int commitRetries = DEFAULT_COMMIT_RETRIES;
     private long commitRetryBackoffMillis = DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS;
+    private long commitDeadlineMarginMillis = DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS;
 
     /** Catalog properties, passed verbatim to {@code CatalogUtil.buildIcebergCatalog}. */
     public Builder withCatalogProperties(Map<String, String> properties) {
@@ -494,6 +509,19 @@ public final class IcebergOptions implements Serializable {
     /** The wait before the first such retry; it doubles on each one, up to 30 s. */
     public Builder withCommitRetryBackoffMillis(long millis) {
       this.commitRetryBackoffMillis = requireNonNegative(millis, "withCommitRetryBackoffMillis");
+      return this;
+    }
+
+    /**
+     * A batch is never appended once its oldest tuple is older than {@code
+     * topology.message.timeout.secs} less this margin: Storm would already have replayed its tuples,
+     * so a late commit would duplicate them. Such a batch is failed (and counted in {@code
+     * iceberg-batches-expired}), and every commit attempt, Iceberg's own conflict retries included,
+     * stops at that deadline. The margin covers one catalog call; it must be below the message
+     * timeout (checked when the task starts). Default {@value #DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS}.
+     */
+    public Builder withCommitDeadlineMarginMillis(long millis) {
+      this.commitDeadlineMarginMillis = requireNonNegative(millis, "withCommitDeadlineMarginMillis");
       return this;
     }
 

@@ -26,13 +26,17 @@ final class BatchCommitter implements SinkTask.SealedBatchHandler {
 
   @Override
   public void handle(SealedBatch batch) {
-    commit(batch.dataFiles(), Map.of(), batch.tuples());
+    commit(batch.dataFiles(), Map.of(), batch.tuples(), batch.oldestTupleMillis());
   }
 
-  /** Commits {@code files} in one append, with the sink's {@code summary} keys, and settles {@code tuples}. */
-  void commit(List<DataFile> files, Map<String, String> summary, Collection<Tuple> tuples) {
+  /**
+   * Commits {@code files} in one append, with the sink's {@code summary} keys, and settles {@code
+   * tuples}, unless the oldest of them, which arrived at {@code oldestTupleMillis}, has passed its
+   * commit deadline.
+   */
+  void commit(List<DataFile> files, Map<String, String> summary, Collection<Tuple> tuples, long oldestTupleMillis) {
     long started = System.nanoTime();
-    CommitOutcome outcome = protocol.commit(files, summary);
+    CommitOutcome outcome = protocol.commit(files, summary, oldestTupleMillis);
     metrics.committed(outcome, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started);
     metrics.nothingPending();
     if (outcome.landed()) {

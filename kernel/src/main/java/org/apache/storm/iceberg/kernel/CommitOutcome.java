@@ -17,7 +17,17 @@ public record CommitOutcome(Status status, String commitId, Exception error) {
     COMMITTED_AFTER_ERROR,
     /** The append did not land: no snapshot carries its commit id. */
     FAILED,
-    /** The append reported an error and the table could not be read to settle it. */
+    /**
+     * Not appended: the batch's oldest tuple passed its commit deadline (the message timeout less
+     * the margin) before an attempt could land, so Storm is about to replay its tuples. Nothing of
+     * it is visible.
+     */
+    EXPIRED,
+    /**
+     * The append reported an error that leaves its fate open, and the settler could not settle it:
+     * its retries ran out (or were interrupted, or stopped at the batch's commit deadline) with no
+     * snapshot carrying the commit id. The first attempt may still land later.
+     */
     UNKNOWN
   }
 

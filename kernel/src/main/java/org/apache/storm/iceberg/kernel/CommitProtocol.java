@@ -45,6 +45,7 @@ public final class CommitProtocol {
   private final Supplier<String> commitIds;
   private final LongSupplier clock;
   private final CommitSettler settler;
+  private final CommitDeadline deadline;
   private int droppedAtStartup;
 
   public CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties) {
@@ -52,7 +53,17 @@ public final class CommitProtocol {
   }
 
   CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties, CommitSettler.Retries retries) {
-    this(table, wal, scope, snapshotProperties, () -> UUID.randomUUID().toString(), System::currentTimeMillis, retries);
+    this(table, wal, scope, snapshotProperties, retries, CommitDeadline.NONE);
+  }
+
+  CommitProtocol(
+      Table table,
+      WalStore wal,
+      WalScope scope,
+      Map<String, String> snapshotProperties,
+      CommitSettler.Retries retries,
+      CommitDeadline deadline) {
+    this(table, wal, scope, snapshotProperties, () -> UUID.randomUUID().toString(), System::currentTimeMillis, retries, deadline);
   }
 
   /**
@@ -66,7 +77,8 @@ public final class CommitProtocol {
       Map<String, String> snapshotProperties,
       Supplier<String> commitIds,
       LongSupplier clock,
-      CommitSettler.Retries retries) {
+      CommitSettler.Retries retries,
+      CommitDeadline deadline) {
     this.table = table;
     this.wal = wal;
     this.scope = scope;
@@ -74,19 +86,22 @@ public final class CommitProtocol {
     this.commitIds = commitIds;
     this.clock = clock;
     this.settler = new CommitSettler(table, retries);
+    this.deadline = deadline;
   }
 
   /**
    * The commit protocol of one committing task: resolves the options' WAL store on {@code loader},
    * scopes it to the task, and drops the entries the task's previous incarnation left.
    */
-  public static CommitProtocol forTask(Table table, IcebergOptions options, TaskIdentity task, ClassLoader loader) {
+  public static CommitProtocol forTask(Table table, IcebergOptions options, TaskEnvironment env, ClassLoader loader) {
+    TaskIdentity task = env.task();
+    CommitDeadline deadline = CommitDeadline.of(env.topologyConfig(), options.commitDeadlineMarginMillis(), env.clock());
     WalStore wal = options.walStore().resolve(loader);
     WalScope scope = new WalScope(table, options.walNamespace(), task.topology(), task.component(), task.taskIndex());
     wal.validate(scope);
     CommitProtocol protocol =
         new CommitProtocol(table, wal, scope, options.snapshotProperties(),
-            new CommitSettler.Retries(options.commitRetries(), options.commitRetryBackoffMillis()));
+            new CommitSettler.Retries(options.commitRetries(), options.commitRetryBackoffMillis()), deadline);
     protocol.droppedAtStartup = protocol.clearStaleEntries();
     if (protocol.droppedAtStartup > 0) {
       LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, protocol.droppedAtStartup);
@@ -108,18 +123,31 @@ public final class CommitProtocol {
     return summary;
   }
 
+  /** Whether a batch whose oldest tuple arrived at {@code oldestTupleMillis} has passed its commit deadline. */
+  public boolean expired(long oldestTupleMillis) {
+    return deadline.guardFor(oldestTupleMillis).passed();
+  }
+
   /**
-   * Commits {@code files} in one append and says how it settled. Never throws for commit errors.
+   * Commits {@code files} in one append and says how it settled. Never throws for commit errors. No
+   * attempt starts once the batch has passed its {@link CommitDeadline}; that is {@link
+   * CommitOutcome.Status#EXPIRED}.
    *
    * @param commitSummary the sink's own summary keys for this commit (under {@code storm.iceberg.})
+   * @param oldestTupleMillis when the oldest tuple whose record the files hold reached the sink
    */
-  public CommitOutcome commit(List<DataFile> files, Map<String, String> commitSummary) {
+  public CommitOutcome commit(List<DataFile> files, Map<String, String> commitSummary, long oldestTupleMillis) {
     String commitId = commitIds.get();
     long attemptMillis = clock.getAsLong();
+    DeadlineGuard guard = deadline.guardFor(oldestTupleMillis);
+    if (guard.passed()) {
+      return expired(commitId, files, "before its first attempt");
+    }
     try {
       byte[] entry =
           DataFilesCodec.encode(
-              new DataFilesCodec.Entry(commitId, table.name(), scope.component(), scope.taskIndex(), attemptMillis, files),
+              new DataFilesCodec.Entry(
+                  commitId, table.name(), scope.component(), scope.taskIndex(), attemptMillis, files, oldestTupleMillis),
               table.specs());
       wal.put(scope, commitId, entry);
     } catch (RuntimeException e) {
@@ -128,7 +156,7 @@ public final class CommitProtocol {
       deleteWalEntry(commitId);
       return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, e);
     }
-    CommitOutcome outcome = append(commitId, files, commitSummary, attemptMillis);
+    CommitOutcome outcome = append(commitId, files, commitSummary, attemptMillis, guard);
     if (outcome.status() != CommitOutcome.Status.UNKNOWN) {
       deleteWalEntry(commitId);
     }
@@ -136,14 +164,30 @@ public final class CommitProtocol {
   }
 
   private CommitOutcome append(
-      String commitId, List<DataFile> files, Map<String, String> commitSummary, long attemptMillis) {
+      String commitId, List<DataFile> files, Map<String, String> commitSummary, long attemptMillis, DeadlineGuard guard) {
     try {
-      newAppend(commitId, files, commitSummary).commit();
+      newAppend(commitId, files, commitSummary).validateWith(guard).commit();
     } catch (RuntimeException error) {
-      return settler.settle(commitId, attemptMillis, error, () -> newAppend(commitId, files, commitSummary));
+      if (guard.refused()) {
+        // Iceberg retries only conflicts, which were not applied, and asks the guard before each
+        // attempt reaches the catalog: nothing of this commit was applied.
+        return expired(commitId, files, "during Iceberg's conflict retries");
+      }
+      return settler.settle(commitId, attemptMillis, error, () -> newAppend(commitId, files, commitSummary), guard);
     }
     LOG.debug("Commit {} landed in {}", commitId, table.name());
     return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, null);
+  }
+
+  private CommitOutcome expired(String commitId, List<DataFile> files, String when) {
+    IllegalStateException error =
+        new IllegalStateException(
+            "Commit " + commitId + " of " + files.size() + " data files to " + table.name()
+                + " not attempted: its batch's oldest tuple is older than topology.message.timeout.secs less"
+                + " the commit deadline margin (" + deadline.budgetMillis() + " ms in all), " + when
+                + "; Storm replays its tuples, so the batch is failed rather than committed twice");
+    LOG.warn(error.getMessage());
+    return new CommitOutcome(CommitOutcome.Status.EXPIRED, commitId, error);
   }
 
   /** One append of {@code files}, tagged with the commit id; a retry makes the very same one. */

@@ -54,8 +54,10 @@ final class CommitSettler {
    * fails says why it could not be settled, not merely what its last retry met.
    *
    * @param sameAppend makes the append again: the same files, summary and commit id
+   * @param deadline the batch's commit deadline: no retry starts, nor waits, past it
    */
-  CommitOutcome settle(String commitId, long attemptMillis, RuntimeException firstError, Supplier<AppendFiles> sameAppend) {
+  CommitOutcome settle(
+      String commitId, long attemptMillis, RuntimeException firstError, Supplier<AppendFiles> sameAppend, DeadlineGuard deadline) {
     boolean ambiguous = isAmbiguous(firstError);
     for (int retry = 0; ; retry++) {
       Long snapshotId;
@@ -80,11 +82,17 @@ final class CommitSettler {
             commitId, table.name(), retries.max(), firstError);
         return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
       }
-      if (!backOff(retry)) {
+      long backoffMillis = backoffMillis(retry);
+      if (deadline.within(backoffMillis)) {
+        LOG.warn("Commit {} to {} is still unsettled at its batch's commit deadline; failing the batch for replay"
+            + " (duplicates possible)", commitId, table.name(), firstError);
+        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
+      }
+      if (!sleep(backoffMillis)) {
         return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
       }
       try {
-        sameAppend.get().validateWith(new AbsentCommitId(commitId)).commit();
+        sameAppend.get().validateWith(new AllValidators(deadline, new AbsentCommitId(commitId))).commit();
         LOG.info("Commit {} to {} landed on retry {} after {}", commitId, table.name(), retry + 1, firstError.toString());
         return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
       } catch (ValidationException e) {
@@ -105,8 +113,11 @@ final class CommitSettler {
     return error instanceof CommitStateUnknownException;
   }
 
-  private boolean backOff(int retry) {
-    long millis = Math.min(MAX_BACKOFF_MILLIS, retries.backoffMillis() << Math.min(retry, 20));
+  private long backoffMillis(int retry) {
+    return Math.min(MAX_BACKOFF_MILLIS, retries.backoffMillis() << Math.min(retry, 20));
+  }
+
+  private static boolean sleep(long millis) {
     try {
       Thread.sleep(millis);
       return true;

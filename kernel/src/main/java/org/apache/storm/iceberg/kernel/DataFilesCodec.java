@@ -26,7 +26,8 @@ import org.apache.iceberg.util.JsonUtil;
  * UnknownSpecException}.
  */
 public final class DataFilesCodec {
-  public static final int VERSION = 1;
+  /** Version 2 adds {@code oldest-tuple-ms}; version 1 entries are still read, taking it as {@code created-at-ms}. */
+  public static final int VERSION = 2;
 
   /**
    * A set of data files and where they came from.
@@ -37,8 +38,15 @@ public final class DataFilesCodec {
    * @param taskIndex that task's index
    * @param createdAtMillis when the entry was written
    * @param files the data files
+   * @param oldestTupleMillis when the oldest tuple whose record the files hold reached its task
    */
-  public record Entry(String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files) {}
+  public record Entry(
+      String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files, long oldestTupleMillis) {
+    /** An entry whose oldest tuple is taken to have arrived when the entry was written. */
+    public Entry(String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files) {
+      this(id, table, component, taskIndex, createdAtMillis, files, createdAtMillis);
+    }
+  }
 
   private DataFilesCodec() {}
 
@@ -52,6 +60,7 @@ public final class DataFilesCodec {
       json.writeStringField("component", entry.component());
       json.writeNumberField("task-index", entry.taskIndex());
       json.writeNumberField("created-at-ms", entry.createdAtMillis());
+      json.writeNumberField("oldest-tuple-ms", entry.oldestTupleMillis());
       json.writeArrayFieldStart("files");
       for (DataFile file : entry.files()) {
         ContentFileParser.toJson(file, specs.get(file.specId()), json);
@@ -70,7 +79,7 @@ public final class DataFilesCodec {
     try {
       JsonNode root = JsonUtil.mapper().readTree(payload);
       version = JsonUtil.getInt("version", root);
-      if (version != VERSION) {
+      if (version != 1 && version != VERSION) {
         throw corrupt(version, location, null);
       }
       List<DataFile> files = new ArrayList<>();
@@ -94,7 +103,8 @@ public final class DataFilesCodec {
           JsonUtil.getString("component", root),
           JsonUtil.getInt("task-index", root),
           JsonUtil.getLong("created-at-ms", root),
-          files);
+          files,
+          version == 1 ? JsonUtil.getLong("created-at-ms", root) : JsonUtil.getLong("oldest-tuple-ms", root));
     } catch (CorruptEntryException e) {
       throw e;
     } catch (IOException | RuntimeException e) {

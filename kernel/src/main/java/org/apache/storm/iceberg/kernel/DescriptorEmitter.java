@@ -38,7 +38,8 @@ final class DescriptorEmitter implements SinkTask.SealedBatchHandler {
     String batchId = task.component() + "-" + task.taskIndex() + "-" + UUID.randomUUID();
     DataFilesCodec.Entry descriptor =
         new DataFilesCodec.Entry(
-            batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles());
+            batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles(),
+            batch.oldestTupleMillis());
     // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
     String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
     // One set of tuple objects for the emit and the acks: anchoring updates each one's ack value.

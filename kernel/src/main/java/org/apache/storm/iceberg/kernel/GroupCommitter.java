@@ -41,14 +41,18 @@ public final class GroupCommitter {
   private final SinkMetrics metrics;
   private final long intervalMillis;
   private final int maxDataFiles;
-  private final List<Tuple> pendingDescriptors = new ArrayList<>();
-  private final List<DataFile> pendingFiles = new ArrayList<>();
-  private final TreeSet<Integer> pendingWriterTasks = new TreeSet<>();
+  private final CommitProtocol protocol;
+  private final List<Pending> pending = new ArrayList<>();
+  private int pendingFileCount;
   private long firstPendingAtMillis;
+
+  /** A descriptor waiting for the group's commit, with what it carries. */
+  private record Pending(Tuple descriptor, DataFilesCodec.Entry entry) {}
 
   private GroupCommitter(OpenedTable opened, CommitProtocol protocol, TaskEnvironment env, IcebergOptions options) {
     this.catalog = opened.catalog();
     this.table = opened.table();
+    this.protocol = protocol;
     this.committer = new BatchCommitter(protocol, env);
     this.collector = env.collector();
     this.clock = env.clock();
@@ -62,7 +66,7 @@ public final class GroupCommitter {
     return OpenedTable.open(options)
         .build(
             opened -> {
-              CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env.task(), opened.loader());
+              CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env, opened.loader());
               env.metrics().walEntriesDropped(protocol.droppedAtStartup());
               return new GroupCommitter(opened, protocol, env, options);
             });
@@ -96,13 +100,12 @@ public final class GroupCommitter {
       collector.fail(descriptor);
       return;
     }
-    if (pendingDescriptors.isEmpty()) {
+    if (pending.isEmpty()) {
       firstPendingAtMillis = clock.getAsLong();
     }
-    pendingDescriptors.add(descriptor);
-    pendingFiles.addAll(entry.files());
-    pendingWriterTasks.add(entry.taskIndex());
-    metrics.pending(pendingFiles.size(), firstPendingAtMillis);
+    pending.add(new Pending(descriptor, entry));
+    pendingFileCount += entry.files().size();
+    metrics.pending(pendingFileCount, firstPendingAtMillis);
   }
 
   private DataFilesCodec.Entry decode(Tuple descriptor) {
@@ -127,25 +130,57 @@ public final class GroupCommitter {
   }
 
   private void commitIfDue() {
-    if (pendingDescriptors.isEmpty()) {
+    if (pending.isEmpty()) {
       return;
     }
     boolean due =
-        pendingFiles.size() >= maxDataFiles || clock.getAsLong() - firstPendingAtMillis >= intervalMillis;
+        pendingFileCount >= maxDataFiles || clock.getAsLong() - firstPendingAtMillis >= intervalMillis;
     if (due) {
       commitPending();
     }
   }
 
+  /**
+   * Commits the pending descriptors' files in one append. A descriptor whose batch has passed its
+   * commit deadline is failed instead, alone: Storm is about to replay its tuples.
+   */
   private void commitPending() {
+    List<Tuple> descriptors = new ArrayList<>();
+    List<DataFile> files = new ArrayList<>();
+    TreeSet<Integer> writerTasks = new TreeSet<>();
+    long oldestTupleMillis = Long.MAX_VALUE;
+    for (Pending waiting : pending) {
+      if (protocol.expired(waiting.entry().oldestTupleMillis())) {
+        failExpired(waiting);
+        continue;
+      }
+      descriptors.add(waiting.descriptor());
+      files.addAll(waiting.entry().files());
+      writerTasks.add(waiting.entry().taskIndex());
+      oldestTupleMillis = Math.min(oldestTupleMillis, waiting.entry().oldestTupleMillis());
+    }
+    pending.clear();
+    pendingFileCount = 0;
+    metrics.nothingPending();
+    if (descriptors.isEmpty()) {
+      return;
+    }
     Map<String, String> summary =
         Map.of(
-            "writer-batches", String.valueOf(pendingDescriptors.size()),
-            "writer-tasks", String.join(",", pendingWriterTasks.stream().map(String::valueOf).toList()));
-    committer.commit(List.copyOf(pendingFiles), summary, List.copyOf(pendingDescriptors));
-    pendingDescriptors.clear();
-    pendingFiles.clear();
-    pendingWriterTasks.clear();
+            "writer-batches", String.valueOf(descriptors.size()),
+            "writer-tasks", String.join(",", writerTasks.stream().map(String::valueOf).toList()));
+    committer.commit(files, summary, descriptors, oldestTupleMillis);
+  }
+
+  private void failExpired(Pending waiting) {
+    IllegalStateException error =
+        new IllegalStateException(
+            "Committer of " + table.name() + " fails the descriptor of batch " + waiting.entry().id() + " from task "
+                + waiting.entry().taskIndex() + " without committing it: its oldest tuple is older than"
+                + " topology.message.timeout.secs less the commit deadline margin, so Storm replays it");
+    LOG.warn(error.getMessage());
+    metrics.batchExpired();
+    collector.fail(waiting.descriptor());
   }
 
   /** Leaves pending descriptors to time out and replay, and closes the catalog. */

@@ -136,7 +136,7 @@ final class OpenBatch<T> {
       throw new UncheckedIOException("Cannot close the batch's data files", e);
     }
     List<DataFile> dataFiles = writer.result().dataFiles();
-    return new SealedBatch(dataFiles, tuples, records);
+    return new SealedBatch(dataFiles, tuples, records, openedAtMillis);
   }
 
   /**

@@ -33,7 +33,8 @@ public final class OptionsMap {
           "catalog-name", "catalog", "table", "commit-interval-records", "commit-interval-bytes",
           "commit-interval-millis", "tick-interval-secs", "auto-create", "record-mapper", "file-format",
           "wal-store", "wal-namespace", "spill-directory", "seal-policies", "snapshot-properties", "group-commit-interval-millis",
-          "group-commit-max-data-files", "commit-retries", "commit-retry-backoff-millis");
+          "group-commit-max-data-files", "commit-retries", "commit-retry-backoff-millis",
+          "commit-deadline-margin-millis");
   private static final Pattern TRANSFORM = Pattern.compile("(\\w+)\\(\\s*(?:(\\d+)\\s*,\\s*)?([\\w.]+)\\s*\\)");
 
   private OptionsMap() {}
@@ -58,6 +59,7 @@ public final class OptionsMap {
     whole(config, "group-commit-max-data-files").ifPresent(v -> builder.withGroupCommitMaxDataFiles(Math.toIntExact(v)));
     whole(config, "commit-retries").ifPresent(v -> builder.withCommitRetries(Math.toIntExact(v)));
     whole(config, "commit-retry-backoff-millis").ifPresent(builder::withCommitRetryBackoffMillis);
+    whole(config, "commit-deadline-margin-millis").ifPresent(builder::withCommitDeadlineMarginMillis);
     if (config.containsKey("wal-namespace")) {
       builder.withWalNamespace(text(config, "wal-namespace"));
     }

@@ -9,8 +9,9 @@ import org.apache.iceberg.DataFile;
  * @param dataFiles the files to commit in one append
  * @param tuples the tuples whose records the files hold, to ack or fail together (value-free copies)
  * @param records the number of records in the files
+ * @param oldestTupleMillis when the batch's first tuple reached the task: its commit deadline counts from here
  */
-public record SealedBatch(List<DataFile> dataFiles, HeldTuples tuples, long records) {
+public record SealedBatch(List<DataFile> dataFiles, HeldTuples tuples, long records, long oldestTupleMillis) {
   /** The bytes {@code files} hold on storage. */
   public static long bytesOf(List<DataFile> files) {
     long bytes = 0;

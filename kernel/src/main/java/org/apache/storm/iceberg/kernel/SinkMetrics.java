@@ -30,6 +30,7 @@ public final class SinkMetrics {
   private final Counter commitFailures;
   private final Counter commitsResolvedAfterError;
   private final Counter walEntriesDropped;
+  private final Counter batchesExpired;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -46,6 +47,7 @@ public final class SinkMetrics {
     this.commitFailures = context.registerCounter("iceberg-commit-failures");
     this.commitsResolvedAfterError = context.registerCounter("iceberg-commits-resolved-after-error");
     this.walEntriesDropped = context.registerCounter("iceberg-wal-entries-dropped");
+    this.batchesExpired = context.registerCounter("iceberg-batches-expired");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -92,7 +94,15 @@ public final class SinkMetrics {
       }
     } else {
       commitFailures.inc();
+      if (outcome.status() == CommitOutcome.Status.EXPIRED) {
+        batchesExpired.inc();
+      }
     }
+  }
+
+  /** Counts a batch failed, without a commit attempt, because it passed its commit deadline. */
+  void batchExpired() {
+    batchesExpired.inc();
   }
 
   void walEntriesDropped(int entries) {

@@ -95,7 +95,7 @@ public final class SinkTask implements Closeable {
         options,
         env,
         opened -> {
-          CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env.task(), opened.loader());
+          CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env, opened.loader());
           env.metrics().walEntriesDropped(protocol.droppedAtStartup());
           return new BatchCommitter(protocol, env);
         });
