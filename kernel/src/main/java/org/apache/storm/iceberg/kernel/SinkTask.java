@@ -56,6 +56,8 @@ public final class SinkTask implements Closeable {
   private final int recordsPerClockRead;
   private long lastClockMillis;
   private int recordsSinceClockRead;
+  private long lastHandoffStartMillis;
+  private long lastHandoffEndMillis;
 
   private SinkTask(
       OpenedTable opened,
@@ -242,18 +244,31 @@ public final class SinkTask implements Closeable {
     }
     metrics.sealed(sealed.dataFiles().size(), System.nanoTime() - started);
     metrics.pending(sealed.dataFiles().size(), sealing.openedAtMillis());
+    lastHandoffStartMillis = clock.getAsLong();
     try {
       handler.handle(sealed);
     } finally {
       sealed.tuples().release();
+      lastHandoffEndMillis = clock.getAsLong();
     }
+  }
+
+  /**
+   * When the first tuple of a batch opening now reached this task, as far as the task can tell.
+   * While a handoff (a commit) runs, the executor takes nothing from its queue, so a tuple taken
+   * within one handoff's duration after it ended is taken to have waited since the handoff began:
+   * its commit deadline then counts from there, not from when the executor got to it.
+   */
+  private long firstTupleArrivalMillis(long nowMillis) {
+    long handoffMillis = lastHandoffEndMillis - lastHandoffStartMillis;
+    return nowMillis - lastHandoffEndMillis < handoffMillis ? lastHandoffStartMillis : nowMillis;
   }
 
   private OpenBatch<?> currentBatch() {
     if (batch == null) {
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       table.refresh();
-      batch = batches.open(readClockAndPublishCounts());
+      batch = batches.open(firstTupleArrivalMillis(readClockAndPublishCounts()));
       metrics.pending(0, batch.openedAtMillis());
     }
     return batch;

@@ -114,9 +114,10 @@ class CommitDeadlineTest {
     assertThat(faults.injected.get()).isBetween(7, 9);
     assertThat(recorder.errors).singleElement().satisfies(e -> assertThat(e.getMessage()).contains("commit deadline margin"));
 
-    // Once the catalog accepts commits, the replay lands once.
+    // Once the catalog accepts commits, the replay lands once. (It arrives well after the failed
+    // commit: a tuple taken right after a commit counts as waiting since the commit began.)
     faults.clear();
-    faults.inject(CommitFault.NONE, 0);
+    clock.addAndGet(60_000);
     send(sink, 0, 5);
     assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);

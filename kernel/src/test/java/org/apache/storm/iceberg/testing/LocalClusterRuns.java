@@ -23,7 +23,13 @@ public final class LocalClusterRuns {
 
   public static void runUntilAllAcked(
       LocalCluster cluster, String name, StormTopology topology, String ledgerKey, long events) throws Exception {
-    cluster.submitTopology(name, config(), topology);
+    runUntilAllAcked(cluster, name, config(), topology, ledgerKey, events);
+  }
+
+  /** As above, with the topology config {@code conf} (start from {@link #config()}). */
+  public static void runUntilAllAcked(
+      LocalCluster cluster, String name, Config conf, StormTopology topology, String ledgerKey, long events) throws Exception {
+    cluster.submitTopology(name, conf, topology);
     ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
     try {
       Deadline.await(

@@ -1,0 +1,111 @@
+package org.apache.storm.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.storm.Config;
+import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.testing.CapturingReporter;
+import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
+import org.apache.storm.iceberg.testing.Faults;
+import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.ReplayingSpout;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.topology.TopologyBuilder;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A table whose commits keep conflicting for longer than the message timeout, as when many writers
+ * share it: without a deadline, Iceberg's own retries land each batch after Storm has replayed its
+ * tuples. With it, every id lands exactly once.
+ */
+class CommitDeadlineLocalClusterTest {
+  static final long EVENTS = 2_000;
+  static final int TIMEOUT_SECS = 3;
+  static final long CONFLICTS_FOR_MILLIS = 10_000;
+  static LocalCluster cluster;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster = new LocalCluster();
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    cluster.close();
+  }
+
+  @Test
+  void commitsThatConflictPastTheMessageTimeoutExpireInsteadOfLandingTwice() throws Exception {
+    Map<String, String> real = TestCatalogs.hadoop(dir);
+    Catalog catalog = TestCatalogs.load(real);
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+    Table table =
+        catalog.createTable(
+            TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned(),
+            Map.of(
+                TableProperties.COMMIT_NUM_RETRIES, "10000",
+                TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "20",
+                TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "20"));
+    Faults faults = Faults.create();
+    AtomicLong conflictsUntil = new AtomicLong();
+    faults.duringCommit =
+        () -> {
+          conflictsUntil.compareAndSet(0, System.currentTimeMillis() + CONFLICTS_FOR_MILLIS);
+          if (System.currentTimeMillis() < conflictsUntil.get()) {
+            faults.injected.incrementAndGet();
+            throw new CommitFailedException("injected: another writer committed first");
+          }
+        };
+    IcebergOptions options =
+        new IcebergOptions.Builder()
+            .withCatalogName("test")
+            .withCatalogProperties(FaultInjectingCatalog.properties(real, faults))
+            .withTable("db.events")
+            .withCommitIntervalRecords(100)
+            .withCommitIntervalMillis(1_000)
+            .withTickIntervalSecs(1)
+            .withCommitDeadlineMarginMillis(1_000)
+            .build();
+    String ledgerKey = UUID.randomUUID().toString();
+    TopologyBuilder builder = new TopologyBuilder();
+    builder.setSpout("events", new ReplayingSpout(ledgerKey, EVENTS), 1);
+    builder.setBolt("iceberg", new IcebergBolt(options), 2).shuffleGrouping("events");
+    Config conf = LocalClusterRuns.config();
+    conf.setMessageTimeoutSecs(TIMEOUT_SECS);
+    // Few tuples in flight, so a task's queue drains right after each commit: the deadline counts
+    // a tuple's wait behind one commit, and the margin covers the rest (see CommitDeadline).
+    conf.setMaxSpoutPending(200);
+    String name = "deadline-" + ledgerKey.substring(0, 8);
+
+    LocalClusterRuns.runUntilAllAcked(cluster, name, conf, builder.createTopology(), ledgerKey, EVENTS);
+
+    table.refresh();
+    List<Long> ids = TestTables.ids(table);
+    assertThat(faults.injected.get()).as("conflicts injected").isGreaterThan(10);
+    assertThat(ids).as("every id exactly once").hasSize((int) EVENTS);
+    assertThat(ids.stream().sorted().collect(Collectors.toList()))
+        .containsExactlyElementsOf(LongStream.range(0, EVENTS).boxed().collect(Collectors.toList()));
+    assertThat(CapturingReporter.sumOfCounters(name, "iceberg-batches-expired")).isPositive();
+  }
+}
