@@ -42,6 +42,9 @@ class OptionsFromMapTest {
     config.put("snapshot-properties", Map.of("owner", "stream-team"));
     config.put("group-commit-interval-millis", 3000);
     config.put("group-commit-max-data-files", 200);
+    config.put("commit-retries", 7);
+    config.put("commit-retry-backoff-millis", 250);
+    config.put("commit-deadline-margin-millis", 8000);
 
     IcebergOptions options = IcebergOptions.fromMap(config);
 
@@ -63,6 +66,9 @@ class OptionsFromMapTest {
     assertThat(options.snapshotProperties()).containsEntry("owner", "stream-team");
     assertThat(options.groupCommitIntervalMillis()).isEqualTo(3000);
     assertThat(options.groupCommitMaxDataFiles()).isEqualTo(200);
+    assertThat(options.commitRetries()).isEqualTo(7);
+    assertThat(options.commitRetryBackoffMillis()).isEqualTo(250);
+    assertThat(options.commitDeadlineMarginMillis()).isEqualTo(8000);
   }
 
   /** Reads a choice's provider name. */
