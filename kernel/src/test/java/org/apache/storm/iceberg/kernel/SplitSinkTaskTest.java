@@ -188,7 +188,7 @@ class SplitSinkTaskTest {
     GroupCommitter committer = committer(out, catalogProperties, 1_000);
 
     Tuple corrupt = descriptors.tuple("{not json");
-    Tuple futureVersion = descriptors.tuple(good.replace("\"version\":1", "\"version\":99"));
+    Tuple futureVersion = descriptors.tuple(good.replace("\"version\":" + DataFilesCodec.VERSION, "\"version\":99"));
     Tuple unknownSpec = descriptors.tuple(good.replace("\"spec-id\":0", "\"spec-id\":42"));
     Tuple usable = descriptors.tuple(good);
     committer.execute(corrupt);
