@@ -91,7 +91,7 @@ public final class GroupCommitter {
     } catch (RuntimeException e) {
       IllegalArgumentException error =
           new IllegalArgumentException("Committer of " + table.name() + " cannot use a descriptor: " + e.getMessage(), e);
-      LOG.error(error.getMessage(), error);
+      LOG.error(Redaction.redact(error.getMessage()), Redaction.of(error));
       collector.reportError(error);
       collector.fail(descriptor);
       return;

@@ -11,7 +11,7 @@ import org.apache.storm.task.TopologyContext;
  * go, its clock, its metrics and the topology configuration it runs with.
  *
  * @param task the task's identity
- * @param collector acks, fails, emits and errors
+ * @param collector acks, fails, emits and errors; errors are redacted before Storm sees them
  * @param clock epoch milliseconds; batch ages and group intervals use it
  * @param metrics the task's metrics
  * @param topologyConfig the configuration the task runs with (its component configuration included)
@@ -23,11 +23,13 @@ public record TaskEnvironment(
   public static TaskEnvironment of(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
     LongSupplier clock = System::currentTimeMillis;
     return new TaskEnvironment(
-        TaskIdentity.of(topoConf, context), collector, clock, SinkMetrics.register(context, clock), topoConf);
+        TaskIdentity.of(topoConf, context), RedactingCollector.wrap(collector), clock, SinkMetrics.register(context, clock),
+        topoConf);
   }
 
   /** An environment outside Storm: metrics in a registry of their own, an empty configuration. */
   public static TaskEnvironment detached(TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    return new TaskEnvironment(task, collector, clock, SinkMetrics.detached(new MetricRegistry(), clock), Map.of());
+    return new TaskEnvironment(
+        task, RedactingCollector.wrap(collector), clock, SinkMetrics.detached(new MetricRegistry(), clock), Map.of());
   }
 }
