@@ -107,8 +107,9 @@ public final class SecretReferences {
     }
     if (!path.startsWith("/") || path.startsWith("//")) {
       throw new IllegalArgumentException(
-          "Catalog property '" + property + "' is a reference to a file, but '" + path
-              + "' is not an absolute local path: write file:/path, for example file:/run/secrets/catalog-password");
+          "Catalog property '" + property + "' starts with file: but names no absolute local path after it"
+              + " (the value is not shown: it may be the secret itself); write file:/path, for example"
+              + " file:/run/secrets/catalog-password");
     }
     return path;
   }
