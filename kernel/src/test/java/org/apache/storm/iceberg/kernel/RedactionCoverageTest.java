@@ -38,7 +38,7 @@ class RedactionCoverageTest {
         for (String name : throwables) {
           Pattern bare = Pattern.compile("(?<!Redaction\\.of\\()(?<!Redaction\\.redact\\()\\b" + name + "\\b");
           if (bare.matcher(call.group(1)).find()) {
-            unredacted.add(file.getFileName() + ": LOG." + call.group().replaceAll("\\s+", " ") + " (" + name + ")");
+            unredacted.add(file.getFileName() + ": " + call.group().replaceAll("\\s+", " ") + " (" + name + ")");
           }
         }
       }
