@@ -19,6 +19,7 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.jdbc.UncheckedSQLException;
 import org.apache.logging.log4j.Level;
@@ -140,7 +141,8 @@ class SecretsInErrorsTest {
     AtomicInteger commits = new AtomicInteger();
     faults.duringCommit = () -> {
       if (commits.incrementAndGet() == 1) {
-        throw new IllegalStateException("driver: authentication with " + FILE_PASSWORD + " timed out");
+        // Definite ("not applied"), so the batch fails and the error is reported whatever the settler retries.
+        throw new CommitFailedException("driver: authentication with %s timed out", FILE_PASSWORD);
       }
     };
     IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test")
