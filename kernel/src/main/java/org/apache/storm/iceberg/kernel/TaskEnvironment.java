@@ -19,17 +19,20 @@ import org.apache.storm.task.TopologyContext;
 public record TaskEnvironment(
     TaskIdentity task, OutputCollector collector, LongSupplier clock, SinkMetrics metrics, Map<String, Object> topologyConfig) {
 
+  /** Every environment reports errors redacted, whoever builds it. */
+  public TaskEnvironment {
+    collector = RedactingCollector.wrap(collector);
+  }
+
   /** The environment of a bolt task, from its prepare arguments; metrics go to the context's registry. */
   public static TaskEnvironment of(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
     LongSupplier clock = System::currentTimeMillis;
     return new TaskEnvironment(
-        TaskIdentity.of(topoConf, context), RedactingCollector.wrap(collector), clock, SinkMetrics.register(context, clock),
-        topoConf);
+        TaskIdentity.of(topoConf, context), collector, clock, SinkMetrics.register(context, clock), topoConf);
   }
 
   /** An environment outside Storm: metrics in a registry of their own, an empty configuration. */
   public static TaskEnvironment detached(TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    return new TaskEnvironment(
-        task, RedactingCollector.wrap(collector), clock, SinkMetrics.detached(new MetricRegistry(), clock), Map.of());
+    return new TaskEnvironment(task, collector, clock, SinkMetrics.detached(new MetricRegistry(), clock), Map.of());
   }
 }
