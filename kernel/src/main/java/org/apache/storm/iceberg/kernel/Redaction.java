@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.IdentityHashMap;
@@ -8,7 +9,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,8 +38,8 @@ public final class Redaction {
   /** A secret-named query or JDBC parameter; group 1 is its name and "=", group 2 its value. */
   private static final Pattern SECRET_PARAMETER =
       Pattern.compile("(?i)([?&;][^=&;?]*(?:" + SECRET_WORDS + ")[^=&;?]*=)([^&;]*)");
-  /** Longest first, so a value that contains another is masked whole. */
-  private static final List<String> REMEMBERED = new CopyOnWriteArrayList<>();
+  /** Longest first, so a value that contains another is masked whole; replaced whole, never changed. */
+  private static volatile List<String> remembered = List.of();
 
   private Redaction() {}
 
@@ -91,14 +91,13 @@ public final class Redaction {
     if (value.length() < MIN_REMEMBERED_LENGTH
         || value.equalsIgnoreCase("true")
         || value.equalsIgnoreCase("false")
-        || REMEMBERED.contains(value)) {
+        || remembered.contains(value)) {
       return;
     }
-    List<String> sorted = new java.util.ArrayList<>(REMEMBERED);
+    List<String> sorted = new ArrayList<>(remembered);
     sorted.add(value);
     sorted.sort(Comparator.comparingInt(String::length).reversed());
-    REMEMBERED.clear();
-    REMEMBERED.addAll(sorted);
+    remembered = List.copyOf(sorted);
   }
 
   /** The text with every remembered secret, URI user-info and secret-named parameter masked. */
@@ -107,7 +106,7 @@ public final class Redaction {
       return null;
     }
     String masked = text;
-    for (String secret : REMEMBERED) {
+    for (String secret : remembered) {
       masked = masked.replace(secret, MASK);
     }
     masked = URI_USER_INFO.matcher(masked).replaceAll("//" + MASK + "@");
