@@ -24,18 +24,21 @@ record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
    * thrown at prepare, and a catalog that cannot connect names its URL.
    */
   static OpenedTable open(IcebergOptions options) {
-    Catalog catalog;
     try {
-      catalog = TableSetup.loadCatalog(options);
+      return openUnredacted(options);
     } catch (RuntimeException e) {
       throw Redaction.of(e);
     }
+  }
+
+  private static OpenedTable openUnredacted(IcebergOptions options) {
+    Catalog catalog = TableSetup.loadCatalog(options);
     try {
       return new OpenedTable(
           catalog, TableSetup.openTable(catalog, options), Thread.currentThread().getContextClassLoader());
     } catch (RuntimeException e) {
       closeCatalog(catalog);
-      throw Redaction.of(e);
+      throw e;
     }
   }
 
