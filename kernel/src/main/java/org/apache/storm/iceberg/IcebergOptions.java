@@ -14,6 +14,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.kernel.OptionsChecks;
 import org.apache.storm.iceberg.kernel.ProviderChoice;
 import org.apache.storm.iceberg.kernel.Redaction;
+import org.apache.storm.iceberg.kernel.SecretReferences;
 import org.apache.storm.iceberg.kernel.ThresholdSealPolicy;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
@@ -143,7 +144,7 @@ public final class IcebergOptions implements Serializable {
     return catalogName;
   }
 
-  /** The catalog properties exactly as given; never log them, use {@link #toString()}. */
+  /** The catalog properties exactly as given (references unresolved); never log them, use {@link #toString()}. */
   public Map<String, String> catalogProperties() {
     return catalogProperties;
   }
@@ -349,7 +350,11 @@ public final class IcebergOptions implements Serializable {
     private long commitRetryBackoffMillis = DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS;
     private long commitDeadlineMarginMillis = DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS;
 
-    /** Catalog properties, passed verbatim to {@code CatalogUtil.buildIcebergCatalog}. */
+    /**
+     * Catalog properties, passed to {@code CatalogUtil.buildIcebergCatalog} on each worker. The value
+     * of a secret-named property may be a reference, {@code env:NAME} or {@code file:/path}, resolved
+     * on the worker (see {@link org.apache.storm.iceberg.kernel.SecretReferences}).
+     */
     public Builder withCatalogProperties(Map<String, String> properties) {
       this.catalogProperties = Map.copyOf(Objects.requireNonNull(properties, "catalog properties"));
       return this;
@@ -537,6 +542,7 @@ public final class IcebergOptions implements Serializable {
      */
     public IcebergOptions build() {
       OptionsChecks.requireCatalog(catalogProperties);
+      SecretReferences.validate(catalogProperties);
       OptionsChecks.requireTable(table);
       OptionsChecks.requireAutoCreateSpecMatchesSchema(autoCreateSchema, autoCreateSpec);
       OptionsChecks.requireName(walNamespace, "withWalNamespace");

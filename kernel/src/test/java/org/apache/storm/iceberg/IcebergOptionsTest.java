@@ -55,6 +55,18 @@ class IcebergOptionsTest {
   }
 
   @Test
+  void toStringMasksPasswordSpellingsCookiesAndHeaders() {
+    String shown =
+        new IcebergOptions.Builder()
+            .withCatalogProperties(Map.of("type", "rest", "uri", "http://127.0.0.1:1/", "jdbc.pwd", "pwd-s3cr3t",
+                "db.passwd", "passwd-s3cr3t", "rest.cookie", "cookie-s3cr3t", "header.X-Api", "header-s3cr3t"))
+            .withTable("db.events")
+            .build()
+            .toString();
+    assertThat(shown).doesNotContain("s3cr3t").contains("jdbc.pwd=****").contains("header.X-Api=****");
+  }
+
+  @Test
   void toStringMasksCredentialsInsideUris() {
     String shown =
         new IcebergOptions.Builder()

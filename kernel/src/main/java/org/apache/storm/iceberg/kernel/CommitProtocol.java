@@ -151,7 +151,7 @@ public final class CommitProtocol {
               table.specs());
       wal.put(scope, commitId, entry);
     } catch (RuntimeException e) {
-      LOG.warn("Commit {} to {} not attempted: cannot write its WAL entry", commitId, table.name(), e);
+      LOG.warn("Commit {} to {} not attempted: cannot write its WAL entry", commitId, table.name(), Redaction.of(e));
       // The write may have landed before it reported failure; the commit never will.
       deleteWalEntry(commitId);
       return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, e);
@@ -186,7 +186,7 @@ public final class CommitProtocol {
                 + " not attempted: its batch's oldest tuple is older than topology.message.timeout.secs less"
                 + " the commit deadline margin (" + deadline.budgetMillis() + " ms in all), " + when
                 + "; Storm replays its tuples, so the batch is failed rather than committed twice");
-    LOG.warn(error.getMessage());
+    LOG.warn(Redaction.redact(error.getMessage()));
     return new CommitOutcome(CommitOutcome.Status.EXPIRED, commitId, error);
   }
 
@@ -205,7 +205,7 @@ public final class CommitProtocol {
       wal.delete(scope, commitId);
     } catch (RuntimeException e) {
       // The commit is settled; the next incarnation of this task drops the stale entry.
-      LOG.warn("Cannot delete WAL entry of settled commit {} in {}", commitId, scope, e);
+      LOG.warn("Cannot delete WAL entry of settled commit {} in {}", commitId, scope, Redaction.of(e));
     }
   }
 
@@ -231,7 +231,7 @@ public final class CommitProtocol {
       } catch (RuntimeException e) {
         // The entry only records what a dead incarnation attempted; its tuples replay either way.
         // Starting matters more: the next start tries again.
-        LOG.warn("Cannot drop stale WAL entry {} now; the next start will", entry.location(), e);
+        LOG.warn("Cannot drop stale WAL entry {} now; the next start will", entry.location(), Redaction.of(e));
       }
     }
     return dropped;

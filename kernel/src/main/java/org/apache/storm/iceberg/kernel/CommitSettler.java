@@ -70,22 +70,22 @@ final class CommitSettler {
         ambiguous = true;
       }
       if (snapshotId != null) {
-        LOG.info("Commit {} to {} reported {} but landed in snapshot {}; acking", commitId, table.name(), firstError.toString(), snapshotId);
+        LOG.info("Commit {} to {} reported {} but landed in snapshot {}; acking", commitId, table.name(), Redaction.redact(firstError.toString()), snapshotId);
         return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
       }
       if (!ambiguous) {
-        LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), firstError);
+        LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), Redaction.of(firstError));
         return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, firstError);
       }
       if (retry >= retries.max()) {
         LOG.warn("Commit {} to {} is still unsettled after {} retries; failing the batch for replay (duplicates possible)",
-            commitId, table.name(), retries.max(), firstError);
+            commitId, table.name(), retries.max(), Redaction.of(firstError));
         return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
       }
       long backoffMillis = backoffMillis(retry);
       if (deadline.within(backoffMillis)) {
         LOG.warn("Commit {} to {} is still unsettled at its batch's commit deadline; failing the batch for replay"
-            + " (duplicates possible)", commitId, table.name(), firstError);
+            + " (duplicates possible)", commitId, table.name(), Redaction.of(firstError));
         return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
       }
       if (!sleep(backoffMillis)) {
@@ -93,7 +93,7 @@ final class CommitSettler {
       }
       try {
         sameAppend.get().validateWith(new AllValidators(deadline, new AbsentCommitId(commitId))).commit();
-        LOG.info("Commit {} to {} landed on retry {} after {}", commitId, table.name(), retry + 1, firstError.toString());
+        LOG.info("Commit {} to {} landed on retry {} after {}", commitId, table.name(), retry + 1, Redaction.redact(firstError.toString()));
         return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
       } catch (ValidationException e) {
         if (e.getMessage() != null && e.getMessage().contains(AbsentCommitId.MARK + commitId)) {

@@ -95,7 +95,7 @@ public final class GroupCommitter {
     } catch (RuntimeException e) {
       IllegalArgumentException error =
           new IllegalArgumentException("Committer of " + table.name() + " cannot use a descriptor: " + e.getMessage(), e);
-      LOG.error(error.getMessage(), error);
+      LOG.error(Redaction.redact(error.getMessage()), Redaction.of(error));
       collector.reportError(error);
       collector.fail(descriptor);
       return;
@@ -178,7 +178,7 @@ public final class GroupCommitter {
             "Committer of " + table.name() + " fails the descriptor of batch " + waiting.entry().id() + " from task "
                 + waiting.entry().taskIndex() + " without committing it: its oldest tuple is older than"
                 + " topology.message.timeout.secs less the commit deadline margin, so Storm replays it");
-    LOG.warn(error.getMessage());
+    LOG.warn(Redaction.redact(error.getMessage()));
     metrics.batchExpired();
     collector.fail(waiting.descriptor());
   }

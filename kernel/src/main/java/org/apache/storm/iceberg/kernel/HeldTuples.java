@@ -124,7 +124,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
       spill.write(chunks.peekFirst());
       chunks.removeFirst();
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Cannot spill the ids of held tuples to {}; keeping them on the heap", spillDirectory, e);
+      LOG.warn("Cannot spill the ids of held tuples to {}; keeping them on the heap", spillDirectory, Redaction.of(e));
       spillBroken = true;
     }
   }
@@ -351,7 +351,7 @@ final class HeldTuples extends AbstractCollection<Tuple> {
       try {
         Files.deleteIfExists(file);
       } catch (IOException e) {
-        LOG.warn("Cannot delete {}; it holds only ids of settled tuples", file, e);
+        LOG.warn("Cannot delete {}; it holds only ids of settled tuples", file, Redaction.of(e));
       }
     }
   }

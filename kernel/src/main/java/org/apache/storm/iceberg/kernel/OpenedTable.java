@@ -19,7 +19,19 @@ import org.slf4j.LoggerFactory;
 record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
   private static final Logger LOG = LoggerFactory.getLogger(OpenedTable.class);
 
+  /**
+   * Opens the catalog and the table. What it throws is redacted: Storm logs and reports an error
+   * thrown at prepare, and a catalog that cannot connect names its URL.
+   */
   static OpenedTable open(IcebergOptions options) {
+    try {
+      return openUnredacted(options);
+    } catch (RuntimeException e) {
+      throw Redaction.of(e);
+    }
+  }
+
+  private static OpenedTable openUnredacted(IcebergOptions options) {
     Catalog catalog = TableSetup.loadCatalog(options);
     try {
       return new OpenedTable(
@@ -36,7 +48,7 @@ record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
       return builder.apply(this);
     } catch (RuntimeException e) {
       closeCatalog(catalog);
-      throw e;
+      throw Redaction.of(e);
     }
   }
 
@@ -45,7 +57,7 @@ record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
       try {
         ((Closeable) catalog).close();
       } catch (IOException e) {
-        LOG.warn("Cannot close catalog {}", catalog.name(), e);
+        LOG.warn("Cannot close catalog {}", catalog.name(), Redaction.of(e));
       }
     }
   }

@@ -159,7 +159,7 @@ public final class SinkTask implements Closeable {
     try {
       open = currentBatch();
     } catch (RuntimeException e) {
-      LOG.warn("Cannot open a batch for {}; failing the tuple", table.name(), e);
+      LOG.warn("Cannot open a batch for {}; failing the tuple", table.name(), Redaction.of(e));
       collector.reportError(e);
       collector.fail(tuple);
       return;
@@ -210,7 +210,7 @@ public final class SinkTask implements Closeable {
 
   private void failUnmappable(Tuple tuple, RuntimeException cause) {
     TupleMappingException error = new TupleMappingException(table.name(), tuple, cause);
-    LOG.error(error.getMessage(), error);
+    LOG.error(Redaction.redact(error.getMessage()), Redaction.of(error));
     collector.reportError(error);
     collector.fail(tuple);
   }
@@ -285,7 +285,7 @@ public final class SinkTask implements Closeable {
 
   /** Fails every tuple of a batch, reporting why once. */
   static void failAll(OutputCollector collector, Collection<Tuple> tuples, Exception cause) {
-    LOG.warn("Failing {} tuples of a batch", tuples.size(), cause);
+    LOG.warn("Failing {} tuples of a batch", tuples.size(), Redaction.of(cause));
     if (cause != null) {
       collector.reportError(cause);
     }

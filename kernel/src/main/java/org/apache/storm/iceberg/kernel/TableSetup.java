@@ -26,9 +26,14 @@ public final class TableSetup {
 
   private TableSetup() {}
 
+  /**
+   * Builds the catalog with its secret references resolved on this worker ({@link SecretReferences}),
+   * and remembers its secrets so that every error the sink logs or reports masks them.
+   */
   public static Catalog loadCatalog(IcebergOptions options) {
-    return CatalogUtil.buildIcebergCatalog(
-        options.catalogName(), options.catalogProperties(), hadoopConfigurationIfPresent());
+    Map<String, String> properties = SecretReferences.resolve(options.catalogProperties());
+    Redaction.remember(properties);
+    return CatalogUtil.buildIcebergCatalog(options.catalogName(), properties, hadoopConfigurationIfPresent());
   }
 
   /** Loads (or creates) the table and checks it is format version 2; the stored spec wins. */

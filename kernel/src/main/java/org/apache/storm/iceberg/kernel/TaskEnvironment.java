@@ -11,13 +11,18 @@ import org.apache.storm.task.TopologyContext;
  * go, its clock, its metrics and the topology configuration it runs with.
  *
  * @param task the task's identity
- * @param collector acks, fails, emits and errors
+ * @param collector acks, fails, emits and errors; errors are redacted before Storm sees them
  * @param clock epoch milliseconds; batch ages and group intervals use it
  * @param metrics the task's metrics
  * @param topologyConfig the configuration the task runs with (its component configuration included)
  */
 public record TaskEnvironment(
     TaskIdentity task, OutputCollector collector, LongSupplier clock, SinkMetrics metrics, Map<String, Object> topologyConfig) {
+
+  /** Every environment reports errors redacted, whoever builds it. */
+  public TaskEnvironment {
+    collector = RedactingCollector.wrap(collector);
+  }
 
   /** The environment of a bolt task, from its prepare arguments; metrics go to the context's registry. */
   public static TaskEnvironment of(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {

@@ -86,6 +86,7 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
             ? SHARED.computeIfAbsent(shared, key -> newInMemoryCatalog(key))
             : CatalogUtil.buildIcebergCatalog(catalogName, delegateProperties, new org.apache.hadoop.conf.Configuration());
     this.faults = Faults.lookup(properties.get(FAULT_KEY));
+    faults.catalogProperties = Map.copyOf(properties);
   }
 
   @Override

@@ -43,6 +43,8 @@ public final class Faults {
   public volatile boolean hidePrefixListing;
   /** Runs inside every commit, before it reaches the catalog: to look at the sink mid-commit. */
   public volatile Runnable duringCommit = () -> {};
+  /** The properties the catalog received at initialize, as the task built it (references resolved). */
+  public volatile Map<String, String> catalogProperties = Map.of();
   public final AtomicInteger realCommits = new AtomicInteger();
   public final AtomicInteger injected = new AtomicInteger();
   /** Late first attempts a catalog refused because their base no longer matched. */

@@ -1,0 +1,81 @@
+package org.apache.storm.iceberg.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Secret-named catalog properties given as {@code env:} and {@code file:} references. */
+class SecretReferencesTest {
+  @TempDir Path dir;
+
+  @Test
+  void referencesResolveOnTheWorkerAndOtherValuesStayLiteral() throws Exception {
+    Path secret = Files.writeString(dir.resolve("catalog-password"), "file-pw-R3F\n");
+    Map<String, String> given = Map.of(
+        "jdbc.password", "file:" + secret,
+        "token", "env:CATALOG_TOKEN",
+        "credential", "file://" + secret,
+        "warehouse", "file:/data/warehouse",
+        "uri", "env:not-a-reference");
+
+    Map<String, String> resolved =
+        SecretReferences.resolve(given, name -> name.equals("CATALOG_TOKEN") ? "env-token-R3F" : null);
+
+    assertThat(resolved).isEqualTo(Map.of(
+        "jdbc.password", "file-pw-R3F",
+        "token", "env-token-R3F",
+        "credential", "file-pw-R3F",
+        "warehouse", "file:/data/warehouse",
+        "uri", "env:not-a-reference"));
+  }
+
+  @Test
+  void missingVariableFailsNamingThePropertyAndTheVariable() {
+    assertThatThrownBy(() -> SecretReferences.resolve(Map.of("jdbc.password", "env:CATALOG_PASSWORD"), name -> null))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Catalog property 'jdbc.password' refers to environment variable CATALOG_PASSWORD, which is not"
+            + " set on this worker; set it in the environment the supervisor starts workers with");
+  }
+
+  @Test
+  void unreadableFileFailsNamingThePropertyAndTheFile() {
+    Path missing = dir.resolve("absent");
+    assertThatThrownBy(() -> SecretReferences.resolve(Map.of("token", "file:" + missing)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Catalog property 'token' refers to file " + missing + ", which cannot be read"
+            + " (NoSuchFileException) on this worker; make it readable by the worker's user on every supervisor host");
+  }
+
+  @Test
+  void malformedReferenceFailsAtBuildWithoutShowingTheValue() {
+    assertThatThrownBy(() -> new IcebergOptions.Builder()
+            .withCatalogProperties(Map.of("type", "jdbc", "jdbc.password", "file:relative/pw-R3F"))
+            .withTable("db.events")
+            .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'jdbc.password' starts with file: but names no absolute local path")
+        .hasMessageContaining("write file:/path")
+        .message().doesNotContain("pw-R3F");
+    assertThatThrownBy(() -> new IcebergOptions.Builder()
+            .withCatalogProperties(Map.of("type", "jdbc", "jdbc.password", "env:"))
+            .withTable("db.events")
+            .build())
+        .hasMessageContaining("'jdbc.password' starts with env: but names no environment variable");
+  }
+
+  @Test
+  void toStringShowsWhereTheSecretIsNotTheSecret() {
+    String shown = new IcebergOptions.Builder()
+        .withCatalogProperties(Map.of("type", "jdbc", "jdbc.password", "env:CATALOG_PASSWORD", "token", "t0k3n-R3F"))
+        .withTable("db.events")
+        .build()
+        .toString();
+    assertThat(shown).contains("jdbc.password=env:CATALOG_PASSWORD").contains("token=****").doesNotContain("t0k3n-R3F");
+  }
+}
