@@ -57,8 +57,10 @@ final class TopologyChecks {
   }
 
   /**
-   * A batch that seals only on its record count needs that many tuples in flight at once; if the
-   * spouts may not have that many pending, it never fills and the topology stalls.
+   * A batch that seals only on its record count needs that many tuples in flight for its own task.
+   * Each of the component's tasks holds about its share of the tuples the spouts have pending, so
+   * every task's batch fills only if the spouts may have {@code records × tasks} pending; otherwise
+   * batches fill only with replays of timed-out tuples, and the topology stalls.
    */
   private static void requireEnoughPendingTuples(IcebergOptions options, TaskEnvironment env, Map<String, Object> conf) {
     Object maxPending = conf.get(Config.TOPOLOGY_MAX_SPOUT_PENDING);
@@ -66,20 +68,30 @@ final class TopologyChecks {
     if (maxPending == null || records <= 0) {
       return;
     }
-    long inFlight = (long) ObjectReader.getInt(maxPending) * Math.max(1, env.task().spoutTasks());
-    if (inFlight >= records) {
+    long perSpoutTask = ObjectReader.getInt(maxPending);
+    int spoutTasks = Math.max(1, env.task().spoutTasks());
+    int sinkTasks = Math.max(1, env.task().componentTasks());
+    long inFlight = perSpoutTask * spoutTasks;
+    long needed = records * sinkTasks;
+    if (inFlight >= needed) {
       return;
     }
     String problem =
-        "topology.max.spout.pending (" + maxPending + " per spout task, " + inFlight + " in all) is below the "
-            + records + " records a batch accumulates (withCommitIntervalRecords)";
+        "topology.max.spout.pending (" + perSpoutTask + " per spout task, " + inFlight + " in all) is below the "
+            + needed + " tuples component '" + env.task().component() + "' needs pending to fill its batches: "
+            + records + " records a batch (withCommitIntervalRecords) × " + sinkTasks
+            + (sinkTasks == 1 ? " task" : " tasks, each holding about its share of the pending tuples");
+    String fix =
+        "raise topology.max.spout.pending to at least " + ceilDiv(needed, spoutTasks) + " per spout task or lower"
+            + " withCommitIntervalRecords to at most " + Math.max(1, inFlight / sinkTasks);
     if (options.commitIntervalMillis() > 0 || !options.sealPolicyChoices().isEmpty()) {
-      LOG.warn("{}: batches will seal on their other thresholds, never on their record count; raise"
-          + " topology.max.spout.pending or lower withCommitIntervalRecords", problem);
+      LOG.warn("{}, so batches will seal on their other thresholds, never on their record count; {}", problem, fix);
       return;
     }
-    throw new IllegalStateException(
-        problem + ", so a batch can never fill and the topology stalls; raise topology.max.spout.pending or lower"
-            + " withCommitIntervalRecords");
+    throw new IllegalStateException(problem + ", so a batch can never fill and the topology stalls; " + fix);
+  }
+
+  private static long ceilDiv(long dividend, long divisor) {
+    return (dividend + divisor - 1) / divisor;
   }
 }

@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,12 +13,15 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The footgun checks a task runs at prepare against the configuration it runs with. */
 class TopologyChecksTest {
@@ -46,9 +50,13 @@ class TopologyChecksTest {
   }
 
   TaskEnvironment env(Map<String, Object> conf, int spoutTasks) {
+    return env(conf, spoutTasks, 1);
+  }
+
+  TaskEnvironment env(Map<String, Object> conf, int spoutTasks, int sinkTasks) {
     RecordingCollector recorder = new RecordingCollector();
     TaskEnvironment detached = TaskEnvironment.detached(
-        new TaskIdentity("topology", "iceberg", 1, 0, 1, spoutTasks), recorder.collector(), System::currentTimeMillis);
+        new TaskIdentity("topology", "iceberg", 1, 0, sinkTasks, spoutTasks), recorder.collector(), System::currentTimeMillis);
     return new TaskEnvironment(detached.task(), detached.collector(), detached.clock(), detached.metrics(), conf);
   }
 
@@ -73,9 +81,53 @@ class TopologyChecksTest {
   void tooFewPendingTuplesForTheRecordThresholdFails() {
     assertThatThrownBy(() -> SinkTask.open(options().withCommitIntervalRecords(1_000).build(),
             env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 300), 2)))
-        .hasMessage("topology.max.spout.pending (300 per spout task, 600 in all) is below the 1000 records a batch"
-            + " accumulates (withCommitIntervalRecords), so a batch can never fill and the topology stalls; raise"
-            + " topology.max.spout.pending or lower withCommitIntervalRecords");
+        .hasMessage("topology.max.spout.pending (300 per spout task, 600 in all) is below the 1000 tuples component"
+            + " 'iceberg' needs pending to fill its batches: 1000 records a batch (withCommitIntervalRecords) × 1 task,"
+            + " so a batch can never fill and the topology stalls; raise topology.max.spout.pending to at least 500 per"
+            + " spout task or lower withCommitIntervalRecords to at most 600");
+  }
+
+  /**
+   * Each sink task holds about its share of the pending tuples, so the spouts must let through a
+   * batch's records for every task: 2 spout tasks × 2,000 pending fill one task's 1,000-record
+   * batches four times over, four tasks' exactly, and eight tasks' only half.
+   */
+  @ParameterizedTest
+  @CsvSource({"1, true", "4, true", "8, false"})
+  void pendingTuplesMustFillABatchForEverySinkTask(int sinkTasks, boolean accepted) {
+    Map<String, Object> conf = conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 2_000);
+    IcebergOptions options = options().withCommitIntervalRecords(1_000).build();
+    if (accepted) {
+      assertThatCode(() -> SinkTask.open(options, env(conf, 2, sinkTasks)).close()).doesNotThrowAnyException();
+    } else {
+      assertThatThrownBy(() -> SinkTask.open(options, env(conf, 2, sinkTasks)))
+          .hasMessage("topology.max.spout.pending (2000 per spout task, 4000 in all) is below the 8000 tuples"
+              + " component 'iceberg' needs pending to fill its batches: 1000 records a batch"
+              + " (withCommitIntervalRecords) × 8 tasks, each holding about its share of the pending tuples, so a"
+              + " batch can never fill and the topology stalls; raise topology.max.spout.pending to at least 4000"
+              + " per spout task or lower withCommitIntervalRecords to at most 500");
+    }
+  }
+
+  @Test
+  void theWriterOfTheSplitSinkIsCheckedPerTaskToo() {
+    assertThatThrownBy(() -> SinkTask.openWriter(options().withCommitIntervalRecords(1_000).build(),
+            env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 1_000), 1, 4)))
+        .hasMessageStartingWith("topology.max.spout.pending (1000 per spout task, 1000 in all) is below the 4000"
+            + " tuples component 'iceberg' needs pending");
+  }
+
+  @Test
+  void tooFewPendingTuplesForEverySinkTaskOnlyWarnsWhenAnotherThresholdSeals() {
+    try (LogCapture log = new LogCapture()) {
+      SinkTask.open(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build(),
+          env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 2_000, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 2), 1, 4)).close();
+      assertThat(log.lines).contains("WARN topology.max.spout.pending (2000 per spout task, 2000 in all) is below the"
+          + " 4000 tuples component 'iceberg' needs pending to fill its batches: 1000 records a batch"
+          + " (withCommitIntervalRecords) × 4 tasks, each holding about its share of the pending tuples, so batches"
+          + " will seal on their other thresholds, never on their record count; raise topology.max.spout.pending to"
+          + " at least 4000 per spout task or lower withCommitIntervalRecords to at most 500");
+    }
   }
 
   @Test
