@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -23,17 +24,19 @@ final class TopologyChecks {
     if (conf.isEmpty()) {
       return;
     }
-    long ageMillis = options.commitIntervalMillis();
-    if (ageMillis > 0) {
-      requireBelowMessageTimeout(conf, ageMillis, "commit interval", "withCommitIntervalMillis");
-      int tickSecs = ObjectReader.getInt(conf.get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS), 0);
-      if (tickSecs <= 0) {
-        throw new IllegalStateException(
-            "an age threshold (withCommitIntervalMillis " + ageMillis + " ms) needs tick tuples to seal a batch"
-                + " when the stream goes quiet, but neither the bolt nor the topology asks for them"
-                + " (topology.tick.tuple.freq.secs); set withTickIntervalSecs, or leave it unset so the bolt"
-                + " declares half the age threshold");
-      }
+    List<TimedSealPolicies.Interval> intervals =
+        TimedSealPolicies.of(options, Thread.currentThread().getContextClassLoader()).intervals();
+    for (TimedSealPolicies.Interval interval : intervals) {
+      requireBelowMessageTimeout(conf, interval.millis(), interval.name(), interval.setter());
+    }
+    int tickSecs = ObjectReader.getInt(conf.get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS), 0);
+    if (!intervals.isEmpty() && tickSecs <= 0) {
+      TimedSealPolicies.Interval interval = intervals.get(0);
+      throw new IllegalStateException(
+          interval.threshold() + " (" + interval.name() + " " + interval.millis() + " ms) needs tick tuples to seal"
+              + " a batch when the stream goes quiet, but neither the bolt nor the topology asks for them"
+              + " (topology.tick.tuple.freq.secs); set withTickIntervalSecs, or leave it unset so the bolt"
+              + " declares half the threshold");
     }
     requireEnoughPendingTuples(options, env, conf);
   }

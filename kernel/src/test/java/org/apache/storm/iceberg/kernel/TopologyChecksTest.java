@@ -72,9 +72,51 @@ class TopologyChecksTest {
   @Test
   void anAgeThresholdWithNoTickAnywhereFails() {
     assertThatThrownBy(() -> SinkTask.open(options().withCommitIntervalMillis(5_000).build(), env(conf(), 1)))
-        .hasMessage("an age threshold (withCommitIntervalMillis 5000 ms) needs tick tuples to seal a batch when the"
+        .hasMessage("an age threshold (commit interval 5000 ms) needs tick tuples to seal a batch when the"
             + " stream goes quiet, but neither the bolt nor the topology asks for them (topology.tick.tuple.freq.secs);"
-            + " set withTickIntervalSecs, or leave it unset so the bolt declares half the age threshold");
+            + " set withTickIntervalSecs, or leave it unset so the bolt declares half the threshold");
+  }
+
+  @Test
+  void anAgePolicyNotBelowTheMessageTimeoutFails() {
+    assertThatThrownBy(() -> SinkTask.open(options().withSealPolicy("age", Map.of("limit", "30000")).build(),
+            env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 15), 1)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("seal policy 'age' limit 30000 ms is not below topology.message.timeout.secs (30 s): tuples would"
+            + " time out and replay before they commit; lower the limit of withSealPolicy(\"age\", …) or raise the"
+            + " timeout");
+  }
+
+  @Test
+  void anAgePolicyGivenAsAnInstanceIsCheckedToo() {
+    assertThatThrownBy(() -> SinkTask.open(options()
+                .withSealPolicy(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, 45_000)).build(),
+            env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 15), 1)))
+        .hasMessageStartingWith("seal policy 'age' limit 45000 ms is not below topology.message.timeout.secs (30 s)");
+  }
+
+  @Test
+  void aWallClockPolicyNotBelowTheMessageTimeoutFails() {
+    assertThatThrownBy(() -> SinkTask.open(options().withSealPolicy("wall-clock", Map.of("every-ms", "60000")).build(),
+            env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)))
+        .hasMessage("seal policy 'wall-clock' every-ms 60000 ms is not below topology.message.timeout.secs (30 s):"
+            + " tuples would time out and replay before they commit; lower the every-ms of"
+            + " withSealPolicy(\"wall-clock\", …) or raise the timeout");
+  }
+
+  @Test
+  void anAgePolicyWithNoTickAnywhereFails() {
+    assertThatThrownBy(() -> SinkTask.open(options().withSealPolicy("age", Map.of("limit", "5000")).build(),
+            env(conf(), 1)))
+        .hasMessageStartingWith("an age threshold (seal policy 'age' limit 5000 ms) needs tick tuples to seal a batch");
+  }
+
+  @Test
+  void timePoliciesBelowTheMessageTimeoutPass() {
+    assertThatCode(() -> SinkTask.open(options().withSealPolicy("age", Map.of("limit", "20000"))
+                .withSealPolicy("wall-clock", Map.of("every-ms", "10000")).build(),
+            env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)).close())
+        .doesNotThrowAnyException();
   }
 
   @Test
