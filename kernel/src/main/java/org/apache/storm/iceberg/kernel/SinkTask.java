@@ -95,6 +95,7 @@ public final class SinkTask implements Closeable {
         options,
         env,
         opened -> {
+          HadoopCatalogWarning.warnIfCommitsMayRace(opened.catalog(), opened.table(), options.catalogProperties(), env);
           CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env.task(), opened.loader());
           env.metrics().walEntriesDropped(protocol.droppedAtStartup());
           return new BatchCommitter(protocol, env);
