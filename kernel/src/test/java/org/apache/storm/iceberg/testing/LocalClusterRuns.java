@@ -23,7 +23,14 @@ public final class LocalClusterRuns {
 
   public static void runUntilAllAcked(
       LocalCluster cluster, String name, StormTopology topology, String ledgerKey, long events) throws Exception {
-    cluster.submitTopology(name, config(), topology);
+    runUntilAllAcked(cluster, name, topology, ledgerKey, events, config());
+  }
+
+  /** As above, with a topology config of the test's own (start from {@link #config()}). */
+  public static void runUntilAllAcked(
+      LocalCluster cluster, String name, StormTopology topology, String ledgerKey, long events, Config conf)
+      throws Exception {
+    cluster.submitTopology(name, conf, topology);
     ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
     try {
       Deadline.await(
