@@ -76,7 +76,8 @@ final class HadoopCatalogWarning {
         return scheme;
       }
       org.apache.hadoop.conf.Configuration conf = ((org.apache.iceberg.hadoop.HadoopCatalog) catalog).getConf();
-      return org.apache.hadoop.fs.FileSystem.getDefaultUri(conf).getScheme();
+      return org.apache.hadoop.fs.FileSystem.getDefaultUri(conf != null ? conf : new org.apache.hadoop.conf.Configuration())
+          .getScheme();
     }
   }
 }
