@@ -16,6 +16,7 @@ import org.apache.storm.iceberg.kernel.ProviderChoice;
 import org.apache.storm.iceberg.kernel.Redaction;
 import org.apache.storm.iceberg.kernel.SecretReferences;
 import org.apache.storm.iceberg.kernel.ThresholdSealPolicy;
+import org.apache.storm.iceberg.kernel.TimedSealPolicies;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
 import org.apache.storm.iceberg.spi.RecordMapper;
@@ -214,17 +215,16 @@ public final class IcebergOptions implements Serializable {
   }
 
   /**
-   * The tick interval the bolts declare: {@link #tickIntervalSecs()} when set; otherwise, when an
-   * age threshold is set, half of it (at least one second), so an idle stream still seals; else 0.
+   * The tick interval the bolts declare: {@link #tickIntervalSecs()} when set; otherwise, when a
+   * seal policy reads time, half the shortest time threshold (the age threshold, an {@code age} or
+   * {@code wall-clock} policy; at least one second), or one second for a plug-in policy that tells
+   * no interval, so an idle stream still seals; else 0. See {@link TimedSealPolicies}.
    */
   public int effectiveTickIntervalSecs() {
     if (tickIntervalSecs > 0) {
       return tickIntervalSecs;
     }
-    if (commitIntervalMillis > 0) {
-      return (int) Math.max(1, commitIntervalMillis / 2000);
-    }
-    return 0;
+    return TimedSealPolicies.of(this, Thread.currentThread().getContextClassLoader()).defaultTickSecs();
   }
 
   /** Split sink: the longest a descriptor waits in the committer before a commit. */

@@ -14,6 +14,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.testing.CapturingReporter;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
@@ -71,6 +72,38 @@ class IcebergBoltLocalClusterTest {
         rest.close();
       }
     }
+  }
+
+  /**
+   * Each of the sink's 4 tasks holds about a quarter of the 600 tuples the spout may have pending,
+   * so 200-record batches fill only if 800 may be: every task warns at prepare (its age threshold
+   * still seals the batches), naming both sides, and every id lands.
+   */
+  @org.junit.jupiter.api.Test
+  void pendingTuplesAreCheckedAgainstEverySinkTask() throws Exception {
+    Map<String, String> catalogProperties = TestCatalogs.jdbcSqlite(dir);
+    TestCatalogs.load(catalogProperties);
+    String ledgerKey = UUID.randomUUID().toString();
+    IcebergOptions options =
+        new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+            .withTable("db.events").withAutoCreate(TestTables.SCHEMA, TestTables.REGION_DAY)
+            .withCommitIntervalRecords(200).withCommitIntervalMillis(2_000).build();
+    TopologyBuilder builder = new TopologyBuilder();
+    builder.setSpout("events", new ReplayingSpout(ledgerKey, 1_200), 1);
+    builder.setBolt("iceberg", new IcebergBolt(options), 4).shuffleGrouping("events");
+    org.apache.storm.Config conf = LocalClusterRuns.config();
+    conf.setMaxSpoutPending(600);
+    try (LogCapture log = new LogCapture()) {
+      LocalClusterRuns.runUntilAllAcked(
+          cluster, "pending-" + ledgerKey.substring(0, 8), conf, builder.createTopology(), ledgerKey, 1_200);
+      assertThat(log.lines.stream().filter(line -> line.startsWith("WARN topology.max.spout.pending")))
+          .hasSize(4)
+          .allMatch(line -> line.startsWith("WARN topology.max.spout.pending (600 per spout task, 600 in all) is below"
+              + " the 800 tuples component 'iceberg' needs pending to fill its batches: 200 records a batch"
+              + " (withCommitIntervalRecords) × 4 tasks"));
+    }
+    Table table = TestCatalogs.load(catalogProperties).loadTable(TableIdentifier.of("db", "events"));
+    assertThat(TestTables.ids(table).stream().distinct()).hasSize(1_200);
   }
 
   private void runAndCheck(Map<String, String> catalogProperties) throws Exception {

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import org.apache.storm.Config;
+import org.apache.storm.iceberg.kernel.ThresholdSealPolicy;
+import org.apache.storm.iceberg.spi.SealPolicy;
 import org.junit.jupiter.api.Test;
 
 class IcebergBoltTest {
@@ -15,6 +17,43 @@ class IcebergBoltTest {
   void declaresItsTickIntervalWhenSet() {
     assertThat(new IcebergBolt(options().withTickIntervalSecs(7).build()).getComponentConfiguration())
         .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 7);
+  }
+
+  @Test
+  void declaresHalfAnAgePolicysLimitAsItsTickInterval() {
+    assertThat(new IcebergBolt(options().withSealPolicy("age", Map.of("limit", "10000")).build()).getComponentConfiguration())
+        .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5);
+    assertThat(new IcebergBolt(options().withSealPolicy(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, 8_000))
+            .build()).getComponentConfiguration())
+        .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 4);
+  }
+
+  @Test
+  void declaresHalfAWallClockPolicysSpacingAsItsTickInterval() {
+    assertThat(new IcebergWriterBolt(options().withSealPolicy("wall-clock", Map.of("every-ms", "20000")).build())
+            .getComponentConfiguration())
+        .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 10);
+  }
+
+  @Test
+  void declaresTheShortestOfSeveralTimeThresholds() {
+    assertThat(new IcebergBolt(options().withCommitIntervalMillis(20_000)
+            .withSealPolicy("wall-clock", Map.of("every-ms", "6000")).build()).getComponentConfiguration())
+        .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 3);
+  }
+
+  @Test
+  void declaresATickEverySecondForAPlugInPolicyThatReadsTime() {
+    SealPolicy everyFiveSeconds = (SealPolicy & java.io.Serializable) stats -> stats.nowMillis() / 5_000 > 0;
+    assertThat(new IcebergBolt(options().withSealPolicy(everyFiveSeconds).build()).getComponentConfiguration())
+        .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 1);
+  }
+
+  @Test
+  void declaresNoTicksForPoliciesThatReadNoTime() {
+    assertThat(new IcebergBolt(options().withSealPolicy("open-files", Map.of("max-partitions", "8"))
+            .withSealPolicy("bytes", Map.of("limit", "1000000")).build()).getComponentConfiguration())
+        .isNull();
   }
 
   @Test

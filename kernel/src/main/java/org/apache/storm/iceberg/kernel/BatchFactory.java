@@ -22,6 +22,7 @@ final class BatchFactory {
   private final ClassLoader loader;
   private final TaskIdentity task;
   private final Path spillDirectory;
+  private final long bytesLimit;
   private FileFormatWriter tableDefaultWriter;
   private String tableDefaultName;
   private FileFormatWriter chosenWriter;
@@ -32,8 +33,10 @@ final class BatchFactory {
       RecordMapper mapper,
       ClassLoader loader,
       TaskIdentity task,
-      Path spillDirectory) {
+      Path spillDirectory,
+      long bytesLimit) {
     this.table = table;
+    this.bytesLimit = bytesLimit;
     this.spillDirectory = spillDirectory;
     this.chosenFormat = chosenFormat;
     this.mapper = mapper;
@@ -43,7 +46,7 @@ final class BatchFactory {
 
   /** Opens a batch; the caller has refreshed the table. */
   OpenBatch<?> open(long nowMillis) {
-    return OpenBatch.open(table, mapper, formatWriter(), task.taskIndex(), task.taskId(), nowMillis, spillDirectory);
+    return OpenBatch.open(table, mapper, formatWriter(), task.taskIndex(), task.taskId(), nowMillis, spillDirectory, bytesLimit);
   }
 
   private FileFormatWriter formatWriter() {

@@ -66,6 +66,7 @@ public final class GroupCommitter {
     return OpenedTable.open(options)
         .build(
             opened -> {
+              HadoopCatalogWarning.warnIfCommitsMayRace(opened.catalog(), opened.table(), options.catalogProperties(), env);
               CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env, opened.loader());
               env.metrics().walEntriesDropped(protocol.droppedAtStartup());
               return new GroupCommitter(opened, protocol, env, options);

@@ -29,8 +29,8 @@ import org.apache.storm.tuple.Tuple;
  */
 final class OpenBatch<T> {
   /**
-   * Byte estimates walk every open file's column buffers, so they are refreshed every this many
-   * records: as often as Iceberg's own rolling writer checks a file's size against its target.
+   * Byte estimates walk every open file's column buffers, so they are refreshed at most every this
+   * many records: as often as Iceberg's own rolling writer checks a file's size against its target.
    */
   static final int BYTES_REFRESH_RECORDS = 1000;
 
@@ -41,12 +41,15 @@ final class OpenBatch<T> {
   private final PartitionKey partitionKey;
   private final HeldTuples tuples;
   private final long openedAtMillis;
+  private final ByteEstimates estimates;
   private long records;
   private long bytes;
 
   private OpenBatch(
-      Table table, BatchRows<T> rows, FileFormat format, int partitionId, long taskId, long nowMillis, Path spillDirectory) {
+      Table table, BatchRows<T> rows, FileFormat format, int partitionId, long taskId, long nowMillis, Path spillDirectory,
+      long bytesLimit) {
     this.rows = rows;
+    this.estimates = new ByteEstimates(bytesLimit);
     this.tuples = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
     this.spec = table.spec();
     this.files = new TrackingWriterFactory<>(rows.writers());
@@ -68,13 +71,14 @@ final class OpenBatch<T> {
   /**
    * Opens a batch against the table's current schema and spec (the caller has refreshed it), with
    * the rows the mapper and format choose ({@link BatchRows#choose}); its held ack ids spill into
-   * {@code spillDirectory}.
+   * {@code spillDirectory}. Its byte estimate is refreshed often enough near {@code bytesLimit} (the
+   * smallest bytes threshold, {@link Long#MAX_VALUE} for none) to seal within about a record of it.
    */
   static OpenBatch<?> open(
       Table table, RecordMapper mapper, FileFormatWriter format, int partitionId, long taskId, long nowMillis,
-      Path spillDirectory) {
+      Path spillDirectory, long bytesLimit) {
     BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema());
-    return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory);
+    return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit);
   }
 
   /**
@@ -102,8 +106,9 @@ final class OpenBatch<T> {
     }
     writer.write(row, spec, partitionKey);
     records++;
-    if (records % BYTES_REFRESH_RECORDS == 0) {
+    if (estimates.due(records)) {
       bytes = files.bytesWritten();
+      estimates.refreshed(records, bytes);
     }
     tuples.hold(tuple);
   }

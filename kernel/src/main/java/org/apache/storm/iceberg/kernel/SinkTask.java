@@ -97,6 +97,7 @@ public final class SinkTask implements Closeable {
         options,
         env,
         opened -> {
+          HadoopCatalogWarning.warnIfCommitsMayRace(opened.catalog(), opened.table(), options.catalogProperties(), env);
           CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env, opened.loader());
           env.metrics().walEntriesDropped(protocol.droppedAtStartup());
           return new BatchCommitter(protocol, env);
@@ -130,19 +131,22 @@ public final class SinkTask implements Closeable {
     Path spillDirectory = HeldTuples.requireSpillDirectory(options.spillDirectory());
     return OpenedTable.open(options)
         .build(
-            opened ->
-                new SinkTask(
-                    opened,
-                    new BatchFactory(
-                        opened.table(),
-                        options.fileFormat(),
-                        options.recordMapper().resolve(opened.loader()),
-                        opened.loader(),
-                        env.task(),
-                        spillDirectory),
-                    options.sealPolicies(opened.loader()),
-                    handlerFactory.apply(opened),
-                    env));
+            opened -> {
+              List<SealPolicy> policies = options.sealPolicies(opened.loader());
+              return new SinkTask(
+                  opened,
+                  new BatchFactory(
+                      opened.table(),
+                      options.fileFormat(),
+                      options.recordMapper().resolve(opened.loader()),
+                      opened.loader(),
+                      env.task(),
+                      spillDirectory,
+                      ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES)),
+                  policies,
+                  handlerFactory.apply(opened),
+                  env);
+            });
   }
 
   /** This task's metrics. */

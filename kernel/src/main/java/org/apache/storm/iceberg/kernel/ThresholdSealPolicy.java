@@ -51,6 +51,17 @@ public final class ThresholdSealPolicy implements SealPolicy {
     return limit;
   }
 
+  /** The smallest limit among {@code policies} on {@code measure}, {@link Long#MAX_VALUE} for none. */
+  static long smallestLimit(java.util.List<SealPolicy> policies, Measure measure) {
+    long smallest = Long.MAX_VALUE;
+    for (SealPolicy policy : policies) {
+      if (policy instanceof ThresholdSealPolicy threshold && threshold.measure == measure) {
+        smallest = Math.min(smallest, threshold.limit);
+      }
+    }
+    return smallest;
+  }
+
   @Override
   public boolean shouldSeal(BatchStats stats) {
     return measure.of(stats) >= limit;

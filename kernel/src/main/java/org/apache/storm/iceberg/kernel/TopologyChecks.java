@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import java.util.List;
 import java.util.Map;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -23,17 +24,19 @@ final class TopologyChecks {
     if (conf.isEmpty()) {
       return;
     }
-    long ageMillis = options.commitIntervalMillis();
-    if (ageMillis > 0) {
-      requireBelowMessageTimeout(conf, ageMillis, "commit interval", "withCommitIntervalMillis");
-      int tickSecs = ObjectReader.getInt(conf.get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS), 0);
-      if (tickSecs <= 0) {
-        throw new IllegalStateException(
-            "an age threshold (withCommitIntervalMillis " + ageMillis + " ms) needs tick tuples to seal a batch"
-                + " when the stream goes quiet, but neither the bolt nor the topology asks for them"
-                + " (topology.tick.tuple.freq.secs); set withTickIntervalSecs, or leave it unset so the bolt"
-                + " declares half the age threshold");
-      }
+    List<TimedSealPolicies.Interval> intervals =
+        TimedSealPolicies.of(options, Thread.currentThread().getContextClassLoader()).intervals();
+    for (TimedSealPolicies.Interval interval : intervals) {
+      requireBelowMessageTimeout(conf, interval.millis(), interval.name(), interval.setter());
+    }
+    int tickSecs = ObjectReader.getInt(conf.get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS), 0);
+    if (!intervals.isEmpty() && tickSecs <= 0) {
+      TimedSealPolicies.Interval interval = intervals.get(0);
+      throw new IllegalStateException(
+          interval.threshold() + " (" + interval.name() + " " + interval.millis() + " ms) needs tick tuples to seal"
+              + " a batch when the stream goes quiet, but neither the bolt nor the topology asks for them"
+              + " (topology.tick.tuple.freq.secs); set withTickIntervalSecs, or leave it unset so the bolt"
+              + " declares half the threshold");
     }
     requireEnoughPendingTuples(options, env, conf);
   }
@@ -57,8 +60,10 @@ final class TopologyChecks {
   }
 
   /**
-   * A batch that seals only on its record count needs that many tuples in flight at once; if the
-   * spouts may not have that many pending, it never fills and the topology stalls.
+   * A batch that seals only on its record count needs that many tuples in flight for its own task.
+   * Each of the component's tasks holds about its share of the tuples the spouts have pending, so
+   * every task's batch fills only if the spouts may have {@code records × tasks} pending; otherwise
+   * batches fill only with replays of timed-out tuples, and the topology stalls.
    */
   private static void requireEnoughPendingTuples(IcebergOptions options, TaskEnvironment env, Map<String, Object> conf) {
     Object maxPending = conf.get(Config.TOPOLOGY_MAX_SPOUT_PENDING);
@@ -66,20 +71,30 @@ final class TopologyChecks {
     if (maxPending == null || records <= 0) {
       return;
     }
-    long inFlight = (long) ObjectReader.getInt(maxPending) * Math.max(1, env.task().spoutTasks());
-    if (inFlight >= records) {
+    long perSpoutTask = ObjectReader.getInt(maxPending);
+    int spoutTasks = Math.max(1, env.task().spoutTasks());
+    int sinkTasks = Math.max(1, env.task().componentTasks());
+    long inFlight = perSpoutTask * spoutTasks;
+    long needed = records * sinkTasks;
+    if (inFlight >= needed) {
       return;
     }
     String problem =
-        "topology.max.spout.pending (" + maxPending + " per spout task, " + inFlight + " in all) is below the "
-            + records + " records a batch accumulates (withCommitIntervalRecords)";
+        "topology.max.spout.pending (" + perSpoutTask + " per spout task, " + inFlight + " in all) is below the "
+            + needed + " tuples component '" + env.task().component() + "' needs pending to fill its batches: "
+            + records + " records a batch (withCommitIntervalRecords) × " + sinkTasks
+            + (sinkTasks == 1 ? " task" : " tasks, each holding about its share of the pending tuples");
+    String fix =
+        "raise topology.max.spout.pending to at least " + ceilDiv(needed, spoutTasks) + " per spout task or lower"
+            + " withCommitIntervalRecords to at most " + Math.max(1, inFlight / sinkTasks);
     if (options.commitIntervalMillis() > 0 || !options.sealPolicyChoices().isEmpty()) {
-      LOG.warn("{}: batches will seal on their other thresholds, never on their record count; raise"
-          + " topology.max.spout.pending or lower withCommitIntervalRecords", problem);
+      LOG.warn("{}, so batches will seal on their other thresholds, never on their record count; {}", problem, fix);
       return;
     }
-    throw new IllegalStateException(
-        problem + ", so a batch can never fill and the topology stalls; raise topology.max.spout.pending or lower"
-            + " withCommitIntervalRecords");
+    throw new IllegalStateException(problem + ", so a batch can never fill and the topology stalls; " + fix);
+  }
+
+  private static long ceilDiv(long dividend, long divisor) {
+    return (dividend + divisor - 1) / divisor;
   }
 }

@@ -25,6 +25,11 @@ public final class WallClockSealPolicy implements SealPolicy {
     this.everyMillis = everyMillis;
   }
 
+  /** The boundaries' spacing: the longest a batch stays open under this policy. */
+  public long everyMillis() {
+    return everyMillis;
+  }
+
   @Override
   public boolean shouldSeal(BatchStats stats) {
     long openedAt = stats.nowMillis() - stats.ageMillis();

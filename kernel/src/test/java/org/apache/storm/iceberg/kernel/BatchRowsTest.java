@@ -53,7 +53,7 @@ class BatchRowsTest {
         ProviderRegistry.find(FileFormatWriterFactory.class, format, getClass().getClassLoader()).create(Map.of());
     RecordMapper mapper = mapperKind.equals("field-name") ? new FieldNameRecordMapper() : new GenericOnlyMapper();
 
-    OpenBatch<?> batch = OpenBatch.open(table, mapper, writer, 0, 1L, 0L, Path.of(System.getProperty("java.io.tmpdir")));
+    OpenBatch<?> batch = OpenBatch.open(table, mapper, writer, 0, 1L, 0L, Path.of(System.getProperty("java.io.tmpdir")), Long.MAX_VALUE);
 
     Object row = batch.map(new Tuples(TestTables.FIELDS).tuple(1L, "eu", null, "p"));
     assertThat(row).isInstanceOf(internal ? InternalRow.class : Record.class);

@@ -187,8 +187,9 @@ class SinkTaskTest {
     Table table = createTable(PartitionSpec.unpartitioned(), Map.of());
     SinkTask sink = open(options().withCommitIntervalBytes(1536 * 1024).build());
 
-    // Incompressible 1 KiB payloads: 1.5 MiB is crossed after roughly 1,500 records, and the
-    // estimate is refreshed every BYTES_REFRESH_RECORDS records.
+    // 1 KiB payloads of random base64: 1.5 MiB is crossed after roughly 1,500 to 2,000 records (the
+    // writer's estimate counts finished Parquet pages compressed), and the estimate is refreshed
+    // more often as the batch nears it (LargeTuplesTest holds it to one record).
     int refresh = OpenBatch.BYTES_REFRESH_RECORDS;
     java.util.Random random = new java.util.Random(42);
     for (long id = 0; id < 4 * refresh && TestTables.snapshots(table).isEmpty(); id++) {
@@ -199,8 +200,7 @@ class SinkTaskTest {
     List<Snapshot> snapshots = TestTables.snapshots(table);
     assertThat(snapshots).hasSize(1);
     long records = Long.parseLong(snapshots.get(0).summary().get("added-records"));
-    assertThat(records % refresh).as("sealed at a refresh of the estimate, after %d records", records).isZero();
-    assertThat(records).as("sealed soon after 1.5 MiB").isBetween((long) refresh, 3L * refresh);
+    assertThat(records).as("sealed soon after 1.5 MiB").isBetween(1_400L, 2_100L);
     assertThat(recorder.acked).hasSize((int) records);
     sink.close();
   }

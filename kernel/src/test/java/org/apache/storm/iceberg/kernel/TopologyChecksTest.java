@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,12 +13,15 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The footgun checks a task runs at prepare against the configuration it runs with. */
 class TopologyChecksTest {
@@ -46,9 +50,13 @@ class TopologyChecksTest {
   }
 
   TaskEnvironment env(Map<String, Object> conf, int spoutTasks) {
+    return env(conf, spoutTasks, 1);
+  }
+
+  TaskEnvironment env(Map<String, Object> conf, int spoutTasks, int sinkTasks) {
     RecordingCollector recorder = new RecordingCollector();
     TaskEnvironment detached = TaskEnvironment.detached(
-        new TaskIdentity("topology", "iceberg", 1, 0, 1, spoutTasks), recorder.collector(), System::currentTimeMillis);
+        new TaskIdentity("topology", "iceberg", 1, 0, sinkTasks, spoutTasks), recorder.collector(), System::currentTimeMillis);
     return new TaskEnvironment(detached.task(), detached.collector(), detached.clock(), detached.metrics(), conf);
   }
 
@@ -64,18 +72,104 @@ class TopologyChecksTest {
   @Test
   void anAgeThresholdWithNoTickAnywhereFails() {
     assertThatThrownBy(() -> SinkTask.open(options().withCommitIntervalMillis(5_000).build(), env(conf(), 1)))
-        .hasMessage("an age threshold (withCommitIntervalMillis 5000 ms) needs tick tuples to seal a batch when the"
+        .hasMessage("an age threshold (commit interval 5000 ms) needs tick tuples to seal a batch when the"
             + " stream goes quiet, but neither the bolt nor the topology asks for them (topology.tick.tuple.freq.secs);"
-            + " set withTickIntervalSecs, or leave it unset so the bolt declares half the age threshold");
+            + " set withTickIntervalSecs, or leave it unset so the bolt declares half the threshold");
+  }
+
+  @Test
+  void anAgePolicyNotBelowTheMessageTimeoutFails() {
+    assertThatThrownBy(() -> SinkTask.open(options().withSealPolicy("age", Map.of("limit", "30000")).build(),
+            env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 15), 1)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("seal policy 'age' limit 30000 ms is not below topology.message.timeout.secs (30 s): tuples would"
+            + " time out and replay before they commit; lower the limit of withSealPolicy(\"age\", …) or raise the"
+            + " timeout");
+  }
+
+  @Test
+  void anAgePolicyGivenAsAnInstanceIsCheckedToo() {
+    assertThatThrownBy(() -> SinkTask.open(options()
+                .withSealPolicy(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, 45_000)).build(),
+            env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 15), 1)))
+        .hasMessageStartingWith("seal policy 'age' limit 45000 ms is not below topology.message.timeout.secs (30 s)");
+  }
+
+  @Test
+  void aWallClockPolicyNotBelowTheMessageTimeoutFails() {
+    assertThatThrownBy(() -> SinkTask.open(options().withSealPolicy("wall-clock", Map.of("every-ms", "60000")).build(),
+            env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)))
+        .hasMessage("seal policy 'wall-clock' every-ms 60000 ms is not below topology.message.timeout.secs (30 s):"
+            + " tuples would time out and replay before they commit; lower the every-ms of"
+            + " withSealPolicy(\"wall-clock\", …) or raise the timeout");
+  }
+
+  @Test
+  void anAgePolicyWithNoTickAnywhereFails() {
+    assertThatThrownBy(() -> SinkTask.open(options().withSealPolicy("age", Map.of("limit", "5000")).build(),
+            env(conf(), 1)))
+        .hasMessageStartingWith("an age threshold (seal policy 'age' limit 5000 ms) needs tick tuples to seal a batch");
+  }
+
+  @Test
+  void timePoliciesBelowTheMessageTimeoutPass() {
+    assertThatCode(() -> SinkTask.open(options().withSealPolicy("age", Map.of("limit", "20000"))
+                .withSealPolicy("wall-clock", Map.of("every-ms", "10000")).build(),
+            env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)).close())
+        .doesNotThrowAnyException();
   }
 
   @Test
   void tooFewPendingTuplesForTheRecordThresholdFails() {
     assertThatThrownBy(() -> SinkTask.open(options().withCommitIntervalRecords(1_000).build(),
             env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 300), 2)))
-        .hasMessage("topology.max.spout.pending (300 per spout task, 600 in all) is below the 1000 records a batch"
-            + " accumulates (withCommitIntervalRecords), so a batch can never fill and the topology stalls; raise"
-            + " topology.max.spout.pending or lower withCommitIntervalRecords");
+        .hasMessage("topology.max.spout.pending (300 per spout task, 600 in all) is below the 1000 tuples component"
+            + " 'iceberg' needs pending to fill its batches: 1000 records a batch (withCommitIntervalRecords) × 1 task,"
+            + " so a batch can never fill and the topology stalls; raise topology.max.spout.pending to at least 500 per"
+            + " spout task or lower withCommitIntervalRecords to at most 600");
+  }
+
+  /**
+   * Each sink task holds about its share of the pending tuples, so the spouts must let through a
+   * batch's records for every task: 2 spout tasks × 2,000 pending fill one task's 1,000-record
+   * batches four times over, four tasks' exactly, and eight tasks' only half.
+   */
+  @ParameterizedTest
+  @CsvSource({"1, true", "4, true", "8, false"})
+  void pendingTuplesMustFillABatchForEverySinkTask(int sinkTasks, boolean accepted) {
+    Map<String, Object> conf = conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 2_000);
+    IcebergOptions options = options().withCommitIntervalRecords(1_000).build();
+    if (accepted) {
+      assertThatCode(() -> SinkTask.open(options, env(conf, 2, sinkTasks)).close()).doesNotThrowAnyException();
+    } else {
+      assertThatThrownBy(() -> SinkTask.open(options, env(conf, 2, sinkTasks)))
+          .hasMessage("topology.max.spout.pending (2000 per spout task, 4000 in all) is below the 8000 tuples"
+              + " component 'iceberg' needs pending to fill its batches: 1000 records a batch"
+              + " (withCommitIntervalRecords) × 8 tasks, each holding about its share of the pending tuples, so a"
+              + " batch can never fill and the topology stalls; raise topology.max.spout.pending to at least 4000"
+              + " per spout task or lower withCommitIntervalRecords to at most 500");
+    }
+  }
+
+  @Test
+  void theWriterOfTheSplitSinkIsCheckedPerTaskToo() {
+    assertThatThrownBy(() -> SinkTask.openWriter(options().withCommitIntervalRecords(1_000).build(),
+            env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 1_000), 1, 4)))
+        .hasMessageStartingWith("topology.max.spout.pending (1000 per spout task, 1000 in all) is below the 4000"
+            + " tuples component 'iceberg' needs pending");
+  }
+
+  @Test
+  void tooFewPendingTuplesForEverySinkTaskOnlyWarnsWhenAnotherThresholdSeals() {
+    try (LogCapture log = new LogCapture()) {
+      SinkTask.open(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build(),
+          env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 2_000, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 2), 1, 4)).close();
+      assertThat(log.lines).contains("WARN topology.max.spout.pending (2000 per spout task, 2000 in all) is below the"
+          + " 4000 tuples component 'iceberg' needs pending to fill its batches: 1000 records a batch"
+          + " (withCommitIntervalRecords) × 4 tasks, each holding about its share of the pending tuples, so batches"
+          + " will seal on their other thresholds, never on their record count; raise topology.max.spout.pending to"
+          + " at least 4000 per spout task or lower withCommitIntervalRecords to at most 500");
+    }
   }
 
   @Test

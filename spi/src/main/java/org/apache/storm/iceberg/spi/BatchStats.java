@@ -4,7 +4,9 @@ package org.apache.storm.iceberg.spi;
  * What a {@link SealPolicy} sees of the open batch.
  *
  * @param records records written into the batch's open files
- * @param bytes bytes written so far (Iceberg's writer estimate, refreshed every 1000 records)
+ * @param bytes bytes written so far: Iceberg's writer estimate, refreshed on the first record, then
+ *     at least every 1000 records, and more often as the batch nears the sink's {@code bytes}
+ *     threshold, so a batch seals within about one record of it
  * @param ageMillis time since the batch's first record
  * @param openFiles data files the batch has opened (rolled files included)
  * @param partitions partitions the batch spans

@@ -10,6 +10,12 @@ import java.io.Serializable;
  * records, so a time-based policy sees time pass up to 16 records or one tick late; a task without
  * ticks reads it after every record, unless no policy {@link #readsTime reads time}. An empty batch
  * is never sealed, whatever a policy says.
+ *
+ * <p>A policy that seals on time must never keep a batch open as long as {@code
+ * topology.message.timeout.secs}, or its tuples time out and replay before they commit. The sink
+ * checks this for its built-in {@code age} and {@code wall-clock} policies; it cannot for a plug-in,
+ * which tells no interval, so that is the plug-in author's to keep. A bolt with a policy that reads
+ * time and no {@code withTickIntervalSecs} asks for a tick every second.
  */
 public interface SealPolicy extends Serializable {
   boolean shouldSeal(BatchStats stats);
