@@ -137,7 +137,8 @@ public final class SinkTask implements Closeable {
                         options.recordMapper().resolve(opened.loader()),
                         opened.loader(),
                         env.task(),
-                        spillDirectory),
+                        spillDirectory,
+                        env.metrics()),
                     options.sealPolicies(opened.loader()),
                     handlerFactory.apply(opened),
                     env));
