@@ -1,7 +1,6 @@
 package org.apache.storm.iceberg.mappers;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -112,7 +111,7 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
           resolvedSchema != null
               && schema.schemaId() == resolvedSchema.schemaId()
               && schema.asStruct().equals(resolvedSchema.asStruct())
-              && FormerNamesSchema.formerNames(schema).equals(FormerNamesSchema.formerNames(resolvedSchema));
+              && FormerNamesSchema.formerNamesById(schema).equals(FormerNamesSchema.formerNamesById(resolvedSchema));
       if (!sameSchema) {
         resolutions = new IdentityHashMap<>();
         lastFields = null;
@@ -158,9 +157,10 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
       this.columns = schema.columns().toArray(new Types.NestedField[0]);
       this.toGeneric = new IcebergValues.Conversion[columns.length];
       this.toInternal = new IcebergValues.Conversion[columns.length];
+      Map<Integer, List<String>> formerNames = FormerNamesSchema.formerNamesById(schema);
       for (int pos = 0; pos < columns.length; pos++) {
-        toGeneric[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name());
-        toInternal[pos] = IcebergValues.internalConversion(columns[pos].type(), columns[pos].name());
+        toGeneric[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name(), false, formerNames);
+        toInternal[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name(), true, formerNames);
       }
       this.emptyRecord = GenericRecord.create(schema);
     }
@@ -187,31 +187,25 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
     }
 
     /**
-     * Gives each column that no field matched by its current name the first field that carries one
-     * of its former names. A field carrying a former name of a column that its current name already
+     * Gives each column that no field matched by its current name the field that carries its most
+     * recent former name. A field that carries a former name of a column its current name already
      * filled is matched too, and left unread: the current name wins.
      */
     private static void matchFormerNames(
         Schema schema, List<String> fieldNames, boolean caseInsensitive, int[] indexes, boolean[] used) {
-      Map<String, Integer> formerNames = FormerNamesSchema.formerNames(schema);
+      Map<Integer, List<String>> formerNames = FormerNamesSchema.formerNamesById(schema);
       if (formerNames.isEmpty()) {
         return;
       }
-      Map<String, Integer> idByName = new HashMap<>();
-      formerNames.forEach((name, id) -> idByName.putIfAbsent(caseInsensitive ? name.toLowerCase(Locale.ROOT) : name, id));
-      Map<Integer, Integer> positionById = new HashMap<>();
       List<Types.NestedField> columns = schema.columns();
       for (int pos = 0; pos < columns.size(); pos++) {
-        positionById.put(columns.get(pos).fieldId(), pos);
-      }
-      for (int i = 0; i < fieldNames.size(); i++) {
-        String name = fieldNames.get(i);
-        Integer id = used[i] ? null : idByName.get(caseInsensitive ? name.toLowerCase(Locale.ROOT) : name);
-        Integer pos = id == null ? null : positionById.get(id);
-        if (pos != null) {
-          used[i] = true;
-          if (indexes[pos] < 0) {
-            indexes[pos] = i;
+        for (String formerName : formerNames.getOrDefault(columns.get(pos).fieldId(), List.of())) {
+          int index = indexOf(fieldNames, formerName, caseInsensitive);
+          if (index >= 0 && !used[index]) {
+            used[index] = true;
+            if (indexes[pos] < 0) {
+              indexes[pos] = index;
+            }
           }
         }
       }

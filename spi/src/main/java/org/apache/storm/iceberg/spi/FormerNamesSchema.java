@@ -3,82 +3,128 @@ package org.apache.storm.iceberg.spi;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.TypeUtil;
+import org.apache.iceberg.types.Types;
 
 /**
  * A table's current schema as the kernel hands it to a {@link RecordMapper}: the same columns, ids
- * and schema id, plus the names its columns had in the table's earlier schemas. Iceberg keeps a
- * column's field id across renames, so a value a producer still sends under a former name belongs
- * to the renamed column.
+ * and schema id, plus the names its fields had in the table's earlier schemas. Iceberg keeps a
+ * field's id across renames, so a value a producer still sends under a former name belongs to the
+ * renamed field.
  *
- * <p>Names are full names, as {@link TypeUtil#indexByName} gives them ({@code "address.city"}). A
- * former name is one a column that still exists carried in an earlier schema and no column carries
- * now: a current name always wins. When two columns carried one name at different times, the later
- * schema (the higher schema id) wins.
+ * <p>A former name is a field's own name (not its path) in an earlier schema that it no longer
+ * carries and that no other field of its struct carries now: a current name always wins. Top-level
+ * columns and fields nested in structs have them alike.
  *
- * <p>Iceberg's own aliases ({@link #aliasToId}) hold one name per column, so they carry each
- * column's most recent former name; {@link #formerNames} carries every one. Built once per schema,
- * never per record; immutable.
+ * <p>Iceberg's own aliases ({@link #aliasToId}, full names such as {@code "address.town"}) hold one
+ * name per field, so they carry each field's most recent former full name; {@link #formerNames(int)}
+ * carries every former name. Built once per schema, never per record; immutable.
  */
 public final class FormerNamesSchema extends Schema {
   private static final long serialVersionUID = 1L;
 
-  private final Map<String, Integer> formerNames;
+  private final Map<Integer, List<String>> formerNamesById;
 
-  private FormerNamesSchema(Schema current, Map<String, Integer> formerNames, Map<String, Integer> latestAliases) {
-    super(current.schemaId(), current.columns(), latestAliases, current.identifierFieldIds());
-    this.formerNames = Map.copyOf(formerNames);
+  private FormerNamesSchema(Schema current, Map<Integer, List<String>> formerNamesById, Map<String, Integer> aliases) {
+    super(current.schemaId(), current.columns(), aliases, current.identifierFieldIds());
+    Map<Integer, List<String>> copy = new HashMap<>();
+    formerNamesById.forEach((id, names) -> copy.put(id, List.copyOf(names)));
+    this.formerNamesById = Map.copyOf(copy);
   }
 
   /**
-   * {@code current} with the former names its columns carry in {@code schemas} (a table's {@code
+   * {@code current} with the former names its fields carry in {@code schemas} (a table's {@code
    * schemas().values()}; {@code current} among them or not).
    */
   public static FormerNamesSchema of(Schema current, Iterable<Schema> schemas) {
-    Map<String, Integer> currentNames = TypeUtil.indexByName(current.asStruct());
-    Map<Integer, String> liveIds = TypeUtil.indexNameById(current.asStruct());
-    List<Schema> history = new ArrayList<>();
-    schemas.forEach(history::add);
-    history.sort(Comparator.comparingInt(Schema::schemaId));
-    Map<String, Integer> former = new HashMap<>();
-    Map<Integer, String> latestFormer = new HashMap<>();
-    for (Schema earlier : history) {
+    List<Schema> newestFirst = new ArrayList<>();
+    schemas.forEach(newestFirst::add);
+    newestFirst.sort(Comparator.comparingInt(Schema::schemaId).reversed());
+    Map<Integer, Types.NestedField> liveFields = TypeUtil.indexById(current.asStruct());
+    Map<Integer, Set<String>> siblingNames = siblingNames(current.asStruct());
+    Map<Integer, List<String>> formerNamesById = new HashMap<>();
+    Map<String, Integer> aliases = new HashMap<>();
+    Map<String, Integer> currentFullNames = TypeUtil.indexByName(current.asStruct());
+    for (Schema earlier : newestFirst) {
+      TypeUtil.indexById(earlier.asStruct())
+          .forEach(
+              (id, field) -> {
+                Types.NestedField live = liveFields.get(id);
+                if (live == null || !siblingNames.containsKey(id) || siblingNames.get(id).contains(field.name())) {
+                  return;
+                }
+                List<String> names = formerNamesById.computeIfAbsent(id, i -> new ArrayList<>());
+                if (!names.contains(field.name())) {
+                  names.add(field.name());
+                }
+              });
       TypeUtil.indexByName(earlier.asStruct())
           .forEach(
-              (name, id) -> {
-                if (!currentNames.containsKey(name) && liveIds.containsKey(id)) {
-                  former.put(name, id);
-                  latestFormer.put(id, name);
+              (fullName, id) -> {
+                if (formerNamesById.containsKey(id) && !currentFullNames.containsKey(fullName)) {
+                  aliases.putIfAbsent(fullName, id);
                 }
               });
     }
-    Map<String, Integer> aliases = new HashMap<>();
-    former.forEach(
-        (name, id) -> {
-          if (name.equals(latestFormer.get(id))) {
-            aliases.put(name, id);
-          }
-        });
-    return new FormerNamesSchema(current, former, aliases);
-  }
-
-  /** Every former name (full name) to the id of the column that now carries another name. */
-  public Map<String, Integer> formerNames() {
-    return formerNames;
+    return new FormerNamesSchema(current, formerNamesById, oneAliasPerField(aliases, newestFirst));
   }
 
   /**
-   * The former names {@code schema} carries: all of them for a {@code FormerNamesSchema}, its
-   * Iceberg aliases for any other schema (none when it has no aliases).
+   * The former names of field {@code fieldId} (its own name, not its path), most recent first;
+   * empty when it has none.
    */
-  public static Map<String, Integer> formerNames(Schema schema) {
-    if (schema instanceof FormerNamesSchema withHistory) {
-      return withHistory.formerNames;
+  public List<String> formerNames(int fieldId) {
+    return formerNamesById.getOrDefault(fieldId, List.of());
+  }
+
+  /**
+   * Every field's former names, by field id ({@link #formerNames(int)}); empty for a schema that is
+   * not a {@code FormerNamesSchema}.
+   */
+  public static Map<Integer, List<String>> formerNamesById(Schema schema) {
+    return schema instanceof FormerNamesSchema withHistory ? withHistory.formerNamesById : Map.of();
+  }
+
+  /**
+   * For every field of a struct (top-level or nested; list elements and map keys and values have
+   * fixed names), the names of its struct's fields, itself included.
+   */
+  private static Map<Integer, Set<String>> siblingNames(Types.StructType root) {
+    Map<Integer, Set<String>> siblings = new HashMap<>();
+    List<Type> structs = new ArrayList<>(List.of(root));
+    TypeUtil.indexById(root).values().forEach(field -> structs.add(field.type()));
+    for (Type type : structs) {
+      if (type.isStructType()) {
+        Set<String> names = new HashSet<>();
+        type.asStructType().fields().forEach(field -> names.add(field.name()));
+        type.asStructType().fields().forEach(field -> siblings.put(field.fieldId(), names));
+      }
     }
-    Map<String, Integer> aliases = schema.getAliases();
-    return aliases == null ? Map.of() : aliases;
+    return siblings;
+  }
+
+  /**
+   * Iceberg's aliases map names to ids one to one: of each field's former full names, keep the one
+   * from the newest schema that has one.
+   */
+  private static Map<String, Integer> oneAliasPerField(Map<String, Integer> candidates, List<Schema> newestFirst) {
+    Map<String, Integer> aliases = new HashMap<>();
+    Set<Integer> aliased = new HashSet<>();
+    for (Schema earlier : newestFirst) {
+      TypeUtil.indexByName(earlier.asStruct())
+          .forEach(
+              (fullName, id) -> {
+                if (id.equals(candidates.get(fullName)) && aliased.add(id)) {
+                  aliases.put(fullName, id);
+                }
+              });
+    }
+    return aliases;
   }
 }
