@@ -13,8 +13,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Counts and logs the tuple fields a {@link FieldMatchingMapper} writes into no column: each field
  * once per schema id, in {@code iceberg-fields-unmatched} and one warning, however many tuples
- * carry it. A field a producer renamed, or a column renamed or dropped from outside under a name no
- * schema of the table ever gave it, is data going nowhere; this makes it seen.
+ * carry it. A field the table has no column for, under any name it ever gave one (a producer added
+ * or renamed the field, or the column was dropped), is data going nowhere; this makes it seen.
  *
  * <p>Only mappers that match fields by name report: the kernel cannot tell which fields any other
  * mapper means to leave unread. One task's executor thread calls it.
