@@ -24,20 +24,27 @@ import org.apache.storm.tuple.ITuple;
  */
 abstract class BatchRows<T> {
   final Schema schema;
+  /** {@link #schema} with its former names: what the mapper is given. */
+  final Schema mapperSchema;
 
-  private BatchRows(Schema schema) {
+  private BatchRows(Schema schema, Schema mapperSchema) {
     this.schema = schema;
+    this.mapperSchema = mapperSchema;
   }
 
-  /** The rows a batch of {@code table} at {@code schema} is written with. */
-  static BatchRows<?> choose(RecordMapper mapper, FileFormatWriter format, Table table, Schema schema) {
+  /**
+   * The rows a batch of {@code table} at {@code schema} is written with; the mapper maps against
+   * {@code mapperSchema}, the same columns with their former names, and the writers never see it.
+   */
+  static BatchRows<?> choose(
+      RecordMapper mapper, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema) {
     if (mapper instanceof InternalRowMapper internalMapper) {
       Optional<FileWriterFactory<InternalRow>> writers = format.internalWriterFactory(table, schema);
       if (writers.isPresent()) {
-        return new InternalRows(internalMapper, writers.get(), schema);
+        return new InternalRows(internalMapper, writers.get(), schema, mapperSchema);
       }
     }
-    return new GenericRecords(mapper, format.writerFactory(table, schema), schema);
+    return new GenericRecords(mapper, format.writerFactory(table, schema), schema, mapperSchema);
   }
 
   /**
@@ -65,8 +72,8 @@ abstract class BatchRows<T> {
     private final FileWriterFactory<Record> writers;
     private final InternalRecordWrapper partitionSource;
 
-    GenericRecords(RecordMapper mapper, FileWriterFactory<Record> writers, Schema schema) {
-      super(schema);
+    GenericRecords(RecordMapper mapper, FileWriterFactory<Record> writers, Schema schema, Schema mapperSchema) {
+      super(schema, mapperSchema);
       this.mapper = mapper;
       this.writers = writers;
       this.partitionSource = new InternalRecordWrapper(schema.asStruct());
@@ -74,7 +81,7 @@ abstract class BatchRows<T> {
 
     @Override
     Record map(ITuple tuple) {
-      return checkNotNull(mapper.map(tuple, schema), mapper);
+      return checkNotNull(mapper.map(tuple, mapperSchema), mapper);
     }
 
     @Override
@@ -93,15 +100,15 @@ abstract class BatchRows<T> {
     private final InternalRowMapper mapper;
     private final FileWriterFactory<InternalRow> writers;
 
-    InternalRows(InternalRowMapper mapper, FileWriterFactory<InternalRow> writers, Schema schema) {
-      super(schema);
+    InternalRows(InternalRowMapper mapper, FileWriterFactory<InternalRow> writers, Schema schema, Schema mapperSchema) {
+      super(schema, mapperSchema);
       this.mapper = mapper;
       this.writers = writers;
     }
 
     @Override
     InternalRow map(ITuple tuple) {
-      return checkNotNull(mapper.mapInternal(tuple, schema), mapper);
+      return checkNotNull(mapper.mapInternal(tuple, mapperSchema), mapper);
     }
 
     @Override

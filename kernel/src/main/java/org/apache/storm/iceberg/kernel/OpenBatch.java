@@ -16,6 +16,7 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.tuple.Tuple;
 
@@ -70,14 +71,15 @@ final class OpenBatch<T> {
 
   /**
    * Opens a batch against the table's current schema and spec (the caller has refreshed it), with
-   * the rows the mapper and format choose ({@link BatchRows#choose}); its held ack ids spill into
-   * {@code spillDirectory}. Its byte estimate is refreshed often enough near {@code bytesLimit} (the
+   * the rows the mapper and format choose ({@link BatchRows#choose}); the mapper is given {@code
+   * mapperSchema}, the same schema with its former names. Its held ack ids spill into {@code
+   * spillDirectory}. Its byte estimate is refreshed often enough near {@code bytesLimit} (the
    * smallest bytes threshold, {@link Long#MAX_VALUE} for none) to seal within about a record of it.
    */
   static OpenBatch<?> open(
-      Table table, RecordMapper mapper, FileFormatWriter format, int partitionId, long taskId, long nowMillis,
-      Path spillDirectory, long bytesLimit) {
-    BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema());
+      Table table, FormerNamesSchema mapperSchema, RecordMapper mapper, FileFormatWriter format, int partitionId,
+      long taskId, long nowMillis, Path spillDirectory, long bytesLimit) {
+    BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema(), mapperSchema);
     return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit);
   }
 

@@ -31,6 +31,7 @@ public final class SinkMetrics {
   private final Counter commitsResolvedAfterError;
   private final Counter walEntriesDropped;
   private final Counter batchesExpired;
+  private final Counter fieldsUnmatched;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -48,6 +49,7 @@ public final class SinkMetrics {
     this.commitsResolvedAfterError = context.registerCounter("iceberg-commits-resolved-after-error");
     this.walEntriesDropped = context.registerCounter("iceberg-wal-entries-dropped");
     this.batchesExpired = context.registerCounter("iceberg-batches-expired");
+    this.fieldsUnmatched = context.registerCounter("iceberg-fields-unmatched");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -107,6 +109,11 @@ public final class SinkMetrics {
 
   void walEntriesDropped(int entries) {
     walEntriesDropped.inc(entries);
+  }
+
+  /** Counts a tuple field that matches no column, once per field and schema id. */
+  void fieldUnmatched() {
+    fieldsUnmatched.inc();
   }
 
   /** What is waiting to be committed: {@code files} data files, the oldest since {@code sinceMillis}. */

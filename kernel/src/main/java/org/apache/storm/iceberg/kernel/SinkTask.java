@@ -142,7 +142,8 @@ public final class SinkTask implements Closeable {
                       opened.loader(),
                       env.task(),
                       spillDirectory,
-                      ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES)),
+                      ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES),
+                      env.metrics()),
                   policies,
                   handlerFactory.apply(opened),
                   env);

@@ -14,6 +14,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.storm.iceberg.mappers.FieldNameRecordMapper;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
+import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.testing.TestCatalogs;
@@ -53,7 +54,10 @@ class BatchRowsTest {
         ProviderRegistry.find(FileFormatWriterFactory.class, format, getClass().getClassLoader()).create(Map.of());
     RecordMapper mapper = mapperKind.equals("field-name") ? new FieldNameRecordMapper() : new GenericOnlyMapper();
 
-    OpenBatch<?> batch = OpenBatch.open(table, mapper, writer, 0, 1L, 0L, Path.of(System.getProperty("java.io.tmpdir")), Long.MAX_VALUE);
+    OpenBatch<?> batch =
+        OpenBatch.open(
+            table, FormerNamesSchema.of(table.schema(), table.schemas().values()), mapper, writer, 0, 1L, 0L,
+            Path.of(System.getProperty("java.io.tmpdir")), Long.MAX_VALUE);
 
     Object row = batch.map(new Tuples(TestTables.FIELDS).tuple(1L, "eu", null, "p"));
     assertThat(row).isInstanceOf(internal ? InternalRow.class : Record.class);

@@ -35,6 +35,8 @@ public class ReplayingSpout extends BaseRichSpout {
     public final AtomicInteger ackCount = new AtomicInteger();
     public final AtomicInteger failCount = new AtomicInteger();
     public final Set<Long> failedIds = ConcurrentHashMap.newKeySet();
+    /** New ids below this are emitted; a test raises it to let the rest of the stream go (replays always go). */
+    public volatile long emitLimit = Long.MAX_VALUE;
     final Queue<Long> replay = new ConcurrentLinkedQueue<>();
   }
 
@@ -57,7 +59,7 @@ public class ReplayingSpout extends BaseRichSpout {
   @Override
   public void nextTuple() {
     Long id = ledger.replay.poll();
-    if (id == null && next < count) {
+    if (id == null && next < Math.min(count, ledger.emitLimit)) {
       id = next++;
     }
     if (id != null) {

@@ -10,6 +10,8 @@ import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.spi.FieldMatchingMapper;
+import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.iceberg.spi.InternalRowMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
@@ -19,9 +21,12 @@ import org.apache.storm.tuple.ITuple;
 
 /**
  * The default mapper ({@code "field-name"}): each top-level column takes the tuple field of the same
- * name (optionally ignoring case), converted by {@link IcebergValues}. A column with no tuple field,
- * or a null value, becomes null when the column is optional and is an error when it is required. A
- * tuple field with no column is ignored, or is an error in strict mode.
+ * name (optionally ignoring case), converted by {@link IcebergValues}. A column renamed from outside
+ * takes, when no field carries its current name, a field that carries one of its former names
+ * ({@link FormerNamesSchema}); a current name always wins. A column with no tuple field, or a null
+ * value, becomes null when the column is optional and is an error when it is required. A tuple field
+ * with no current or former column is ignored (and reported to the kernel, which counts and logs
+ * it: see {@link FieldMatchingMapper}), or is an error in strict mode.
  *
  * <p>Columns are resolved to tuple field indexes once per schema (id and columns) and tuple field
  * layout, not by name on every tuple; a new schema (a column added to the table) is resolved again.
@@ -30,7 +35,7 @@ import org.apache.storm.tuple.ITuple;
  * G1's old generation, where every reference stored into it passes a card-marking fence, while
  * stores into a just-allocated object do not.
  */
-public class FieldNameRecordMapper implements InternalRowMapper {
+public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMapper {
   private static final long serialVersionUID = 1L;
 
   private final boolean caseInsensitive;
@@ -39,6 +44,7 @@ public class FieldNameRecordMapper implements InternalRowMapper {
   private transient Map<Fields, Resolution> resolutions;
   private transient Fields lastFields;
   private transient Resolution lastResolution;
+  private transient UnmatchedFields unmatchedListener;
 
   /** Matches names exactly and ignores tuple fields with no column. */
   public FieldNameRecordMapper() {
@@ -70,12 +76,17 @@ public class FieldNameRecordMapper implements InternalRowMapper {
     return row;
   }
 
+  @Override
+  public void onUnmatchedFields(UnmatchedFields listener) {
+    this.unmatchedListener = listener;
+  }
+
   /** Sets every field of a new record or row from the tuple. */
   private static void fill(StructLike target, Resolution resolution, ITuple tuple, boolean internal) {
-    if (resolution.unmatchedField != null) {
+    if (resolution.strictRefusal != null) {
       throw new RecordMappingException(
-          resolution.unmatchedField,
-          "tuple field '" + resolution.unmatchedField + "' matches no column, and the mapper is strict");
+          resolution.strictRefusal,
+          "tuple field '" + resolution.strictRefusal + "' matches no column, and the mapper is strict");
     }
     Types.NestedField[] columns = resolution.columns;
     IcebergValues.Conversion[] conversions = internal ? resolution.toInternal : resolution.toGeneric;
@@ -95,11 +106,12 @@ public class FieldNameRecordMapper implements InternalRowMapper {
   private Resolution resolve(Schema schema, Fields fields) {
     if (schema != resolvedSchema) {
       // Each table refresh that reads new metadata parses a new Schema object; only a different
-      // schema (another id, or other columns) needs the columns resolved again.
+      // schema (another id, other columns, or other former names) needs the columns resolved again.
       boolean sameSchema =
           resolvedSchema != null
               && schema.schemaId() == resolvedSchema.schemaId()
-              && schema.asStruct().equals(resolvedSchema.asStruct());
+              && schema.asStruct().equals(resolvedSchema.asStruct())
+              && FormerNamesSchema.formerNamesById(schema).equals(FormerNamesSchema.formerNamesById(resolvedSchema));
       if (!sameSchema) {
         resolutions = new IdentityHashMap<>();
         lastFields = null;
@@ -108,19 +120,29 @@ public class FieldNameRecordMapper implements InternalRowMapper {
     }
     // A stream's tuples share one Fields object; skip the identity hash for a run of them.
     if (fields != lastFields) {
-      lastResolution = resolutions.computeIfAbsent(fields, f -> Resolution.of(schema, f, caseInsensitive, strict));
+      Resolution resolution = resolutions.get(fields);
+      if (resolution == null) {
+        resolution = Resolution.of(schema, fields, caseInsensitive, strict);
+        resolutions.put(fields, resolution);
+        if (unmatchedListener != null && !resolution.unmatchedFields.isEmpty()) {
+          unmatchedListener.found(schema, resolution.unmatchedFields);
+        }
+      }
+      lastResolution = resolution;
       lastFields = fields;
     }
     return lastResolution;
   }
 
   /**
-   * Where each column's value is in a tuple of one field layout, and any field strict mode refuses;
-   * with the schema's columns and their conversions, laid out once, not per tuple.
+   * Where each column's value is in a tuple of one field layout, the fields that match no column
+   * (the first of which strict mode refuses); with the schema's columns and their conversions, laid
+   * out once, not per tuple.
    */
   private static final class Resolution {
     final int[] fieldIndexOfColumn;
-    final String unmatchedField;
+    final List<String> unmatchedFields;
+    final String strictRefusal;
     final Types.NestedField[] columns;
     /** Per column, its conversion to each representation, resolved once. */
     final IcebergValues.Conversion[] toGeneric;
@@ -128,15 +150,17 @@ public class FieldNameRecordMapper implements InternalRowMapper {
     /** Copied for each tuple: cheaper than {@code GenericRecord.create}, which looks its field names up. */
     final Record emptyRecord;
 
-    private Resolution(Schema schema, int[] fieldIndexOfColumn, String unmatchedField) {
+    private Resolution(Schema schema, int[] fieldIndexOfColumn, List<String> unmatchedFields, boolean strict) {
       this.fieldIndexOfColumn = fieldIndexOfColumn;
-      this.unmatchedField = unmatchedField;
+      this.unmatchedFields = List.copyOf(unmatchedFields);
+      this.strictRefusal = strict && !unmatchedFields.isEmpty() ? unmatchedFields.get(0) : null;
       this.columns = schema.columns().toArray(new Types.NestedField[0]);
       this.toGeneric = new IcebergValues.Conversion[columns.length];
       this.toInternal = new IcebergValues.Conversion[columns.length];
+      Map<Integer, List<String>> formerNames = FormerNamesSchema.formerNamesById(schema);
       for (int pos = 0; pos < columns.length; pos++) {
-        toGeneric[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name());
-        toInternal[pos] = IcebergValues.internalConversion(columns[pos].type(), columns[pos].name());
+        toGeneric[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name(), false, formerNames);
+        toInternal[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name(), true, formerNames);
       }
       this.emptyRecord = GenericRecord.create(schema);
     }
@@ -152,13 +176,39 @@ public class FieldNameRecordMapper implements InternalRowMapper {
           used[indexes[pos]] = true;
         }
       }
-      String unmatched = null;
-      for (int i = 0; strict && unmatched == null && i < used.length; i++) {
+      matchFormerNames(schema, fieldNames, caseInsensitive, indexes, used);
+      List<String> unmatched = new ArrayList<>();
+      for (int i = 0; i < used.length; i++) {
         if (!used[i]) {
-          unmatched = fieldNames.get(i);
+          unmatched.add(fieldNames.get(i));
         }
       }
-      return new Resolution(schema, indexes, unmatched);
+      return new Resolution(schema, indexes, unmatched, strict);
+    }
+
+    /**
+     * Gives each column that no field matched by its current name the field that carries its most
+     * recent former name. A field that carries a former name of a column its current name already
+     * filled is matched too, and left unread: the current name wins.
+     */
+    private static void matchFormerNames(
+        Schema schema, List<String> fieldNames, boolean caseInsensitive, int[] indexes, boolean[] used) {
+      Map<Integer, List<String>> formerNames = FormerNamesSchema.formerNamesById(schema);
+      if (formerNames.isEmpty()) {
+        return;
+      }
+      List<Types.NestedField> columns = schema.columns();
+      for (int pos = 0; pos < columns.size(); pos++) {
+        for (String formerName : formerNames.getOrDefault(columns.get(pos).fieldId(), List.of())) {
+          int index = indexOf(fieldNames, formerName, caseInsensitive);
+          if (index >= 0 && !used[index]) {
+            used[index] = true;
+            if (indexes[pos] < 0) {
+              indexes[pos] = index;
+            }
+          }
+        }
+      }
     }
 
     private static int indexOf(List<String> fieldNames, String column, boolean caseInsensitive) {

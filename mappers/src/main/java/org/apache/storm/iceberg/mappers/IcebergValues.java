@@ -42,12 +42,12 @@ public final class IcebergValues {
 
   /** Iceberg's generic representation: what its generic writers and readers use ({@code Record}s). */
   public static Object convert(Type type, Object value, String path) {
-    return convert(type, value, path, false);
+    return convert(type, value, path, false, Map.of());
   }
 
   /** Iceberg's internal representation ({@link InternalRow}): what its internal writers encode as is. */
   public static Object convertInternal(Type type, Object value, String path) {
-    return convert(type, value, path, true);
+    return convert(type, value, path, true, Map.of());
   }
 
   /** One column's conversion, resolved once for its type and path (see {@link #conversion}). */
@@ -59,7 +59,7 @@ public final class IcebergValues {
 
   /** {@link #convert} for one column, resolved once: see {@link #internalConversion}. */
   public static Conversion conversion(Type type, String path) {
-    return conversion(type, path, false);
+    return conversion(type, path, false, Map.of());
   }
 
   /**
@@ -69,15 +69,21 @@ public final class IcebergValues {
    * and errors.
    */
   public static Conversion internalConversion(Type type, String path) {
-    return conversion(type, path, true);
+    return conversion(type, path, true, Map.of());
   }
 
-  private static Conversion conversion(Type type, String path, boolean internal) {
+  /**
+   * {@link #conversion} or {@link #internalConversion} whose nested structs also take a field's
+   * value from a map key that carries one of its former names ({@code formerNames}, by field id, as
+   * {@link org.apache.storm.iceberg.spi.FormerNamesSchema} gives them), when no key carries its
+   * current name.
+   */
+  public static Conversion conversion(Type type, String path, boolean internal, Map<Integer, List<String>> formerNames) {
     Class<?> unconverted = unconvertedClass(type);
     if (unconverted != null) {
-      return value -> value.getClass() == unconverted ? value : convert(type, value, path, internal);
+      return value -> value.getClass() == unconverted ? value : convert(type, value, path, internal, formerNames);
     }
-    return value -> convert(type, value, path, internal);
+    return value -> convert(type, value, path, internal, formerNames);
   }
 
   /** The Java class whose values both representations keep as they are, or null. */
@@ -102,7 +108,7 @@ public final class IcebergValues {
     }
   }
 
-  private static Object convert(Type type, Object value, String path, boolean internal) {
+  static Object convert(Type type, Object value, String path, boolean internal, Map<Integer, List<String>> formerNames) {
     if (value == null) {
       return null;
     }
@@ -199,14 +205,14 @@ public final class IcebergValues {
       case STRUCT:
         if (value instanceof Map) {
           StructLike struct = internal ? new InternalRow(type.asStructType().fields().size()) : GenericRecord.create(type.asStructType());
-          return toStruct(type.asStructType(), (Map<?, ?>) value, path, struct, internal);
+          return NestedValues.toStruct(type.asStructType(), (Map<?, ?>) value, path, struct, internal, formerNames);
         }
         break;
       case LIST:
-        return toList(type.asListType(), value, path, internal);
+        return NestedValues.toList(type.asListType(), value, path, internal, formerNames);
       case MAP:
         if (value instanceof Map) {
-          return toMap(type.asMapType(), (Map<?, ?>) value, path, internal);
+          return NestedValues.toMap(type.asMapType(), (Map<?, ?>) value, path, internal, formerNames);
         }
         break;
       default:
@@ -394,64 +400,7 @@ public final class IcebergValues {
 
   private record UtcDay(long epochDay, LocalDate date) {}
 
-  private static Object toStruct(
-      Types.StructType type, Map<?, ?> value, String path, StructLike struct, boolean internal) {
-    List<Types.NestedField> fields = type.fields();
-    for (int pos = 0; pos < fields.size(); pos++) {
-      Types.NestedField field = fields.get(pos);
-      String fieldPath = path + "." + field.name();
-      Object fieldValue = value.get(field.name());
-      if (fieldValue == null && field.isRequired()) {
-        throw new RecordMappingException(
-            fieldPath, "required field '" + fieldPath + "' (" + field.type() + ") has no value");
-      }
-      struct.set(pos, convert(field.type(), fieldValue, fieldPath, internal));
-    }
-    return struct;
-  }
-
-  private static Object toList(Types.ListType type, Object value, String path, boolean internal) {
-    List<?> elements;
-    if (value instanceof List) {
-      elements = (List<?>) value;
-    } else if (value instanceof Object[]) {
-      elements = Arrays.asList((Object[]) value);
-    } else if (value.getClass().isArray()) {
-      // A primitive array: int[], long[], double[], ...
-      int length = java.lang.reflect.Array.getLength(value);
-      List<Object> boxed = new ArrayList<>(length);
-      for (int i = 0; i < length; i++) {
-        boxed.add(java.lang.reflect.Array.get(value, i));
-      }
-      elements = boxed;
-    } else {
-      throw mismatch(path, type, value, null);
-    }
-    List<Object> converted = new ArrayList<>(elements.size());
-    String elementPath = path + ".element";
-    for (Object element : elements) {
-      if (element == null && type.isElementRequired()) {
-        throw new RecordMappingException(elementPath, "list '" + path + "' holds a null element");
-      }
-      converted.add(convert(type.elementType(), element, elementPath, internal));
-    }
-    return converted;
-  }
-
-  private static Object toMap(Types.MapType type, Map<?, ?> value, String path, boolean internal) {
-    Map<Object, Object> converted = new LinkedHashMap<>();
-    for (Map.Entry<?, ?> entry : value.entrySet()) {
-      if (entry.getValue() == null && type.isValueRequired()) {
-        throw new RecordMappingException(path + ".value", "map '" + path + "' holds a null value");
-      }
-      converted.put(
-          convert(type.keyType(), entry.getKey(), path + ".key", internal),
-          convert(type.valueType(), entry.getValue(), path + ".value", internal));
-    }
-    return converted;
-  }
-
-  private static RecordMappingException mismatch(
+  static RecordMappingException mismatch(
       String path, Type type, Object value, String detail) {
     return new RecordMappingException(
         path,

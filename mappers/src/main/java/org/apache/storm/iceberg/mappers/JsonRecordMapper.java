@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
+import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
 import org.apache.storm.tuple.ITuple;
@@ -19,7 +20,9 @@ import org.apache.storm.tuple.ITuple;
  * driven by each column's Iceberg type through {@link JsonValues}, with the same rules and messages
  * as {@link FieldNameRecordMapper}: ISO-8601 text for dates and times (with an offset for
  * timestamptz), epoch milliseconds for a numeric timestamptz, base64 text for binary. Numbers are read
- * exactly (as BigDecimal), so a decimal column never sees a rounded double.
+ * exactly (as BigDecimal), so a decimal column never sees a rounded double. A column or nested field
+ * renamed from outside takes, when the document has no member under its name, the member under one
+ * of its former names ({@link FormerNamesSchema}).
  */
 public class JsonRecordMapper implements RecordMapper {
   private static final long serialVersionUID = 1L;
@@ -43,7 +46,7 @@ public class JsonRecordMapper implements RecordMapper {
     if (!document.isObject()) {
       throw new RecordMappingException(field, "the JSON document in field '" + field + "' is a " + document.getNodeType() + ", not an object");
     }
-    return JsonValues.record(schema.asStruct(), document, null);
+    return JsonValues.record(schema.asStruct(), document, null, FormerNamesSchema.formerNamesById(schema));
   }
 
   private JsonNode parse(Object payload) {

@@ -22,40 +22,58 @@ import org.apache.storm.iceberg.spi.RecordMappingException;
  * into the Java values {@link IcebergValues} accepts, which then applies the same checks and
  * messages as for tuple values. A value JSON cannot carry as such is read from text: ISO-8601 for
  * date, time, timestamp and timestamptz (with an offset), base64 for binary and fixed, canonical
- * form for uuid, any JSON number or numeric text for decimal.
+ * form for uuid, any JSON number or numeric text for decimal. A field renamed from outside takes,
+ * when the object has no member under its name, the member under its most recent former name there
+ * ({@code formerNames}, by field id, from {@link org.apache.storm.iceberg.spi.FormerNamesSchema}).
  */
 final class JsonValues {
   private JsonValues() {}
 
-  static GenericRecord record(Types.StructType struct, JsonNode object, String parentPath) {
+  static GenericRecord record(Types.StructType struct, JsonNode object, String parentPath, Map<Integer, List<String>> formerNames) {
     GenericRecord record = GenericRecord.create(struct);
     List<Types.NestedField> fields = struct.fields();
     for (int pos = 0; pos < fields.size(); pos++) {
       Types.NestedField field = fields.get(pos);
       String path = parentPath == null ? field.name() : parentPath + "." + field.name();
       JsonNode node = object.get(field.name());
+      if ((node == null || node.isNull()) && !formerNames.isEmpty()) {
+        node = underFormerName(object, formerNames.get(field.fieldId()));
+      }
       if (node == null || node.isNull()) {
         if (field.isRequired()) {
           throw new RecordMappingException(path, "required column '" + path + "' (" + field.type() + ") has no value");
         }
         continue;
       }
-      record.set(pos, value(field.type(), node, path));
+      record.set(pos, value(field.type(), node, path, formerNames));
     }
     return record;
   }
 
-  static Object value(Type type, JsonNode node, String path) {
+  /** The member under the first of {@code names} (a renamed field's former names) that holds one, or null. */
+  private static JsonNode underFormerName(JsonNode object, List<String> names) {
+    if (names != null) {
+      for (String name : names) {
+        JsonNode node = object.get(name);
+        if (node != null && !node.isNull()) {
+          return node;
+        }
+      }
+    }
+    return null;
+  }
+
+  static Object value(Type type, JsonNode node, String path, Map<Integer, List<String>> formerNames) {
     switch (type.typeId()) {
       case STRUCT:
         requireType(node.isObject(), type, node, path);
-        return record(type.asStructType(), node, path);
+        return record(type.asStructType(), node, path, formerNames);
       case LIST:
         requireType(node.isArray(), type, node, path);
-        return list(type.asListType(), node, path);
+        return list(type.asListType(), node, path, formerNames);
       case MAP:
         requireType(node.isObject(), type, node, path);
-        return map(type.asMapType(), node, path);
+        return map(type.asMapType(), node, path, formerNames);
       default:
         return IcebergValues.convert(type, primitive(type, node, path), path);
     }
@@ -132,7 +150,7 @@ final class JsonValues {
     return type.typeId() == Type.TypeID.DATE ? "date" : "time";
   }
 
-  private static List<Object> list(Types.ListType type, JsonNode array, String path) {
+  private static List<Object> list(Types.ListType type, JsonNode array, String path, Map<Integer, List<String>> formerNames) {
     List<Object> values = new ArrayList<>(array.size());
     String elementPath = path + ".element";
     for (JsonNode element : array) {
@@ -142,13 +160,13 @@ final class JsonValues {
         }
         values.add(null);
       } else {
-        values.add(value(type.elementType(), element, elementPath));
+        values.add(value(type.elementType(), element, elementPath, formerNames));
       }
     }
     return values;
   }
 
-  private static Map<Object, Object> map(Types.MapType type, JsonNode object, String path) {
+  private static Map<Object, Object> map(Types.MapType type, JsonNode object, String path, Map<Integer, List<String>> formerNames) {
     Map<Object, Object> values = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> entries = object.fields();
     while (entries.hasNext()) {
@@ -162,7 +180,7 @@ final class JsonValues {
         }
         values.put(key, null);
       } else {
-        values.put(key, value(type.valueType(), valueNode, path + ".value"));
+        values.put(key, value(type.valueType(), valueNode, path + ".value", formerNames));
       }
     }
     return values;

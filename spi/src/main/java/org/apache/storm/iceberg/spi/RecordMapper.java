@@ -18,6 +18,11 @@ import org.apache.storm.tuple.ITuple;
  *       it is never dropped silently. The kernel adds the table and the tuple's origin.
  *   <li>{@code schema} may change between calls (a column added from outside); mappers must not
  *       assume it is fixed.
+ *   <li>The kernel passes a {@link FormerNamesSchema}: the names each column had before it was
+ *       renamed are in {@link FormerNamesSchema#formerNames} (and the most recent one in Iceberg's
+ *       {@code schema.aliasToId}). A mapper that finds values by name should take a value found
+ *       under a former name for the renamed column, after the current names: otherwise a rename
+ *       made from outside silently turns that column's values into nulls.
  *   <li>The kernel writes the record before it maps the next tuple and keeps no reference to it,
  *       so a mapper may return the same record object on every call, overwriting every field. It
  *       saves an allocation, but under G1 it is usually slower than a new record per tuple: a
