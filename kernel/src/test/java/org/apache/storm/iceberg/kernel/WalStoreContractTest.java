@@ -89,7 +89,7 @@ abstract class WalStoreContractTest {
   void aCorruptEntryAndAnUnknownVersionEachGetAClearError() {
     WalScope scope = scope("default", "iceberg", 0);
     store.put(scope, "corrupt", "{\"version\": 1, \"files\": [".getBytes(StandardCharsets.UTF_8));
-    store.put(scope, "future", new String(entry("future"), StandardCharsets.UTF_8).replace("\"version\":1", "\"version\":7").getBytes(StandardCharsets.UTF_8));
+    store.put(scope, "future", new String(entry("future"), StandardCharsets.UTF_8).replace("\"version\":" + DataFilesCodec.VERSION, "\"version\":7").getBytes(StandardCharsets.UTF_8));
 
     for (WalEntry entry : store.list(scope)) {
       String version = entry.commitId().equals("future") ? "7" : "-1";
