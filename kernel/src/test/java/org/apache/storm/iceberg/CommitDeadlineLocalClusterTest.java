@@ -23,12 +23,13 @@ import org.apache.storm.iceberg.testing.CapturingReporter;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.topology.TopologyBuilder;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -37,23 +38,20 @@ import org.junit.jupiter.api.io.TempDir;
  * share it: without a deadline, Iceberg's own retries land each batch after Storm has replayed its
  * tuples. With it, every id lands exactly once.
  */
+@ExtendWith(SharedLocalCluster.class)
 class CommitDeadlineLocalClusterTest {
   static final long EVENTS = 2_000;
-  static final int TIMEOUT_SECS = 3;
-  static final long CONFLICTS_FOR_MILLIS = 10_000;
+  static final int TIMEOUT_SECS = 6;
+  static final long CONFLICTS_FOR_MILLIS = 14_000;
   static LocalCluster cluster;
 
   @TempDir Path dir;
 
   @BeforeAll
-  static void startCluster() throws Exception {
-    cluster = new LocalCluster();
+  static void useSharedCluster(LocalCluster shared) {
+    cluster = shared;
   }
 
-  @AfterAll
-  static void stopCluster() throws Exception {
-    cluster.close();
-  }
 
   @Test
   void commitsThatConflictPastTheMessageTimeoutExpireInsteadOfLandingTwice() throws Exception {
@@ -85,7 +83,7 @@ class CommitDeadlineLocalClusterTest {
             .withCommitIntervalRecords(100)
             .withCommitIntervalMillis(1_000)
             .withTickIntervalSecs(1)
-            .withCommitDeadlineMarginMillis(1_000)
+            .withCommitDeadlineMarginMillis(3_000)
             .build();
     String ledgerKey = UUID.randomUUID().toString();
     TopologyBuilder builder = new TopologyBuilder();

@@ -18,13 +18,14 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.testing.CapturingReporter;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.topology.TopologyBuilder;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * through the REST server: with Iceberg's commit retries tuned, every commit lands (nothing is failed
  * or replayed) and the row count is exact.
  */
+@ExtendWith(SharedLocalCluster.class)
 class ConcurrentCommitsLocalClusterTest {
   static final long EVENTS = 16_000;
   static LocalCluster cluster;
@@ -46,14 +48,10 @@ class ConcurrentCommitsLocalClusterTest {
   @TempDir Path dir;
 
   @BeforeAll
-  static void startCluster() throws Exception {
-    cluster = new LocalCluster();
+  static void useSharedCluster(LocalCluster shared) {
+    cluster = shared;
   }
 
-  @AfterAll
-  static void stopCluster() throws Exception {
-    cluster.close();
-  }
 
   @ParameterizedTest
   @EnumSource(CatalogKind.class)

@@ -14,19 +14,21 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.testing.CapturingReporter;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.topology.TopologyBuilder;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /** IcebergBolt end to end in Storm's LocalCluster, on Hadoop, JDBC (SQLite) and REST catalogs. */
+@ExtendWith(SharedLocalCluster.class)
 class IcebergBoltLocalClusterTest {
   static final long EVENTS = 10_000;
 
@@ -41,16 +43,10 @@ class IcebergBoltLocalClusterTest {
   @TempDir Path dir;
 
   @BeforeAll
-  static void startCluster() throws Exception {
-    cluster = new LocalCluster();
+  static void useSharedCluster(LocalCluster shared) {
+    cluster = shared;
   }
 
-  @AfterAll
-  static void stopCluster() throws Exception {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @ParameterizedTest
   @EnumSource(CatalogKind.class)

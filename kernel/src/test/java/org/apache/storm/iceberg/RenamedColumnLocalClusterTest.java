@@ -20,12 +20,13 @@ import org.apache.storm.LocalCluster;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.iceberg.testing.Deadline;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.topology.TopologyBuilder;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * field under its old name, and every row, before and after the rename, has its value in the
  * renamed column.
  */
+@ExtendWith(SharedLocalCluster.class)
 class RenamedColumnLocalClusterTest {
   static final long EVENTS = 4_000;
   static final long BEFORE_RENAME = 2_000;
@@ -43,16 +45,10 @@ class RenamedColumnLocalClusterTest {
   @TempDir Path dir;
 
   @BeforeAll
-  static void startCluster() throws Exception {
-    cluster = new LocalCluster();
+  static void useSharedCluster(LocalCluster shared) {
+    cluster = shared;
   }
 
-  @AfterAll
-  static void stopCluster() throws Exception {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @Test
   void aColumnRenamedMidStreamKeepsTheValuesSentUnderItsFormerName() throws Exception {

@@ -23,6 +23,7 @@ import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.FaultPointChaos;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.RestFaultProxy;
@@ -30,8 +31,8 @@ import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -43,6 +44,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * FaultPointChaos} arms data file, WAL and outage faults at a share of the commits. Every id lands,
  * and a duplicate appears only for an id the spout saw failed and replayed.
  */
+@ExtendWith(SharedLocalCluster.class)
 class RestGatewayFaultsLocalClusterTest {
   static final long EVENTS = 3_000;
   static LocalCluster cluster;
@@ -50,14 +52,10 @@ class RestGatewayFaultsLocalClusterTest {
   @TempDir Path dir;
 
   @BeforeAll
-  static void startCluster() throws Exception {
-    cluster = new LocalCluster();
+  static void useSharedCluster(LocalCluster shared) {
+    cluster = shared;
   }
 
-  @AfterAll
-  static void stopCluster() throws Exception {
-    cluster.close();
-  }
 
   @ParameterizedTest
   @CsvSource({

@@ -29,12 +29,14 @@ import org.apache.storm.iceberg.testing.Deadline;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -42,6 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * it and the catalog is built with it, the topology Nimbus stores never holds it, and an error
  * echoing it reaches the Storm UI's error list and every log line masked.
  */
+@ExtendWith(SharedLocalCluster.class)
 class SecretsLocalClusterTest {
   private static final String PASSWORD = "lc-pw-S3CRET-8";
   private static final long EVENTS = 200;
@@ -49,7 +52,7 @@ class SecretsLocalClusterTest {
   @TempDir Path dir;
 
   @Test
-  void passwordByReferenceIsReadOnTheWorkerAndMaskedInWhatStormShows() throws Exception {
+  void passwordByReferenceIsReadOnTheWorkerAndMaskedInWhatStormShows(LocalCluster cluster) throws Exception {
     Map<String, String> real = new HashMap<>(TestCatalogs.jdbcSqlite(dir));
     Catalog catalog = TestCatalogs.load(real);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
@@ -75,8 +78,7 @@ class SecretsLocalClusterTest {
     ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
 
     List<String> logs;
-    try (LocalCluster cluster = new LocalCluster();
-        LogCapture capture = new LogCapture("", Level.INFO)) {
+    try (LogCapture capture = new LogCapture("", Level.INFO)) {
       cluster.submitTopology(name, LocalClusterRuns.config(), builder.createTopology());
       TopologyInfo[] info = new TopologyInfo[1];
       Deadline.await(Duration.ofSeconds(120),

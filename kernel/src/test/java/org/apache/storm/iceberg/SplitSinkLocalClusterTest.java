@@ -17,14 +17,15 @@ import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * committer behind globalGrouping, on a real HadoopCatalog whose committer-side TableOperations can
  * inject faults.
  */
+@ExtendWith(SharedLocalCluster.class)
 class SplitSinkLocalClusterTest {
   static final long EVENTS = 8_000;
   static LocalCluster cluster;
@@ -44,16 +46,10 @@ class SplitSinkLocalClusterTest {
   Table table;
 
   @BeforeAll
-  static void startCluster() throws Exception {
-    cluster = new LocalCluster();
+  static void useSharedCluster(LocalCluster shared) {
+    cluster = shared;
   }
 
-  @AfterAll
-  static void stopCluster() throws Exception {
-    if (cluster != null) {
-      cluster.close();
-    }
-  }
 
   @BeforeEach
   void createTable() {
