@@ -49,7 +49,7 @@ public final class GroupCommitter {
   private GroupCommitter(OpenedTable opened, CommitProtocol protocol, TaskEnvironment env, IcebergOptions options) {
     this.catalog = opened.catalog();
     this.table = opened.table();
-    this.committer = new BatchCommitter(protocol, env);
+    this.committer = new BatchCommitter(protocol, TableLifecycle.of(opened, options, env.metrics()), env);
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();

@@ -30,6 +30,7 @@ public final class SinkMetrics {
   private final Counter commitFailures;
   private final Counter commitsResolvedAfterError;
   private final Counter walEntriesDropped;
+  private final Counter tableDropped;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -46,6 +47,7 @@ public final class SinkMetrics {
     this.commitFailures = context.registerCounter("iceberg-commit-failures");
     this.commitsResolvedAfterError = context.registerCounter("iceberg-commits-resolved-after-error");
     this.walEntriesDropped = context.registerCounter("iceberg-wal-entries-dropped");
+    this.tableDropped = context.registerCounter("iceberg-table-dropped");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -97,6 +99,11 @@ public final class SinkMetrics {
 
   void walEntriesDropped(int entries) {
     walEntriesDropped.inc(entries);
+  }
+
+  /** Counts one batch, or one tuple refused before a batch could open, failed because the table was dropped or recreated. */
+  void tableDropped() {
+    tableDropped.inc();
   }
 
   /** What is waiting to be committed: {@code files} data files, the oldest since {@code sinceMillis}. */

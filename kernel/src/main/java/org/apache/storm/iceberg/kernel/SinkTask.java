@@ -52,6 +52,7 @@ public final class SinkTask implements Closeable {
   private final OutputCollector collector;
   private final LongSupplier clock;
   private final SinkMetrics metrics;
+  private final TableLifecycle lifecycle;
   private OpenBatch<?> batch;
   private final int recordsPerClockRead;
   private long lastClockMillis;
@@ -62,8 +63,10 @@ public final class SinkTask implements Closeable {
       BatchFactory batches,
       List<SealPolicy> policies,
       SealedBatchHandler handler,
-      TaskEnvironment env) {
+      TaskEnvironment env,
+      TableLifecycle lifecycle) {
     this.catalog = opened.catalog();
+    this.lifecycle = lifecycle;
     this.table = opened.table();
     this.batches = batches;
     this.policies = policies.toArray(new SealPolicy[0]);
@@ -97,7 +100,7 @@ public final class SinkTask implements Closeable {
         opened -> {
           CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env.task(), opened.loader());
           env.metrics().walEntriesDropped(protocol.droppedAtStartup());
-          return new BatchCommitter(protocol, env);
+          return new BatchCommitter(protocol, TableLifecycle.of(opened, options, env.metrics()), env);
         });
   }
 
@@ -140,7 +143,8 @@ public final class SinkTask implements Closeable {
                         spillDirectory),
                     options.sealPolicies(opened.loader()),
                     handlerFactory.apply(opened),
-                    env));
+                    env,
+                    TableLifecycle.of(opened, options, env.metrics())));
   }
 
   /** This task's metrics. */
@@ -157,8 +161,9 @@ public final class SinkTask implements Closeable {
     try {
       open = currentBatch();
     } catch (RuntimeException e) {
-      LOG.warn("Cannot open a batch for {}; failing the tuple", table.name(), e);
-      collector.reportError(e);
+      Exception error = lifecycle.reportable(e);
+      LOG.warn("Cannot open a batch for {}; failing the tuple", table.name(), error);
+      collector.reportError(error);
       collector.fail(tuple);
       return;
     }
@@ -275,6 +280,11 @@ public final class SinkTask implements Closeable {
       collector.reportError(cause);
     }
     tuples.forEach(collector::fail);
+  }
+
+  /** Closes the catalog under a call still running on another thread, leaving its batch alone. */
+  public void abandon() {
+    OpenedTable.closeCatalog(catalog);
   }
 
   /** Abandons the open batch (its tuples time out and replay) and closes the catalog. */
