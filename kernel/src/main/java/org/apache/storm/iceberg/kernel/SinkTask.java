@@ -97,10 +97,10 @@ public final class SinkTask implements Closeable {
     return create(
         options,
         env,
-        opened -> {
+        (opened, lifecycle) -> {
           CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env.task(), opened.loader());
           env.metrics().walEntriesDropped(protocol.droppedAtStartup());
-          return new BatchCommitter(protocol, TableLifecycle.of(opened, options, env.metrics()), env);
+          return new BatchCommitter(protocol, lifecycle, env);
         });
   }
 
@@ -118,7 +118,7 @@ public final class SinkTask implements Closeable {
    * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
    */
   public static SinkTask openWriter(IcebergOptions options, TaskEnvironment env) {
-    return create(options, env, opened -> new DescriptorEmitter(opened.table(), env));
+    return create(options, env, (opened, lifecycle) -> new DescriptorEmitter(opened.table(), env));
   }
 
   static SinkTask openWriter(IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
@@ -126,25 +126,20 @@ public final class SinkTask implements Closeable {
   }
 
   private static SinkTask create(
-      IcebergOptions options, TaskEnvironment env, java.util.function.Function<OpenedTable, SealedBatchHandler> handlerFactory) {
+      IcebergOptions options,
+      TaskEnvironment env,
+      java.util.function.BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
     TopologyChecks.forWriter(options, env);
     Path spillDirectory = HeldTuples.requireSpillDirectory(options.spillDirectory());
     return OpenedTable.open(options)
         .build(
-            opened ->
-                new SinkTask(
-                    opened,
-                    new BatchFactory(
-                        opened.table(),
-                        options.fileFormat(),
-                        options.recordMapper().resolve(opened.loader()),
-                        opened.loader(),
-                        env.task(),
-                        spillDirectory),
-                    options.sealPolicies(opened.loader()),
-                    handlerFactory.apply(opened),
-                    env,
-                    TableLifecycle.of(opened, options, env.metrics())));
+            opened -> {
+              TableLifecycle lifecycle = TableLifecycle.of(opened, options, env.metrics());
+              BatchFactory batches = new BatchFactory(opened.table(), options.fileFormat(),
+                  options.recordMapper().resolve(opened.loader()), opened.loader(), env.task(), spillDirectory);
+              return new SinkTask(opened, batches, options.sealPolicies(opened.loader()),
+                  handlerFactory.apply(opened, lifecycle), env, lifecycle);
+            });
   }
 
   /** This task's metrics. */
@@ -257,7 +252,7 @@ public final class SinkTask implements Closeable {
   private OpenBatch<?> currentBatch() {
     if (batch == null) {
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
-      table.refresh();
+      lifecycle.refresh(table);
       batch = batches.open(readClockAndPublishCounts());
       metrics.pending(0, batch.openedAtMillis());
     }

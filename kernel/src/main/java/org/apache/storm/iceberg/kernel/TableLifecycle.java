@@ -7,6 +7,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
@@ -75,11 +78,56 @@ final class TableLifecycle {
   }
 
   /**
+   * Refreshes {@code table} and refuses it when the name now holds another table. The UUID is
+   * checked here too because catalogs built on {@code BaseMetastoreTableOperations} (JDBC, Hive,
+   * Glue) forget their metadata when a refresh finds the table dropped, and then load whatever
+   * table the name holds next without Iceberg's own UUID check.
+   *
+   * @throws TableDroppedException when the table was recreated
+   */
+  void refresh(Table table) {
+    table.refresh();
+    String uuid = currentUuid(table);
+    if (uuid == null) {
+      throw dropped(null);
+    }
+    if (!uuid.equals(openedUuid)) {
+      throw recreated(uuid, null);
+    }
+  }
+
+  /** The refreshed table's UUID, or null when its operations hold no metadata (JDBC, once it saw the table dropped). */
+  private static String currentUuid(Table table) {
+    if (table instanceof HasTableOperations) {
+      TableMetadata current = ((HasTableOperations) table).operations().current();
+      return current == null ? null : current.uuid();
+    }
+    return table.uuid().toString();
+  }
+
+  /**
+   * Whether {@code error} (or a cause, or a suppressed error) says by itself that the table is gone
+   * or is now another table: a commit that met it must not be retried, for a retry cannot land in a
+   * dropped table, and could land in the new one.
+   */
+  static boolean isEvidentlyGone(Throwable error) {
+    for (Throwable t : chain(error)) {
+      if (t instanceof NoSuchTableException || t instanceof TableDroppedException || uuidMismatch(t) != null) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
    * What to report instead of {@code error}: a {@link TableDroppedException} (caused by {@code
    * error}) when the table was dropped or recreated since the task opened it, else null. May ask the
    * catalog once.
    */
   TableDroppedException explain(Throwable error) {
+    if (error instanceof TableDroppedException) {
+      return (TableDroppedException) error;
+    }
     if (error == null || !mayMeanGone(error)) {
       return null;
     }
@@ -102,9 +150,8 @@ final class TableLifecycle {
 
   private TableDroppedException evident(Throwable error) {
     for (Throwable t : chain(error)) {
-      Matcher mismatch = t instanceof IllegalStateException && t.getMessage() != null
-          ? UUID_MISMATCH.matcher(t.getMessage()) : null;
-      if (mismatch != null && mismatch.find()) {
+      Matcher mismatch = uuidMismatch(t);
+      if (mismatch != null) {
         return recreated(mismatch.group(2), error);
       }
       if (t instanceof NoSuchTableException) {
@@ -145,11 +192,20 @@ final class TableLifecycle {
       if (t instanceof NoSuchTableException
           || t instanceof NotFoundException
           || t instanceof ValidationException
-          || (t instanceof IllegalStateException && t.getMessage() != null && UUID_MISMATCH.matcher(t.getMessage()).find())) {
+          || uuidMismatch(t) != null) {
         return true;
       }
     }
     return false;
+  }
+
+  /** Iceberg's "Table UUID does not match" refusal, matched (group 2: the UUID the name holds now), or null. */
+  private static Matcher uuidMismatch(Throwable t) {
+    if (!(t instanceof IllegalStateException) || t.getMessage() == null) {
+      return null;
+    }
+    Matcher matcher = UUID_MISMATCH.matcher(t.getMessage());
+    return matcher.find() ? matcher : null;
   }
 
   /** {@code error}, its causes and the suppressed errors of each (a settled commit keeps its retries' errors there). */
