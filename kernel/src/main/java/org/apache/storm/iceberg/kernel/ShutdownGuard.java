@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * closed under it, its batch left alone). From the moment {@code cleanup} starts, and whenever the
  * executor thread is interrupted (Storm interrupts it only to stop it), errors are logged, never
  * reported, and an exception out of {@code execute} is logged, not thrown. Calls after {@code
- * cleanup} are ignored: their tuples time out.
+ * cleanup} are ignored: their tuples time out. Once closed, the executor thread is interrupted
+ * again, as Storm did, for a call may have swallowed Storm's interrupt and Storm's executor loop
+ * ends only on one.
  */
 public final class ShutdownGuard {
   private static final Logger LOG = LoggerFactory.getLogger(ShutdownGuard.class);
@@ -41,6 +43,7 @@ public final class ShutdownGuard {
 
   private final ReentrantLock inCall = new ReentrantLock();
   private volatile boolean closing;
+  private volatile Thread executorThread;
 
   /** {@code collector}, except that errors met while the task shuts down are logged, not reported. */
   public OutputCollector guard(OutputCollector collector) {
@@ -52,6 +55,7 @@ public final class ShutdownGuard {
    * calls {@link #exit}, in a finally block; when false, the task is closed and the call is skipped.
    */
   public boolean enter() {
+    executorThread = Thread.currentThread();
     inCall.lock();
     if (closing) {
       inCall.unlock();
@@ -63,6 +67,11 @@ public final class ShutdownGuard {
   /** Ends the call {@link #enter} started. */
   public void exit() {
     inCall.unlock();
+    if (closing) {
+      // Storm interrupted this thread to stop it, and the call (Iceberg, a JDBC driver) may have
+      // swallowed that: without it, Storm's executor loop idles on forever.
+      Thread.currentThread().interrupt();
+    }
   }
 
   /** Rethrows what a call threw, unless the task is shutting down: then it is only logged. */
@@ -103,6 +112,18 @@ public final class ShutdownGuard {
       if (idle) {
         inCall.unlock();
       }
+    }
+    interruptIdleExecutorThread();
+  }
+
+  /**
+   * Interrupts the executor thread again, as Storm did, in case a call swallowed Storm's interrupt
+   * and ended before {@code cleanup} began: otherwise its loop would idle on forever.
+   */
+  private void interruptIdleExecutorThread() {
+    Thread executor = executorThread;
+    if (executor != null && executor != Thread.currentThread()) {
+      executor.interrupt();
     }
   }
 

@@ -43,6 +43,8 @@ public final class Faults {
   public volatile boolean hidePrefixListing;
   /** Runs inside every commit, before it reaches the catalog: to look at the sink mid-commit. */
   public volatile Runnable duringCommit = () -> {};
+  /** How many catalogs built with these faults were closed (a task's cleanup closes its catalog). */
+  public final AtomicInteger catalogsClosed = new AtomicInteger();
   public final AtomicInteger realCommits = new AtomicInteger();
   public final AtomicInteger injected = new AtomicInteger();
   /** Late first attempts a catalog refused because their base no longer matched. */
