@@ -55,10 +55,14 @@ public final class ShutdownGuard {
    * calls {@link #exit}, in a finally block; when false, the task is closed and the call is skipped.
    */
   public boolean enter() {
-    executorThread = Thread.currentThread();
+    Thread current = Thread.currentThread();
+    if (executorThread != current) {
+      executorThread = current;
+    }
     inCall.lock();
     if (closing) {
       inCall.unlock();
+      current.interrupt(); // as in exit(): let Storm's executor loop end
       return false;
     }
     return true;
