@@ -146,6 +146,7 @@ class KillMidCommitLocalClusterTest {
             .withCommitIntervalRecords(50)
             .withCommitIntervalMillis(2_000)
             .withTickIntervalSecs(1)
+            .withCommitRetryBackoffMillis(10) // an abandoned commit settles quickly on its own thread
             .build();
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("events", new ReplayingSpout(ledgerKey, events), 1);
