@@ -2,6 +2,7 @@ package org.apache.storm.iceberg;
 
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.GroupCommitter;
+import org.apache.storm.iceberg.kernel.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.TaskIdentity;
 import org.apache.storm.task.OutputCollector;
@@ -25,6 +26,7 @@ public class IcebergCommitterBolt extends BaseRichBolt {
 
   private final IcebergOptions options;
   private transient GroupCommitter committer;
+  private transient ShutdownGuard guard;
 
   public IcebergCommitterBolt(IcebergOptions options) {
     this.options = options;
@@ -32,7 +34,8 @@ public class IcebergCommitterBolt extends BaseRichBolt {
 
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
-    TaskEnvironment env = TaskEnvironment.of(topoConf, context, collector);
+    guard = new ShutdownGuard();
+    TaskEnvironment env = TaskEnvironment.of(topoConf, context, guard.guard(collector));
     TaskIdentity task = env.task();
     if (task.componentTasks() > 1) {
       LOG.warn(
@@ -47,13 +50,24 @@ public class IcebergCommitterBolt extends BaseRichBolt {
 
   @Override
   public void execute(Tuple tuple) {
-    committer.execute(tuple);
+    if (!guard.enter()) {
+      return;
+    }
+    try {
+      committer.execute(tuple);
+    } catch (RuntimeException e) {
+      guard.failed(e);
+    } finally {
+      guard.exit();
+    }
   }
 
+  /** Lets a commit in flight end first (see {@link ShutdownGuard}); pending descriptors time out and replay. */
   @Override
   public void cleanup() {
     if (committer != null) {
-      committer.close();
+      // The committer holds nothing but the catalog to close: abandoning is closing.
+      guard.close(committer::close, committer::close);
     }
   }
 

@@ -2,6 +2,7 @@ package org.apache.storm.iceberg;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.storm.iceberg.kernel.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.SinkTask;
 import org.apache.storm.iceberg.kernel.TaskEnvironment;
 import org.apache.storm.task.OutputCollector;
@@ -13,13 +14,15 @@ import org.apache.storm.utils.TupleUtils;
 /**
  * What {@link IcebergBolt} and {@link IcebergWriterBolt} share: one {@link SinkTask} per task that
  * maps, writes and seals batches, and the tick interval the options ask for. They differ only in what
- * the task does with a sealed batch, which {@link #open} decides.
+ * the task does with a sealed batch, which {@link #open} decides. A {@link ShutdownGuard} lets
+ * {@code cleanup}, which Storm may run on another thread mid-commit, close the task safely.
  */
 abstract class SinkTaskBolt extends BaseRichBolt {
   private static final long serialVersionUID = 1L;
 
   protected final IcebergOptions options;
   private transient SinkTask sink;
+  private transient ShutdownGuard guard;
 
   SinkTaskBolt(IcebergOptions options) {
     this.options = options;
@@ -30,18 +33,28 @@ abstract class SinkTaskBolt extends BaseRichBolt {
 
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
-    sink = open(TaskEnvironment.of(topoConf, context, collector));
+    guard = new ShutdownGuard();
+    sink = open(TaskEnvironment.of(topoConf, context, guard.guard(collector)));
   }
 
   @Override
   public void execute(Tuple tuple) {
-    sink.execute(tuple);
+    if (!guard.enter()) {
+      return;
+    }
+    try {
+      sink.execute(tuple);
+    } catch (RuntimeException e) {
+      guard.failed(e);
+    } finally {
+      guard.exit();
+    }
   }
 
   @Override
   public void cleanup() {
     if (sink != null) {
-      sink.close();
+      guard.close(sink::close, sink::abandon);
     }
   }
 

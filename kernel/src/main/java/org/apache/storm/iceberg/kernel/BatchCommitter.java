@@ -17,9 +17,11 @@ final class BatchCommitter implements SinkTask.SealedBatchHandler {
   private final CommitProtocol protocol;
   private final OutputCollector collector;
   private final SinkMetrics metrics;
+  private final TableLifecycle lifecycle;
 
-  BatchCommitter(CommitProtocol protocol, TaskEnvironment env) {
+  BatchCommitter(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env) {
     this.protocol = protocol;
+    this.lifecycle = lifecycle;
     this.collector = env.collector();
     this.metrics = env.metrics();
   }
@@ -42,7 +44,7 @@ final class BatchCommitter implements SinkTask.SealedBatchHandler {
     if (outcome.landed()) {
       tuples.forEach(collector::ack);
     } else {
-      SinkTask.failAll(collector, tuples, outcome.error());
+      SinkTask.failAll(collector, tuples, lifecycle.reportable(outcome.error()));
     }
   }
 }

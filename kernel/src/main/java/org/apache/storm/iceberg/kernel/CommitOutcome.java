@@ -24,9 +24,10 @@ public record CommitOutcome(Status status, String commitId, Exception error) {
      */
     EXPIRED,
     /**
-     * The append reported an error that leaves its fate open, and the settler could not settle it:
-     * its retries ran out (or were interrupted, or stopped at the batch's commit deadline) with no
-     * snapshot carrying the commit id. The first attempt may still land later.
+     * The append reported an error that leaves its fate open, and the settler could not settle it,
+     * with no snapshot carrying the commit id: its retries ran out, were interrupted, or stopped at
+     * the batch's commit deadline; or the table was dropped or recreated, so no retry may land in
+     * it. The first attempt may still have landed, or land later; its WAL entry is kept.
      */
     UNKNOWN
   }

@@ -77,6 +77,10 @@ final class CommitSettler {
         LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), Redaction.of(firstError));
         return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, firstError);
       }
+      if (TableLifecycle.isEvidentlyGone(firstError)) {
+        // Dropped or recreated: a retry cannot land in the old table and must not land in a new one.
+        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
+      }
       if (retry >= retries.max()) {
         LOG.warn("Commit {} to {} is still unsettled after {} retries; failing the batch for replay (duplicates possible)",
             commitId, table.name(), retries.max(), Redaction.of(firstError));

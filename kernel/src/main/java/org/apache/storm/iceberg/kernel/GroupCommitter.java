@@ -53,7 +53,7 @@ public final class GroupCommitter {
     this.catalog = opened.catalog();
     this.table = opened.table();
     this.protocol = protocol;
-    this.committer = new BatchCommitter(protocol, env);
+    this.committer = new BatchCommitter(protocol, TableLifecycle.of(opened, options, env.metrics()), env);
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();

@@ -32,6 +32,7 @@ public final class SinkMetrics {
   private final Counter walEntriesDropped;
   private final Counter batchesExpired;
   private final Counter fieldsUnmatched;
+  private final Counter tableDropped;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -50,6 +51,7 @@ public final class SinkMetrics {
     this.walEntriesDropped = context.registerCounter("iceberg-wal-entries-dropped");
     this.batchesExpired = context.registerCounter("iceberg-batches-expired");
     this.fieldsUnmatched = context.registerCounter("iceberg-fields-unmatched");
+    this.tableDropped = context.registerCounter("iceberg-table-dropped");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -114,6 +116,11 @@ public final class SinkMetrics {
   /** Counts a tuple field that matches no column, once per field and schema id. */
   void fieldUnmatched() {
     fieldsUnmatched.inc();
+  }
+
+  /** Counts one batch, or one tuple refused before a batch could open, failed because the table was dropped or recreated. */
+  void tableDropped() {
+    tableDropped.inc();
   }
 
   /** What is waiting to be committed: {@code files} data files, the oldest since {@code sinceMillis}. */

@@ -52,6 +52,7 @@ public final class SinkTask implements Closeable {
   private final OutputCollector collector;
   private final LongSupplier clock;
   private final SinkMetrics metrics;
+  private final TableLifecycle lifecycle;
   private OpenBatch<?> batch;
   private final int recordsPerClockRead;
   private long lastClockMillis;
@@ -64,8 +65,10 @@ public final class SinkTask implements Closeable {
       BatchFactory batches,
       List<SealPolicy> policies,
       SealedBatchHandler handler,
-      TaskEnvironment env) {
+      TaskEnvironment env,
+      TableLifecycle lifecycle) {
     this.catalog = opened.catalog();
+    this.lifecycle = lifecycle;
     this.table = opened.table();
     this.batches = batches;
     this.policies = policies.toArray(new SealPolicy[0]);
@@ -96,11 +99,11 @@ public final class SinkTask implements Closeable {
     return create(
         options,
         env,
-        opened -> {
+        (opened, lifecycle) -> {
           HadoopCatalogWarning.warnIfCommitsMayRace(opened.catalog(), opened.table(), options.catalogProperties(), env);
           CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env, opened.loader());
           env.metrics().walEntriesDropped(protocol.droppedAtStartup());
-          return new BatchCommitter(protocol, env);
+          return new BatchCommitter(protocol, lifecycle, env);
         });
   }
 
@@ -118,7 +121,7 @@ public final class SinkTask implements Closeable {
    * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
    */
   public static SinkTask openWriter(IcebergOptions options, TaskEnvironment env) {
-    return create(options, env, opened -> new DescriptorEmitter(opened.table(), env));
+    return create(options, env, (opened, lifecycle) -> new DescriptorEmitter(opened.table(), env));
   }
 
   static SinkTask openWriter(IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
@@ -126,27 +129,20 @@ public final class SinkTask implements Closeable {
   }
 
   private static SinkTask create(
-      IcebergOptions options, TaskEnvironment env, java.util.function.Function<OpenedTable, SealedBatchHandler> handlerFactory) {
+      IcebergOptions options,
+      TaskEnvironment env,
+      java.util.function.BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
     TopologyChecks.forWriter(options, env);
     Path spillDirectory = HeldTuples.requireSpillDirectory(options.spillDirectory());
     return OpenedTable.open(options)
         .build(
             opened -> {
+              TableLifecycle lifecycle = TableLifecycle.of(opened, options, env.metrics());
               List<SealPolicy> policies = options.sealPolicies(opened.loader());
-              return new SinkTask(
-                  opened,
-                  new BatchFactory(
-                      opened.table(),
-                      options.fileFormat(),
-                      options.recordMapper().resolve(opened.loader()),
-                      opened.loader(),
-                      env.task(),
-                      spillDirectory,
-                      ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES),
-                      env.metrics()),
-                  policies,
-                  handlerFactory.apply(opened),
-                  env);
+              BatchFactory batches = new BatchFactory(opened.table(), options.fileFormat(),
+                  options.recordMapper().resolve(opened.loader()), opened.loader(), env.task(), spillDirectory,
+                  ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
+              return new SinkTask(opened, batches, policies, handlerFactory.apply(opened, lifecycle), env, lifecycle);
             });
   }
 
@@ -164,8 +160,9 @@ public final class SinkTask implements Closeable {
     try {
       open = currentBatch();
     } catch (RuntimeException e) {
-      LOG.warn("Cannot open a batch for {}; failing the tuple", table.name(), Redaction.of(e));
-      collector.reportError(e);
+      Exception error = lifecycle.reportable(e);
+      LOG.warn("Cannot open a batch for {}; failing the tuple", table.name(), Redaction.of(error));
+      collector.reportError(error);
       collector.fail(tuple);
       return;
     }
@@ -272,7 +269,7 @@ public final class SinkTask implements Closeable {
   private OpenBatch<?> currentBatch() {
     if (batch == null) {
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
-      table.refresh();
+      lifecycle.refresh(table);
       batch = batches.open(firstTupleArrivalMillis(readClockAndPublishCounts()));
       metrics.pending(0, batch.openedAtMillis());
     }
@@ -295,6 +292,11 @@ public final class SinkTask implements Closeable {
       collector.reportError(cause);
     }
     tuples.forEach(collector::fail);
+  }
+
+  /** Closes the catalog under a call still running on another thread, leaving its batch alone. */
+  public void abandon() {
+    OpenedTable.closeCatalog(catalog);
   }
 
   /** Abandons the open batch (its tuples time out and replay) and closes the catalog. */

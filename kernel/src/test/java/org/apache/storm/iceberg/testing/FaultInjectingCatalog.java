@@ -30,7 +30,7 @@ import org.apache.iceberg.io.LocationProvider;
  * TableOperations} inject the faults registered under the {@code fault-key} property. Loaded by
  * {@code catalog-impl}, exactly as a user's catalog would be.
  */
-public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
+public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.io.Closeable {
   public static final String DELEGATE_PREFIX = "delegate.";
   public static final String FAULT_KEY = "fault-key";
   /** Names one in-memory catalog that every instance with this key shares (its tables live in the JVM). */
@@ -92,6 +92,15 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces {
   @Override
   public String name() {
     return name;
+  }
+
+  /** Closes the real catalog (a JDBC catalog's connection pool, say), unless it is a shared in-memory one. */
+  @Override
+  public void close() throws IOException {
+    faults.catalogsClosed.incrementAndGet();
+    if (!SHARED.containsValue(delegate) && delegate instanceof java.io.Closeable) {
+      ((java.io.Closeable) delegate).close();
+    }
   }
 
   @Override

@@ -45,6 +45,8 @@ public final class Faults {
   public volatile Runnable duringCommit = () -> {};
   /** The properties the catalog received at initialize, as the task built it (references resolved). */
   public volatile Map<String, String> catalogProperties = Map.of();
+  /** How many catalogs built with these faults were closed (a task's cleanup closes its catalog). */
+  public final AtomicInteger catalogsClosed = new AtomicInteger();
   public final AtomicInteger realCommits = new AtomicInteger();
   public final AtomicInteger injected = new AtomicInteger();
   /** Late first attempts a catalog refused because their base no longer matched. */
