@@ -4,6 +4,7 @@ import java.util.Map;
 import org.apache.storm.iceberg.kernel.GroupCommitter;
 import org.apache.storm.iceberg.kernel.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.TaskIdentity;
+import org.apache.storm.iceberg.kernel.TickIntervals;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -42,7 +43,7 @@ public class IcebergCommitterBolt extends BaseRichBolt {
           task.component(),
           task.componentTasks());
     }
-    committer = GroupCommitter.open(options, env);
+    committer = GroupCommitter.open(options.settings(), env);
   }
 
   @Override
@@ -64,6 +65,6 @@ public class IcebergCommitterBolt extends BaseRichBolt {
 
   @Override
   public Map<String, Object> getComponentConfiguration() {
-    return SinkTaskBolt.tickConfiguration(options.committerTickIntervalSecs());
+    return SinkTaskBolt.tickConfiguration(TickIntervals.forCommitter(options.settings()));
   }
 }
