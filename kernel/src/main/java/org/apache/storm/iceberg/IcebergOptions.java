@@ -368,9 +368,9 @@ public final class IcebergOptions implements Serializable {
     }
 
     /**
-     * A batch is never appended once its oldest tuple is older than {@code
-     * topology.message.timeout.secs} less this margin (Storm would already replay it); it is failed
-     * instead. Must be below the message timeout (checked when the task starts).
+     * A batch is never appended, and every commit attempt stops, once its oldest tuple is older than
+     * {@code topology.message.timeout.secs} less this margin (Storm would already replay it); it is
+     * failed instead. Must be below the message timeout (checked when the task starts).
      */
     public Builder withCommitDeadlineMarginMillis(long millis) {
       this.commitDeadlineMarginMillis = OptionsChecks.requireNonNegative(millis, "withCommitDeadlineMarginMillis");
@@ -391,7 +391,8 @@ public final class IcebergOptions implements Serializable {
 
     /**
      * Where each task spills the ack ids of a batch's tuples beyond about 5.5 MiB, instead of the
-     * worker's {@code java.io.tmpdir}: an absolute path to a writable directory on every worker.
+     * worker's {@code java.io.tmpdir}: an absolute path to a writable directory on every worker
+     * (checked when the task starts).
      */
     public Builder withSpillDirectory(String directory) {
       this.spillDirectory = directory;

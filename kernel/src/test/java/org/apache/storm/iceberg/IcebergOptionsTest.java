@@ -62,6 +62,12 @@ class IcebergOptionsTest {
   }
 
   @Test
+  void theSettingsTheStagesReadMaskSecretsToo() {
+    assertThat(valid().build().settings().toString())
+        .doesNotContain("s3cr3t").doesNotContain("t0k3n").contains("credential=****");
+  }
+
+  @Test
   void toStringMasksPasswordSpellingsCookiesAndHeaders() {
     String shown =
         new IcebergOptions.Builder()
