@@ -18,7 +18,7 @@ public class IcebergBolt extends SinkTaskBolt {
 
   @Override
   SinkTask open(TaskEnvironment env) {
-    return SinkTask.open(options, env);
+    return SinkTask.open(options.settings(), env);
   }
 
   @Override

@@ -5,6 +5,7 @@ import org.apache.storm.iceberg.kernel.GroupCommitter;
 import org.apache.storm.iceberg.kernel.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.TaskIdentity;
+import org.apache.storm.iceberg.kernel.TickIntervals;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -45,7 +46,7 @@ public class IcebergCommitterBolt extends BaseRichBolt {
           task.component(),
           task.componentTasks());
     }
-    committer = GroupCommitter.open(options, env);
+    committer = GroupCommitter.open(options.settings(), env);
   }
 
   @Override
@@ -78,6 +79,6 @@ public class IcebergCommitterBolt extends BaseRichBolt {
 
   @Override
   public Map<String, Object> getComponentConfiguration() {
-    return SinkTaskBolt.tickConfiguration(options.committerTickIntervalSecs());
+    return SinkTaskBolt.tickConfiguration(TickIntervals.forCommitter(options.settings()));
   }
 }

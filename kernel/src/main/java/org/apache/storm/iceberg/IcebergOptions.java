@@ -1,22 +1,28 @@
 package org.apache.storm.iceberg;
 
+import static org.apache.storm.iceberg.kernel.options.OptionKeys.eachEntry;
+import static org.apache.storm.iceberg.kernel.options.OptionKeys.stringMap;
+import static org.apache.storm.iceberg.kernel.options.OptionKeys.text;
+import static org.apache.storm.iceberg.kernel.options.OptionKeys.wholeInt;
+import static org.apache.storm.iceberg.kernel.options.OptionKeys.wholeNumber;
+
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.storm.iceberg.kernel.OptionsChecks;
-import org.apache.storm.iceberg.kernel.ProviderChoice;
-import org.apache.storm.iceberg.kernel.Redaction;
-import org.apache.storm.iceberg.kernel.SecretReferences;
-import org.apache.storm.iceberg.kernel.ThresholdSealPolicy;
-import org.apache.storm.iceberg.kernel.TimedSealPolicies;
+import org.apache.storm.iceberg.kernel.SummaryKeys;
+import org.apache.storm.iceberg.kernel.options.OptionKeys;
+import org.apache.storm.iceberg.kernel.options.OptionsChecks;
+import org.apache.storm.iceberg.kernel.options.ProviderChoice;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
 import org.apache.storm.iceberg.spi.RecordMapper;
@@ -27,300 +33,179 @@ import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
 /**
- * Everything a storm-iceberg bolt needs to know, immutable and serializable, made by {@link Builder}.
- * {@link Builder#build()} validates all of it on the submitting client, including that every named
- * provider is on the classpath exactly once, so configuration mistakes never reach a worker.
- * {@link #toString()} masks catalog secrets.
+ * Everything a storm-iceberg bolt needs to know, immutable and serializable, made by {@link Builder}
+ * or {@link #fromMap}. {@link Builder#build()} validates all of it on the submitting client,
+ * including that every named provider is on the classpath exactly once, so configuration mistakes
+ * never reach a worker. {@link #toString()} masks catalog secrets.
  */
 public final class IcebergOptions implements Serializable {
-  private static final long serialVersionUID = 1L;
+  private static final long serialVersionUID = 2L;
 
   public static final String DEFAULT_CATALOG_NAME = "storm_iceberg";
-  /** Records per batch when no threshold is configured. */
+  /** Records per batch when no threshold or seal policy is configured. */
   public static final long DEFAULT_COMMIT_INTERVAL_RECORDS = 1000;
   public static final String DEFAULT_RECORD_MAPPER = "field-name";
   public static final String DEFAULT_WAL_STORE = "table-fileio";
   public static final String DEFAULT_WAL_NAMESPACE = "default";
   /** How many times an ambiguous commit (its answer lost) is re-appended under its commit id. */
-  public static final int DEFAULT_COMMIT_RETRIES = 3;
+  public static final int DEFAULT_COMMIT_RETRIES = SinkSettings.Commits.DEFAULT_RETRIES;
   /** The first wait before such a retry; it doubles on each one. */
-  public static final long DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS = 500;
-  /** How long the split sink's committer lets descriptors wait, at most, before it commits them. */
+  public static final long DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS = SinkSettings.Commits.DEFAULT_RETRY_BACKOFF_MILLIS;
   /** {@link Builder#withCommitDeadlineMarginMillis}: how long before a tuple would time out its batch stops committing. */
   public static final long DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS = 5_000;
+  /** How long the split sink's committer lets descriptors wait, at most, before it commits them. */
   public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = 10_000;
   /** How many data files the split sink's committer gathers, at most, into one commit. */
   public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = 1_000;
   /** Summary key carrying the commit id of every snapshot the sink commits. */
-  public static final String COMMIT_ID_PROPERTY = "storm.iceberg.commit-id";
+  public static final String COMMIT_ID_PROPERTY = SummaryKeys.COMMIT_ID;
   /** Prefix of the snapshot-summary keys the sink owns; user snapshot properties may not use it. */
-  public static final String RESERVED_SUMMARY_PREFIX = "storm.iceberg.";
-
-  private final String catalogName;
-  private final Map<String, String> catalogProperties;
-  private final String table;
-  private final long commitIntervalRecords;
-  private final long commitIntervalBytes;
-  private final long commitIntervalMillis;
-  private final Schema autoCreateSchema;
-  private final PartitionSpec autoCreateSpec;
-  private final Map<String, String> autoCreateProperties;
-  private final ProviderChoice<RecordMapper> recordMapper;
-  private final ProviderChoice<FileFormatWriter> fileFormat;
-  private final ProviderChoice<WalStore> walStore;
-  private final String walNamespace;
-  private final String spillDirectory;
-  private final int tickIntervalSecs;
-  private final Map<String, String> snapshotProperties;
-  private final long groupCommitIntervalMillis;
-  private final int groupCommitMaxDataFiles;
-  private final List<ProviderChoice<SealPolicy>> sealPolicyChoices;
-  private final int commitRetries;
-  private final long commitRetryBackoffMillis;
-  private final long commitDeadlineMarginMillis;
-
-  private IcebergOptions(Builder builder) {
-    this.catalogName = builder.catalogName;
-    this.catalogProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.catalogProperties));
-    this.table = builder.table;
-    boolean noThreshold =
-        builder.commitIntervalRecords == 0
-            && builder.commitIntervalBytes == 0
-            && builder.commitIntervalMillis == 0
-            && builder.sealPolicyChoices.isEmpty();
-    this.commitIntervalRecords =
-        noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : builder.commitIntervalRecords;
-    this.commitIntervalBytes = builder.commitIntervalBytes;
-    this.commitIntervalMillis = builder.commitIntervalMillis;
-    this.autoCreateSchema = builder.autoCreateSchema;
-    this.autoCreateSpec = builder.autoCreateSpec;
-    this.autoCreateProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.autoCreateProperties));
-    this.recordMapper = builder.recordMapper;
-    this.fileFormat = builder.fileFormat;
-    this.walStore = builder.walStore;
-    this.walNamespace = builder.walNamespace;
-    this.spillDirectory = builder.spillDirectory;
-    this.tickIntervalSecs = builder.tickIntervalSecs;
-    this.snapshotProperties = Collections.unmodifiableMap(new LinkedHashMap<>(builder.snapshotProperties));
-    this.groupCommitIntervalMillis = builder.groupCommitIntervalMillis;
-    this.groupCommitMaxDataFiles = builder.groupCommitMaxDataFiles;
-    this.sealPolicyChoices = List.copyOf(builder.sealPolicyChoices);
-    this.commitRetries = builder.commitRetries;
-    this.commitRetryBackoffMillis = builder.commitRetryBackoffMillis;
-    this.commitDeadlineMarginMillis = builder.commitDeadlineMarginMillis;
-  }
-
-  /** Re-appends of an ambiguous commit under its own commit id before its batch is failed. */
-  public int commitRetries() {
-    return commitRetries;
-  }
-
-  /** The wait before the first such re-append; it doubles on each one (at most 30 s). */
-  public long commitRetryBackoffMillis() {
-    return commitRetryBackoffMillis;
-  }
+  public static final String RESERVED_SUMMARY_PREFIX = SummaryKeys.RESERVED_PREFIX;
 
   /**
-   * How long before {@code topology.message.timeout.secs} would expire a batch's oldest tuple the
-   * sink stops trying to commit the batch, and fails it instead.
+   * Each {@link #fromMap} key and the builder method it calls; README's options table lists both.
+   * (Overloaded methods need the type witness.)
    */
-  public long commitDeadlineMarginMillis() {
-    return commitDeadlineMarginMillis;
+  private static final OptionKeys<Builder> MAP_KEYS =
+      new OptionKeys<Builder>()
+          .required("catalog", stringMap(Builder::withCatalogProperties))
+          .required("table", text(Builder::withTable))
+          .optional("catalog-name", text(Builder::withCatalogName))
+          .optional("commit-interval-records", wholeNumber(Builder::withCommitIntervalRecords))
+          .optional("commit-interval-bytes", wholeNumber(Builder::withCommitIntervalBytes))
+          .optional("commit-interval-millis", wholeNumber(Builder::withCommitIntervalMillis))
+          .optional("tick-interval-secs", wholeInt(Builder::withTickIntervalSecs))
+          .optional("auto-create", OptionKeys.<Builder>autoCreate(Builder::withAutoCreate))
+          .optional("record-mapper", OptionKeys.<Builder>provider(Builder::withRecordMapper))
+          .optional("file-format", OptionKeys.<Builder>provider(Builder::withFileFormat))
+          .optional("wal-store", OptionKeys.<Builder>provider(Builder::withWalStore))
+          .optional("wal-namespace", text(Builder::withWalNamespace))
+          .optional("spill-directory", text(Builder::withSpillDirectory))
+          .optional("seal-policies", OptionKeys.<Builder>providerList(Builder::withSealPolicy))
+          .optional("snapshot-properties", eachEntry(Builder::withSnapshotProperty))
+          .optional("commit-retries", wholeInt(Builder::withCommitRetries))
+          .optional("commit-retry-backoff-millis", wholeNumber(Builder::withCommitRetryBackoffMillis))
+          .optional("commit-deadline-margin-millis", wholeNumber(Builder::withCommitDeadlineMarginMillis))
+          .optional("group-commit-interval-millis", wholeNumber(Builder::withGroupCommitIntervalMillis))
+          .optional("group-commit-max-data-files", wholeInt(Builder::withGroupCommitMaxDataFiles));
+
+  private final SinkSettings settings;
+
+  private IcebergOptions(SinkSettings settings) {
+    this.settings = settings;
   }
 
   /**
    * Builds options from a map, for Flux: {@code factory: "fromMap"} with the map as its one
-   * argument. Keys: {@code catalog} (map, required), {@code table} (required), {@code catalog-name},
-   * {@code commit-interval-records|bytes|millis}, {@code tick-interval-secs}, {@code auto-create}
-   * ({@code schema}, {@code spec}, {@code properties}), {@code record-mapper}, {@code file-format},
-   * {@code wal-store} (a name, or a map with {@code name} and properties), {@code wal-namespace},
-   * {@code seal-policies} (a list of maps with {@code name}), {@code snapshot-properties}, {@code
-   * group-commit-interval-millis}, {@code group-commit-max-data-files}. See README.md, "Flux".
+   * argument. Each key calls one builder method (README.md, "Options", lists them), and the result
+   * passes the same {@link Builder#build()} checks. An unknown key fails with the list of known keys.
    */
   public static IcebergOptions fromMap(Map<String, Object> config) {
-    return org.apache.storm.iceberg.kernel.OptionsMap.toOptions(config);
+    return MAP_KEYS.read(config, new Builder()).build();
+  }
+
+  /** The keys {@link #fromMap} reads. */
+  static Set<String> mapKeys() {
+    return MAP_KEYS.keys();
+  }
+
+  /** What the sink's stages read; the bolts hand it to them. */
+  SinkSettings settings() {
+    return settings;
   }
 
   public String catalogName() {
-    return catalogName;
+    return settings.target().catalogName();
   }
 
   /** The catalog properties exactly as given (references unresolved); never log them, use {@link #toString()}. */
   public Map<String, String> catalogProperties() {
-    return catalogProperties;
+    return settings.target().catalogProperties();
   }
 
   public String table() {
-    return table;
+    return settings.target().table();
   }
 
   public TableIdentifier tableIdentifier() {
-    return TableIdentifier.parse(table);
-  }
-
-  /** Records per batch, 0 when unset (only when another threshold is set). */
-  public long commitIntervalRecords() {
-    return commitIntervalRecords;
-  }
-
-  public long commitIntervalBytes() {
-    return commitIntervalBytes;
-  }
-
-  public long commitIntervalMillis() {
-    return commitIntervalMillis;
+    return settings.target().tableIdentifier();
   }
 
   /** The schema to create the table with when it does not exist, or null for no auto-create. */
   public Schema autoCreateSchema() {
-    return autoCreateSchema;
+    return autoCreate().schema();
   }
 
   public PartitionSpec autoCreateSpec() {
-    return autoCreateSpec;
+    return autoCreate().spec();
   }
 
   public Map<String, String> autoCreateProperties() {
-    return autoCreateProperties;
+    return autoCreate().properties();
   }
 
-  public ProviderChoice<RecordMapper> recordMapper() {
-    return recordMapper;
+  private AutoCreate autoCreate() {
+    AutoCreate autoCreate = settings.target().autoCreate();
+    return autoCreate != null ? autoCreate : new AutoCreate(null, null, Map.of());
   }
 
-  /** The chosen file format, or null to follow the table's {@code write.format.default}. */
-  public ProviderChoice<FileFormatWriter> fileFormat() {
-    return fileFormat;
+  /** Records per batch, 0 when unset (only when another threshold or a seal policy is set). */
+  public long commitIntervalRecords() {
+    return settings.thresholds().records();
   }
 
-  public ProviderChoice<WalStore> walStore() {
-    return walStore;
+  public long commitIntervalBytes() {
+    return settings.thresholds().bytes();
+  }
+
+  public long commitIntervalMillis() {
+    return settings.thresholds().millis();
+  }
+
+  /** Seconds between tick tuples asked for with {@link Builder#withTickIntervalSecs}, 0 when unset. */
+  public int tickIntervalSecs() {
+    return settings.thresholds().tickIntervalSecs();
   }
 
   public String walNamespace() {
-    return walNamespace;
-  }
-
-  /**
-   * Where a batch's held ack ids spill beyond about 5.5 MiB, on the worker: the directory set with
-   * {@link Builder#withSpillDirectory}, or the worker JVM's {@code java.io.tmpdir}.
-   */
-  public Path spillDirectory() {
-    return Path.of(spillDirectory != null ? spillDirectory : System.getProperty("java.io.tmpdir"));
-  }
-
-  /** Seconds between tick tuples the bolt asks for, 0 for none. */
-  public int tickIntervalSecs() {
-    return tickIntervalSecs;
-  }
-
-  /**
-   * The tick interval the bolts declare: {@link #tickIntervalSecs()} when set; otherwise, when a
-   * seal policy reads time, half the shortest time threshold (the age threshold, an {@code age} or
-   * {@code wall-clock} policy; at least one second), or one second for a plug-in policy that tells
-   * no interval, so an idle stream still seals; else 0. See {@link TimedSealPolicies}.
-   */
-  public int effectiveTickIntervalSecs() {
-    if (tickIntervalSecs > 0) {
-      return tickIntervalSecs;
-    }
-    return TimedSealPolicies.of(this, Thread.currentThread().getContextClassLoader()).defaultTickSecs();
-  }
-
-  /** Split sink: the longest a descriptor waits in the committer before a commit. */
-  public long groupCommitIntervalMillis() {
-    return groupCommitIntervalMillis;
-  }
-
-  /** Split sink: the committer commits once this many data files are pending. */
-  public int groupCommitMaxDataFiles() {
-    return groupCommitMaxDataFiles;
-  }
-
-  /**
-   * The tick interval {@link IcebergCommitterBolt} declares: {@link #tickIntervalSecs()} when set,
-   * otherwise half the group commit interval (at least one second), so a lull never leaves
-   * descriptors uncommitted.
-   */
-  public int committerTickIntervalSecs() {
-    return tickIntervalSecs > 0 ? tickIntervalSecs : (int) Math.max(1, groupCommitIntervalMillis / 2000);
+    return settings.commits().walNamespace();
   }
 
   /** User snapshot-summary properties added to every commit (the sink's own keys win). */
   public Map<String, String> snapshotProperties() {
-    return snapshotProperties;
+    return settings.commits().snapshotProperties();
   }
 
-  /** The seal policies chosen with {@code withSealPolicy}, besides the commit-interval thresholds. */
-  public List<ProviderChoice<SealPolicy>> sealPolicyChoices() {
-    return sealPolicyChoices;
+  public int commitRetries() {
+    return settings.commits().retries();
   }
 
-  /**
-   * Every seal policy of the sink: the commit-interval thresholds, then those chosen with {@code
-   * withSealPolicy}, resolved on {@code loader}. The first one crossed seals the batch.
-   */
-  public List<SealPolicy> sealPolicies(ClassLoader loader) {
-    List<SealPolicy> policies = thresholdPolicies();
-    sealPolicyChoices.forEach(choice -> policies.add(choice.resolve(loader)));
-    return policies;
+  public long commitRetryBackoffMillis() {
+    return settings.commits().retryBackoffMillis();
   }
 
-  /** The commit-interval thresholds (records, bytes, age) as seal policies. */
-  public List<SealPolicy> thresholdPolicies() {
-    List<SealPolicy> policies = new ArrayList<>();
-    if (commitIntervalRecords > 0) {
-      policies.add(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.RECORDS, commitIntervalRecords));
-    }
-    if (commitIntervalBytes > 0) {
-      policies.add(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.BYTES, commitIntervalBytes));
-    }
-    if (commitIntervalMillis > 0) {
-      policies.add(
-          new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, commitIntervalMillis));
-    }
-    return policies;
+  public long commitDeadlineMarginMillis() {
+    return settings.commits().deadlineMarginMillis();
+  }
+
+  /** Where held ack ids spill on a worker: {@link Builder#withSpillDirectory}, or its {@code java.io.tmpdir}. */
+  public Path spillDirectory() {
+    return settings.spillPath();
+  }
+
+  public long groupCommitIntervalMillis() {
+    return settings.splitSink().groupCommitIntervalMillis();
+  }
+
+  public int groupCommitMaxDataFiles() {
+    return settings.splitSink().groupCommitMaxDataFiles();
   }
 
   @Override
   public String toString() {
-    return "IcebergOptions{table="
-        + table
-        + ", catalog="
-        + catalogName
-        + " "
-        + Redaction.redact(catalogProperties)
-        + ", commitIntervalRecords="
-        + commitIntervalRecords
-        + ", commitIntervalBytes="
-        + commitIntervalBytes
-        + ", commitIntervalMillis="
-        + commitIntervalMillis
-        + ", autoCreate="
-        + (autoCreateSchema != null)
-        + ", recordMapper="
-        + recordMapper
-        + ", fileFormat="
-        + (fileFormat == null ? "table default" : fileFormat)
-        + ", walStore="
-        + walStore
-        + ", walNamespace="
-        + walNamespace
-        + ", spillDirectory="
-        + (spillDirectory != null ? spillDirectory : "java.io.tmpdir")
-        + ", tickIntervalSecs="
-        + tickIntervalSecs
-        + ", groupCommitIntervalMillis="
-        + groupCommitIntervalMillis
-        + ", groupCommitMaxDataFiles="
-        + groupCommitMaxDataFiles
-        + ", sealPolicies="
-        + sealPolicyChoices
-        + ", commitRetries="
-        + commitRetries
-        + ", commitDeadlineMarginMillis="
-        + commitDeadlineMarginMillis
-        + "}";
+    return "IcebergOptions{" + settings.target() + ", " + settings.thresholds() + ", " + settings.providers()
+        + ", " + settings.commits() + ", " + settings.splitSink() + ", spillDirectory="
+        + (settings.spillDirectory() != null ? settings.spillDirectory() : "java.io.tmpdir") + "}";
   }
 
   /** Builds {@link IcebergOptions}; every setter returns the builder. */
@@ -328,32 +213,29 @@ public final class IcebergOptions implements Serializable {
     private String catalogName = DEFAULT_CATALOG_NAME;
     private Map<String, String> catalogProperties = Map.of();
     private String table;
+    private AutoCreate autoCreate;
     private long commitIntervalRecords;
     private long commitIntervalBytes;
     private long commitIntervalMillis;
-    private Schema autoCreateSchema;
-    private PartitionSpec autoCreateSpec;
-    private Map<String, String> autoCreateProperties = Map.of();
+    private int tickIntervalSecs;
     private ProviderChoice<RecordMapper> recordMapper =
         ProviderChoice.named(RecordMapperFactory.class, DEFAULT_RECORD_MAPPER, Map.of());
     private ProviderChoice<FileFormatWriter> fileFormat;
-    private ProviderChoice<WalStore> walStore =
-        ProviderChoice.named(WalStoreFactory.class, DEFAULT_WAL_STORE, Map.of());
+    private ProviderChoice<WalStore> walStore = ProviderChoice.named(WalStoreFactory.class, DEFAULT_WAL_STORE, Map.of());
+    private final List<ProviderChoice<SealPolicy>> sealPolicies = new ArrayList<>();
     private String walNamespace = DEFAULT_WAL_NAMESPACE;
-    private String spillDirectory;
-    private int tickIntervalSecs;
     private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
-    private long groupCommitIntervalMillis = DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
-    private int groupCommitMaxDataFiles = DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
-    private final List<ProviderChoice<SealPolicy>> sealPolicyChoices = new ArrayList<>();
     private int commitRetries = DEFAULT_COMMIT_RETRIES;
     private long commitRetryBackoffMillis = DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS;
     private long commitDeadlineMarginMillis = DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS;
+    private long groupCommitIntervalMillis = DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
+    private int groupCommitMaxDataFiles = DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
+    private String spillDirectory;
 
     /**
      * Catalog properties, passed to {@code CatalogUtil.buildIcebergCatalog} on each worker. The value
-     * of a secret-named property may be a reference, {@code env:NAME} or {@code file:/path}, resolved
-     * on the worker (see {@link org.apache.storm.iceberg.kernel.SecretReferences}).
+     * of a secret-named property may be a reference, {@code env:NAME} or {@code file:/path},
+     * resolved on the worker (README.md, "Secrets").
      */
     public Builder withCatalogProperties(Map<String, String> properties) {
       this.catalogProperties = Map.copyOf(Objects.requireNonNull(properties, "catalog properties"));
@@ -373,33 +255,35 @@ public final class IcebergOptions implements Serializable {
     }
 
     public Builder withCommitIntervalRecords(long records) {
-      this.commitIntervalRecords = requireNonNegative(records, "withCommitIntervalRecords");
+      this.commitIntervalRecords = OptionsChecks.requireNonNegative(records, "withCommitIntervalRecords");
       return this;
     }
 
     public Builder withCommitIntervalBytes(long bytes) {
-      this.commitIntervalBytes = requireNonNegative(bytes, "withCommitIntervalBytes");
+      this.commitIntervalBytes = OptionsChecks.requireNonNegative(bytes, "withCommitIntervalBytes");
       return this;
     }
 
     public Builder withCommitIntervalMillis(long millis) {
-      this.commitIntervalMillis = requireNonNegative(millis, "withCommitIntervalMillis");
+      this.commitIntervalMillis = OptionsChecks.requireNonNegative(millis, "withCommitIntervalMillis");
       return this;
     }
 
-    /**
-     * Creates the table with this schema and spec when it does not exist. For an existing table the
-     * stored schema and spec win.
-     */
+    /** Asks Storm for a tick tuple every {@code seconds}, so time thresholds fire in a lull. */
+    public Builder withTickIntervalSecs(int seconds) {
+      this.tickIntervalSecs = (int) OptionsChecks.requireNonNegative(seconds, "withTickIntervalSecs");
+      return this;
+    }
+
+    /** Creates a missing table with this schema and spec; for an existing table the stored ones win. */
     public Builder withAutoCreate(Schema schema, PartitionSpec spec) {
       return withAutoCreate(schema, spec, Map.of());
     }
 
     /** As {@link #withAutoCreate(Schema, PartitionSpec)}, with table properties for the create. */
     public Builder withAutoCreate(Schema schema, PartitionSpec spec, Map<String, String> tableProperties) {
-      this.autoCreateSchema = Objects.requireNonNull(schema, "auto-create schema");
-      this.autoCreateSpec = spec == null ? PartitionSpec.unpartitioned() : spec;
-      this.autoCreateProperties = Map.copyOf(tableProperties);
+      Objects.requireNonNull(schema, "auto-create schema");
+      this.autoCreate = new AutoCreate(schema, spec == null ? PartitionSpec.unpartitioned() : spec, tableProperties);
       return this;
     }
 
@@ -441,92 +325,24 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
-    /** Separates the WAL of sinks that share a table, topology name and component name. */
-    public Builder withWalNamespace(String namespace) {
-      this.walNamespace = namespace;
-      return this;
-    }
-
     /**
-     * Where each task spills the ack ids of a batch's tuples beyond about 5.5 MiB (some 262,000
-     * tuples), instead of the worker JVM's {@code java.io.tmpdir}: choose a local disk with room,
-     * not a RAM-backed tmpfs, which would hold the ids in memory after all. An absolute path that
-     * must be a writable directory on every worker; a task checks it when it starts.
-     */
-    public Builder withSpillDirectory(String directory) {
-      this.spillDirectory = directory;
-      return this;
-    }
-
-    /** Asks Storm for a tick tuple every {@code seconds}, so age thresholds fire in a lull. */
-    public Builder withTickIntervalSecs(int seconds) {
-      this.tickIntervalSecs = (int) requireNonNegative(seconds, "withTickIntervalSecs");
-      return this;
-    }
-
-    /**
-     * Split sink: the committer commits pending descriptors once the first of them has waited this
-     * long (checked on every descriptor and tick). Must be positive.
-     */
-    public Builder withGroupCommitIntervalMillis(long millis) {
-      if (millis <= 0) {
-        throw new IllegalArgumentException("withGroupCommitIntervalMillis must be positive, got " + millis);
-      }
-      this.groupCommitIntervalMillis = millis;
-      return this;
-    }
-
-    /** Split sink: the committer commits once this many data files are pending. Must be positive. */
-    public Builder withGroupCommitMaxDataFiles(int dataFiles) {
-      if (dataFiles <= 0) {
-        throw new IllegalArgumentException("withGroupCommitMaxDataFiles must be positive, got " + dataFiles);
-      }
-      this.groupCommitMaxDataFiles = dataFiles;
-      return this;
-    }
-
-    /**
-     * Adds a seal policy by provider name, with its properties (for example {@code
-     * withSealPolicy("open-files", Map.of("max-partitions", "64"))}). Several may be added; the
-     * batch seals on the first threshold crossed, among them and the commit intervals.
+     * Adds a seal policy by provider name, with its properties. Several may be added; the batch seals
+     * on the first threshold crossed, among them and the commit intervals.
      */
     public Builder withSealPolicy(String name, Map<String, String> properties) {
-      this.sealPolicyChoices.add(ProviderChoice.named(SealPolicyFactory.class, name, properties));
+      this.sealPolicies.add(ProviderChoice.named(SealPolicyFactory.class, name, properties));
       return this;
     }
 
     /** Adds a seal policy instance; it travels with the topology, so it must be serializable. */
     public Builder withSealPolicy(SealPolicy policy) {
-      this.sealPolicyChoices.add(ProviderChoice.instance(policy));
+      this.sealPolicies.add(ProviderChoice.instance(policy));
       return this;
     }
 
-    /**
-     * How many times a commit whose outcome is ambiguous (the catalog's answer was lost) is appended
-     * again, with the same files under the same commit id, before its batch is failed; 0 to fail
-     * at once. See README.md, "Guarantees".
-     */
-    public Builder withCommitRetries(int retries) {
-      this.commitRetries = (int) requireNonNegative(retries, "withCommitRetries");
-      return this;
-    }
-
-    /** The wait before the first such retry; it doubles on each one, up to 30 s. */
-    public Builder withCommitRetryBackoffMillis(long millis) {
-      this.commitRetryBackoffMillis = requireNonNegative(millis, "withCommitRetryBackoffMillis");
-      return this;
-    }
-
-    /**
-     * A batch is never appended once its oldest tuple is older than {@code
-     * topology.message.timeout.secs} less this margin: Storm would already have replayed its tuples,
-     * so a late commit would duplicate them. Such a batch is failed (and counted in {@code
-     * iceberg-batches-expired}), and every commit attempt, Iceberg's own conflict retries included,
-     * stops at that deadline. The margin covers one catalog call; it must be below the message
-     * timeout (checked when the task starts). Default {@value #DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS}.
-     */
-    public Builder withCommitDeadlineMarginMillis(long millis) {
-      this.commitDeadlineMarginMillis = requireNonNegative(millis, "withCommitDeadlineMarginMillis");
+    /** Separates the WAL of sinks that share a table, topology name and component name. */
+    public Builder withWalNamespace(String namespace) {
+      this.walNamespace = namespace;
       return this;
     }
 
@@ -537,30 +353,65 @@ public final class IcebergOptions implements Serializable {
     }
 
     /**
-     * Validates everything and returns the options. Throws {@link IllegalArgumentException} whose
-     * message says what to change.
+     * How many times a commit whose outcome is ambiguous is appended again, with the same files under
+     * the same commit id, before its batch is failed; 0 to fail at once.
      */
-    public IcebergOptions build() {
-      OptionsChecks.requireCatalog(catalogProperties);
-      SecretReferences.validate(catalogProperties);
-      OptionsChecks.requireTable(table);
-      OptionsChecks.requireAutoCreateSpecMatchesSchema(autoCreateSchema, autoCreateSpec);
-      OptionsChecks.requireName(walNamespace, "withWalNamespace");
-      OptionsChecks.requireAbsolutePath(spillDirectory, "withSpillDirectory");
-      OptionsChecks.requireName(catalogName, "withCatalogName");
-      snapshotProperties.keySet().forEach(OptionsChecks::requireUserSummaryKey);
-      ClassLoader loader = Thread.currentThread().getContextClassLoader();
-      recordMapper.validate(loader);
-      walStore.validate(loader);
-      if (fileFormat != null) {
-        fileFormat.validate(loader);
-      }
-      sealPolicyChoices.forEach(choice -> choice.validate(loader));
-      return new IcebergOptions(this);
+    public Builder withCommitRetries(int retries) {
+      this.commitRetries = (int) OptionsChecks.requireNonNegative(retries, "withCommitRetries");
+      return this;
     }
 
-    private static long requireNonNegative(long value, String setter) {
-      return OptionsChecks.requireNonNegative(value, setter);
+    /** The wait before the first such retry; it doubles on each one, up to 30 s. */
+    public Builder withCommitRetryBackoffMillis(long millis) {
+      this.commitRetryBackoffMillis = OptionsChecks.requireNonNegative(millis, "withCommitRetryBackoffMillis");
+      return this;
+    }
+
+    /**
+     * A batch is never appended, and every commit attempt stops, once its oldest tuple is older than
+     * {@code topology.message.timeout.secs} less this margin (Storm would already replay it); it is
+     * failed instead. Must be below the message timeout (checked when the task starts).
+     */
+    public Builder withCommitDeadlineMarginMillis(long millis) {
+      this.commitDeadlineMarginMillis = OptionsChecks.requireNonNegative(millis, "withCommitDeadlineMarginMillis");
+      return this;
+    }
+
+    /** Split sink: the committer commits once the oldest pending descriptor has waited this long. */
+    public Builder withGroupCommitIntervalMillis(long millis) {
+      this.groupCommitIntervalMillis = OptionsChecks.requirePositive(millis, "withGroupCommitIntervalMillis");
+      return this;
+    }
+
+    /** Split sink: the committer commits once this many data files are pending. */
+    public Builder withGroupCommitMaxDataFiles(int dataFiles) {
+      this.groupCommitMaxDataFiles = (int) OptionsChecks.requirePositive(dataFiles, "withGroupCommitMaxDataFiles");
+      return this;
+    }
+
+    /**
+     * Where each task spills the ack ids of a batch's tuples beyond about 5.5 MiB, instead of the
+     * worker's {@code java.io.tmpdir}: an absolute path to a writable directory on every worker
+     * (checked when the task starts).
+     */
+    public Builder withSpillDirectory(String directory) {
+      this.spillDirectory = directory;
+      return this;
+    }
+
+    /** Validates everything; an {@link IllegalArgumentException} says what to change. */
+    public IcebergOptions build() {
+      boolean noThreshold =
+          commitIntervalRecords == 0 && commitIntervalBytes == 0 && commitIntervalMillis == 0 && sealPolicies.isEmpty();
+      return new IcebergOptions(OptionsChecks.checked(new SinkSettings(
+          new SinkSettings.CatalogTarget(catalogName, catalogProperties, table, autoCreate),
+          new SinkSettings.Thresholds(noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : commitIntervalRecords,
+              commitIntervalBytes, commitIntervalMillis, tickIntervalSecs),
+          new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies),
+          new SinkSettings.Commits(walNamespace, snapshotProperties, commitRetries, commitRetryBackoffMillis,
+              commitDeadlineMarginMillis),
+          new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
+          spillDirectory)));
     }
   }
 }

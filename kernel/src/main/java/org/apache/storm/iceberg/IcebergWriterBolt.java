@@ -41,7 +41,7 @@ public class IcebergWriterBolt extends SinkTaskBolt {
 
   @Override
   SinkTask open(TaskEnvironment env) {
-    return SinkTask.openWriter(options, env);
+    return SinkTask.openWriter(options.settings(), env);
   }
 
   @Override

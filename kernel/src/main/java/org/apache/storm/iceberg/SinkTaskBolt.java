@@ -5,6 +5,7 @@ import java.util.Map;
 import org.apache.storm.iceberg.kernel.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.SinkTask;
 import org.apache.storm.iceberg.kernel.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.TickIntervals;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.base.BaseRichBolt;
@@ -60,7 +61,7 @@ abstract class SinkTaskBolt extends BaseRichBolt {
 
   @Override
   public Map<String, Object> getComponentConfiguration() {
-    return tickConfiguration(options.effectiveTickIntervalSecs());
+    return tickConfiguration(TickIntervals.forWriter(options.settings()));
   }
 
   /** The component configuration that asks for a tick every {@code seconds}, or null for none. */

@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
+import org.apache.storm.Config;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.junit.jupiter.api.Test;
 
@@ -28,20 +29,26 @@ class IcebergOptionsTest {
     assertThat(options.commitIntervalRecords()).isEqualTo(IcebergOptions.DEFAULT_COMMIT_INTERVAL_RECORDS).isEqualTo(1000);
     assertThat(options.commitIntervalBytes()).isZero();
     assertThat(options.commitIntervalMillis()).isZero();
-    assertThat(options.recordMapper().name()).isEqualTo("field-name");
-    assertThat(options.walStore().name()).isEqualTo("table-fileio");
-    assertThat(options.fileFormat()).isNull();
+    assertThat(options.settings().providers().recordMapper().name()).isEqualTo("field-name");
+    assertThat(options.settings().providers().walStore().name()).isEqualTo("table-fileio");
+    assertThat(options.settings().providers().fileFormat()).isNull();
     assertThat(options.walNamespace()).isEqualTo("default");
     assertThat(options.spillDirectory()).isEqualTo(java.nio.file.Path.of(System.getProperty("java.io.tmpdir")));
     assertThat(options.catalogName()).isEqualTo("storm_iceberg");
-    assertThat(options.effectiveTickIntervalSecs()).isZero();
+    assertThat(declaredTickSecs(options)).isZero();
+  }
+
+  /** The tick interval a bolt built from {@code options} asks Storm for, 0 for none. */
+  static int declaredTickSecs(IcebergOptions options) {
+    Map<String, Object> conf = new IcebergBolt(options).getComponentConfiguration();
+    return conf == null ? 0 : (Integer) conf.get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS);
   }
 
   @Test
   void anAgeThresholdAloneAsksForTicksAtHalfTheAge() {
-    assertThat(valid().withCommitIntervalMillis(10_000).build().effectiveTickIntervalSecs()).isEqualTo(5);
-    assertThat(valid().withCommitIntervalMillis(500).build().effectiveTickIntervalSecs()).isEqualTo(1);
-    assertThat(valid().withCommitIntervalMillis(10_000).withTickIntervalSecs(2).build().effectiveTickIntervalSecs())
+    assertThat(declaredTickSecs(valid().withCommitIntervalMillis(10_000).build())).isEqualTo(5);
+    assertThat(declaredTickSecs(valid().withCommitIntervalMillis(500).build())).isEqualTo(1);
+    assertThat(declaredTickSecs(valid().withCommitIntervalMillis(10_000).withTickIntervalSecs(2).build()))
         .isEqualTo(2);
     assertThat(valid().withCommitIntervalMillis(10_000).build().commitIntervalRecords())
         .as("a configured threshold replaces the 1000-record default")
@@ -52,6 +59,12 @@ class IcebergOptionsTest {
   void toStringNeverShowsSecrets() {
     String shown = valid().build().toString();
     assertThat(shown).doesNotContain("s3cr3t").doesNotContain("t0k3n").contains("credential=****").contains("uri=http://127.0.0.1:1/");
+  }
+
+  @Test
+  void theSettingsTheStagesReadMaskSecretsToo() {
+    assertThat(valid().build().settings().toString())
+        .doesNotContain("s3cr3t").doesNotContain("t0k3n").contains("credential=****");
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.SchemaParser;
 import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.kernel.options.ProviderChoice;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.junit.jupiter.api.Test;
 
@@ -58,24 +59,17 @@ class OptionsFromMapTest {
     assertThat(options.autoCreateSpec().fields()).extracting(f -> f.transform().toString())
         .containsExactly("identity", "day", "bucket[8]");
     assertThat(options.autoCreateProperties()).containsEntry("write.format.default", "orc");
-    assertThat(options.recordMapper().toString()).isEqualTo("field-name[strict]");
-    assertThat(options.fileFormat().name()).isEqualTo("avro");
+    assertThat(options.settings().providers().recordMapper().toString()).isEqualTo("field-name[strict]");
+    assertThat(options.settings().providers().fileFormat().name()).isEqualTo("avro");
     assertThat(options.walNamespace()).isEqualTo("flux");
     assertThat(options.spillDirectory()).hasToString("/var/lib/storm/iceberg-spill");
-    assertThat(options.sealPolicyChoices()).extracting(ProviderChoiceName::of).containsExactly("open-files");
+    assertThat(options.settings().providers().sealPolicies()).extracting(ProviderChoice::name).containsExactly("open-files");
     assertThat(options.snapshotProperties()).containsEntry("owner", "stream-team");
     assertThat(options.groupCommitIntervalMillis()).isEqualTo(3000);
     assertThat(options.groupCommitMaxDataFiles()).isEqualTo(200);
     assertThat(options.commitRetries()).isEqualTo(7);
     assertThat(options.commitRetryBackoffMillis()).isEqualTo(250);
     assertThat(options.commitDeadlineMarginMillis()).isEqualTo(8000);
-  }
-
-  /** Reads a choice's provider name. */
-  static final class ProviderChoiceName {
-    static String of(org.apache.storm.iceberg.kernel.ProviderChoice<?> choice) {
-      return choice.name();
-    }
   }
 
   @Test

@@ -33,6 +33,7 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Type;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.TableSetup;
+import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
 import org.apache.storm.tuple.Tuple;
 
 /**
@@ -241,9 +242,7 @@ public final class KernelVsLimit {
       Function<Types.StructType, Function<T, StructLike>> partitionSource,
       IntFunction<T> rows) {
     try (TempTables tables = new TempTables("bench-limit")) {
-      IcebergOptions options =
-          new IcebergOptions.Builder().withCatalogName("bench").withCatalogProperties(tables.hadoop()).withTable("db.events").build();
-      Catalog catalog = TableSetup.loadCatalog(options);
+      Catalog catalog = TableSetup.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null));
       Table table = catalog.createTable(TableIdentifier.of("db", "events"), data.schema, data.spec, null, Map.of("format-version", "2"));
       Function<T, StructLike> partitionOf = partitionSource.apply(table.schema().asStruct());
       return time((long) batch * batches, () -> {

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
+import org.apache.storm.iceberg.kernel.options.ProviderChoice;
 import org.apache.storm.iceberg.spi.FieldMatchingMapper;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
-import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
@@ -93,15 +93,16 @@ public final class CommitProtocol {
    * The commit protocol of one committing task: resolves the options' WAL store on {@code loader},
    * scopes it to the task, and drops the entries the task's previous incarnation left.
    */
-  public static CommitProtocol forTask(Table table, IcebergOptions options, TaskEnvironment env, ClassLoader loader) {
+  public static CommitProtocol forTask(Table table, SinkSettings settings, TaskEnvironment env, ClassLoader loader) {
     TaskIdentity task = env.task();
-    CommitDeadline deadline = CommitDeadline.of(env.topologyConfig(), options.commitDeadlineMarginMillis(), env.clock());
-    WalStore wal = options.walStore().resolve(loader);
-    WalScope scope = new WalScope(table, options.walNamespace(), task.topology(), task.component(), task.taskIndex());
+    SinkSettings.Commits commits = settings.commits();
+    CommitDeadline deadline = CommitDeadline.of(env.topologyConfig(), commits.deadlineMarginMillis(), env.clock());
+    WalStore wal = settings.providers().walStore().resolve(loader);
+    WalScope scope = new WalScope(table, commits.walNamespace(), task.topology(), task.component(), task.taskIndex());
     wal.validate(scope);
     CommitProtocol protocol =
-        new CommitProtocol(table, wal, scope, options.snapshotProperties(),
-            new CommitSettler.Retries(options.commitRetries(), options.commitRetryBackoffMillis()), deadline);
+        new CommitProtocol(table, wal, scope, commits.snapshotProperties(),
+            new CommitSettler.Retries(commits.retries(), commits.retryBackoffMillis()), deadline);
     protocol.droppedAtStartup = protocol.clearStaleEntries();
     if (protocol.droppedAtStartup > 0) {
       LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, protocol.droppedAtStartup);
@@ -117,9 +118,9 @@ public final class CommitProtocol {
   /** User properties first, the sink's own keys last so they win. */
   private static Map<String, String> summaryWithSinkKeys(Map<String, String> user, WalScope scope) {
     Map<String, String> summary = new LinkedHashMap<>(user);
-    summary.put(IcebergOptions.RESERVED_SUMMARY_PREFIX + "topology", scope.topology());
-    summary.put(IcebergOptions.RESERVED_SUMMARY_PREFIX + "component", scope.component());
-    summary.put(IcebergOptions.RESERVED_SUMMARY_PREFIX + "task-index", String.valueOf(scope.taskIndex()));
+    summary.put(SummaryKeys.RESERVED_PREFIX + "topology", scope.topology());
+    summary.put(SummaryKeys.RESERVED_PREFIX + "component", scope.component());
+    summary.put(SummaryKeys.RESERVED_PREFIX + "task-index", String.valueOf(scope.taskIndex()));
     return summary;
   }
 
@@ -195,8 +196,8 @@ public final class CommitProtocol {
     AppendFiles append = table.newAppend();
     files.forEach(append::appendFile);
     summary.forEach(append::set);
-    commitSummary.forEach((key, value) -> append.set(IcebergOptions.RESERVED_SUMMARY_PREFIX + key, value));
-    append.set(IcebergOptions.COMMIT_ID_PROPERTY, commitId);
+    commitSummary.forEach((key, value) -> append.set(SummaryKeys.RESERVED_PREFIX + key, value));
+    append.set(SummaryKeys.COMMIT_ID, commitId);
     return append;
   }
 

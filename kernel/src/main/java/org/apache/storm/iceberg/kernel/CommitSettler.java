@@ -7,7 +7,7 @@ import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +37,7 @@ final class CommitSettler {
   /** How many times, and how patiently, an ambiguous commit is retried. */
   record Retries(int max, long backoffMillis) {
     static final Retries DEFAULT =
-        new Retries(IcebergOptions.DEFAULT_COMMIT_RETRIES, IcebergOptions.DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS);
+        new Retries(SinkSettings.Commits.DEFAULT_RETRIES, SinkSettings.Commits.DEFAULT_RETRY_BACKOFF_MILLIS);
   }
 
   private final Table table;
@@ -143,7 +143,7 @@ final class CommitSettler {
     @Override
     public boolean validate(Iterable<Snapshot> baseSnapshots) {
       for (Snapshot snapshot : baseSnapshots) {
-        if (commitId.equals(snapshot.summary().get(IcebergOptions.COMMIT_ID_PROPERTY))) {
+        if (commitId.equals(snapshot.summary().get(SummaryKeys.COMMIT_ID))) {
           return false;
         }
       }

@@ -9,8 +9,8 @@ import java.util.function.LongSupplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.IcebergWriterBolt;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.TupleUtils;
@@ -49,32 +49,33 @@ public final class GroupCommitter {
   /** A descriptor waiting for the group's commit, with what it carries. */
   private record Pending(Tuple descriptor, DataFilesCodec.Entry entry) {}
 
-  private GroupCommitter(OpenedTable opened, CommitProtocol protocol, TaskEnvironment env, IcebergOptions options) {
+  private GroupCommitter(OpenedTable opened, CommitProtocol protocol, TaskEnvironment env, SinkSettings settings) {
     this.catalog = opened.catalog();
     this.table = opened.table();
     this.protocol = protocol;
-    this.committer = new BatchCommitter(protocol, TableLifecycle.of(opened, options, env.metrics()), env);
+    this.committer = new BatchCommitter(protocol, TableLifecycle.of(opened, settings.target(), env.metrics()), env);
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();
-    this.intervalMillis = options.groupCommitIntervalMillis();
-    this.maxDataFiles = options.groupCommitMaxDataFiles();
+    this.intervalMillis = settings.splitSink().groupCommitIntervalMillis();
+    this.maxDataFiles = settings.splitSink().groupCommitMaxDataFiles();
   }
 
-  public static GroupCommitter open(IcebergOptions options, TaskEnvironment env) {
-    TopologyChecks.forCommitter(options, env);
-    return OpenedTable.open(options)
+  public static GroupCommitter open(SinkSettings settings, TaskEnvironment env) {
+    TopologyChecks.forCommitter(settings, env);
+    return OpenedTable.open(settings.target())
         .build(
             opened -> {
-              HadoopCatalogWarning.warnIfCommitsMayRace(opened.catalog(), opened.table(), options.catalogProperties(), env);
-              CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env, opened.loader());
+              HadoopCatalogWarning.warnIfCommitsMayRace(
+                  opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
+              CommitProtocol protocol = CommitProtocol.forTask(opened.table(), settings, env, opened.loader());
               env.metrics().walEntriesDropped(protocol.droppedAtStartup());
-              return new GroupCommitter(opened, protocol, env, options);
+              return new GroupCommitter(opened, protocol, env, settings);
             });
   }
 
-  static GroupCommitter open(IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    return open(options, TaskEnvironment.detached(task, collector, clock));
+  static GroupCommitter open(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    return open(settings, TaskEnvironment.detached(task, collector, clock));
   }
 
   /** This task's metrics. */

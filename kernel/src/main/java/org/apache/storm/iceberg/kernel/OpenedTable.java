@@ -4,7 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,19 +23,19 @@ record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
    * Opens the catalog and the table. What it throws is redacted: Storm logs and reports an error
    * thrown at prepare, and a catalog that cannot connect names its URL.
    */
-  static OpenedTable open(IcebergOptions options) {
+  static OpenedTable open(CatalogTarget target) {
     try {
-      return openUnredacted(options);
+      return openUnredacted(target);
     } catch (RuntimeException e) {
       throw Redaction.of(e);
     }
   }
 
-  private static OpenedTable openUnredacted(IcebergOptions options) {
-    Catalog catalog = TableSetup.loadCatalog(options);
+  private static OpenedTable openUnredacted(CatalogTarget target) {
+    Catalog catalog = TableSetup.loadCatalog(target);
     try {
       return new OpenedTable(
-          catalog, TableSetup.openTable(catalog, options), Thread.currentThread().getContextClassLoader());
+          catalog, TableSetup.openTable(catalog, target), Thread.currentThread().getContextClassLoader());
     } catch (RuntimeException e) {
       closeCatalog(catalog);
       throw e;

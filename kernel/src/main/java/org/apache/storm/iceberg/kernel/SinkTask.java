@@ -7,11 +7,11 @@ import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.Config;
 import org.apache.storm.iceberg.TupleMappingException;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.SealPolicy;
-import org.apache.storm.Config;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.ObjectReader;
@@ -95,52 +95,53 @@ public final class SinkTask implements Closeable {
    * configured), checks it and the topology configuration, resolves the providers on this worker's
    * classpath, and drops the WAL entries this task's previous incarnation left.
    */
-  public static SinkTask open(IcebergOptions options, TaskEnvironment env) {
+  public static SinkTask open(SinkSettings settings, TaskEnvironment env) {
     return create(
-        options,
+        settings,
         env,
         (opened, lifecycle) -> {
-          HadoopCatalogWarning.warnIfCommitsMayRace(opened.catalog(), opened.table(), options.catalogProperties(), env);
-          CommitProtocol protocol = CommitProtocol.forTask(opened.table(), options, env, opened.loader());
+          HadoopCatalogWarning.warnIfCommitsMayRace(
+              opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
+          CommitProtocol protocol = CommitProtocol.forTask(opened.table(), settings, env, opened.loader());
           env.metrics().walEntriesDropped(protocol.droppedAtStartup());
           return new BatchCommitter(protocol, lifecycle, env);
         });
   }
 
   /** A committing task outside Storm, with its own metrics and the system clock. */
-  public static SinkTask open(IcebergOptions options, TaskIdentity task, OutputCollector collector) {
-    return open(options, TaskEnvironment.detached(task, collector, System::currentTimeMillis));
+  public static SinkTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector) {
+    return open(settings, TaskEnvironment.detached(task, collector, System::currentTimeMillis));
   }
 
-  static SinkTask open(IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    return open(options, TaskEnvironment.detached(task, collector, clock));
+  static SinkTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    return open(settings, TaskEnvironment.detached(task, collector, clock));
   }
 
   /**
    * Opens a writing task of the split sink ({@code IcebergWriterBolt}): as {@link #open}, but each
    * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
    */
-  public static SinkTask openWriter(IcebergOptions options, TaskEnvironment env) {
-    return create(options, env, (opened, lifecycle) -> new DescriptorEmitter(opened.table(), env));
+  public static SinkTask openWriter(SinkSettings settings, TaskEnvironment env) {
+    return create(settings, env, (opened, lifecycle) -> new DescriptorEmitter(opened.table(), env));
   }
 
-  static SinkTask openWriter(IcebergOptions options, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    return openWriter(options, TaskEnvironment.detached(task, collector, clock));
+  static SinkTask openWriter(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    return openWriter(settings, TaskEnvironment.detached(task, collector, clock));
   }
 
   private static SinkTask create(
-      IcebergOptions options,
+      SinkSettings settings,
       TaskEnvironment env,
       java.util.function.BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
-    TopologyChecks.forWriter(options, env);
-    Path spillDirectory = HeldTuples.requireSpillDirectory(options.spillDirectory());
-    return OpenedTable.open(options)
+    TopologyChecks.forWriter(settings, env);
+    Path spillDirectory = HeldTuples.requireSpillDirectory(settings.spillPath());
+    return OpenedTable.open(settings.target())
         .build(
             opened -> {
-              TableLifecycle lifecycle = TableLifecycle.of(opened, options, env.metrics());
-              List<SealPolicy> policies = options.sealPolicies(opened.loader());
-              BatchFactory batches = new BatchFactory(opened.table(), options.fileFormat(),
-                  options.recordMapper().resolve(opened.loader()), opened.loader(), env.task(), spillDirectory,
+              TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), env.metrics());
+              List<SealPolicy> policies = SealPolicies.of(settings, opened.loader());
+              BatchFactory batches = new BatchFactory(opened.table(), settings.providers().fileFormat(),
+                  settings.providers().recordMapper().resolve(opened.loader()), opened.loader(), env.task(), spillDirectory,
                   ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
               return new SinkTask(opened, batches, policies, handlerFactory.apply(opened, lifecycle), env, lifecycle);
             });

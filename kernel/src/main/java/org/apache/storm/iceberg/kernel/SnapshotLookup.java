@@ -3,7 +3,6 @@ package org.apache.storm.iceberg.kernel;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
-import org.apache.storm.iceberg.IcebergOptions;
 
 /** Finds the snapshot that carries a commit id in its summary, walking back from the current one. */
 final class SnapshotLookup {
@@ -19,7 +18,7 @@ final class SnapshotLookup {
   static Long find(Table table, String commitId, long attemptMillis) {
     long oldestWorthLooking = attemptMillis - CLOCK_SKEW_ALLOWANCE_MS;
     for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
-      if (commitId.equals(snapshot.summary().get(IcebergOptions.COMMIT_ID_PROPERTY))) {
+      if (commitId.equals(snapshot.summary().get(SummaryKeys.COMMIT_ID))) {
         return snapshot.snapshotId();
       }
       if (snapshot.timestampMillis() < oldestWorthLooking) {

@@ -15,7 +15,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.TableDroppedException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,9 +59,9 @@ final class TableLifecycle {
   }
 
   /** The lifecycle of the table a task opened at prepare. */
-  static TableLifecycle of(OpenedTable opened, IcebergOptions options, SinkMetrics metrics) {
+  static TableLifecycle of(OpenedTable opened, SinkSettings.CatalogTarget target, SinkMetrics metrics) {
     return new TableLifecycle(
-        opened.catalog(), options.catalogName(), options.tableIdentifier(), opened.table().uuid().toString(), metrics);
+        opened.catalog(), target.catalogName(), target.tableIdentifier(), opened.table().uuid().toString(), metrics);
   }
 
   /**

@@ -11,7 +11,8 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
-import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
+import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,30 +31,30 @@ public final class TableSetup {
    * Builds the catalog with its secret references resolved on this worker ({@link SecretReferences}),
    * and remembers its secrets so that every error the sink logs or reports masks them.
    */
-  public static Catalog loadCatalog(IcebergOptions options) {
-    Map<String, String> properties = SecretReferences.resolve(options.catalogProperties());
+  public static Catalog loadCatalog(CatalogTarget target) {
+    Map<String, String> properties = SecretReferences.resolve(target.catalogProperties());
     Redaction.remember(properties);
-    return CatalogUtil.buildIcebergCatalog(options.catalogName(), properties, hadoopConfigurationIfPresent());
+    return CatalogUtil.buildIcebergCatalog(target.catalogName(), properties, hadoopConfigurationIfPresent());
   }
 
   /** Loads (or creates) the table and checks it is format version 2; the stored spec wins. */
-  public static Table openTable(Catalog catalog, IcebergOptions options) {
-    TableIdentifier identifier = options.tableIdentifier();
+  public static Table openTable(Catalog catalog, CatalogTarget target) {
+    TableIdentifier identifier = target.tableIdentifier();
     Table table;
     try {
       table = catalog.loadTable(identifier);
     } catch (NoSuchTableException e) {
-      if (options.autoCreateSchema() == null) {
+      if (target.autoCreate() == null) {
         throw new IllegalStateException(
             "Table "
-                + options.table()
+                + target.table()
                 + " does not exist in catalog '"
-                + options.catalogName()
+                + target.catalogName()
                 + "' (catalogs such as JDBC keep tables per catalog name: match withCatalogName to the"
                 + " name other engines use); create the table, or set withAutoCreate(schema, spec)",
             e);
       }
-      table = create(catalog, options);
+      table = create(catalog, identifier, target.autoCreate());
     }
     requireAppendableV2(table);
     return table;
@@ -75,14 +76,13 @@ public final class TableSetup {
     }
   }
 
-  private static Table create(Catalog catalog, IcebergOptions options) {
-    TableIdentifier identifier = options.tableIdentifier();
+  private static Table create(Catalog catalog, TableIdentifier identifier, AutoCreate autoCreate) {
     createNamespaceIfMissing(catalog, identifier.namespace());
-    Map<String, String> properties = new HashMap<>(options.autoCreateProperties());
+    Map<String, String> properties = new HashMap<>(autoCreate.properties());
     properties.putIfAbsent(TableProperties.FORMAT_VERSION, String.valueOf(REQUIRED_FORMAT_VERSION));
     try {
       Table table =
-          catalog.createTable(identifier, options.autoCreateSchema(), options.autoCreateSpec(), properties);
+          catalog.createTable(identifier, autoCreate.schema(), autoCreate.spec(), properties);
       LOG.info("Created table {} with spec {}", identifier, table.spec());
       return table;
     } catch (RuntimeException e) {

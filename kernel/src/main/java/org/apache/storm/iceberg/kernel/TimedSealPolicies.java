@@ -2,7 +2,8 @@ package org.apache.storm.iceberg.kernel;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.ProviderChoice;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.spi.SealPolicy;
 
 /**
@@ -43,14 +44,14 @@ public final class TimedSealPolicies {
   }
 
   /** The sink's time thresholds; named policies are resolved on {@code loader}. */
-  public static TimedSealPolicies of(IcebergOptions options, ClassLoader loader) {
+  public static TimedSealPolicies of(SinkSettings settings, ClassLoader loader) {
     List<Interval> intervals = new ArrayList<>();
-    if (options.commitIntervalMillis() > 0) {
-      intervals.add(new Interval(
-          "an age threshold", "commit interval", "withCommitIntervalMillis", options.commitIntervalMillis()));
+    long ageMillis = settings.thresholds().millis();
+    if (ageMillis > 0) {
+      intervals.add(new Interval("an age threshold", "commit interval", "withCommitIntervalMillis", ageMillis));
     }
     boolean plugInReadsTime = false;
-    for (ProviderChoice<SealPolicy> choice : options.sealPolicyChoices()) {
+    for (ProviderChoice<SealPolicy> choice : settings.providers().sealPolicies()) {
       SealPolicy policy = choice.resolve(loader);
       if (policy instanceof ThresholdSealPolicy threshold) {
         if (threshold.measure() == ThresholdSealPolicy.Measure.AGE_MILLIS) {

@@ -3,7 +3,7 @@ package org.apache.storm.iceberg.kernel;
 import java.util.List;
 import java.util.Map;
 import org.apache.storm.Config;
-import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.utils.ObjectReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,13 +19,13 @@ final class TopologyChecks {
   private TopologyChecks() {}
 
   /** Checks for tasks that write batches: {@code IcebergBolt} and {@code IcebergWriterBolt}. */
-  static void forWriter(IcebergOptions options, TaskEnvironment env) {
+  static void forWriter(SinkSettings settings, TaskEnvironment env) {
     Map<String, Object> conf = env.topologyConfig();
     if (conf.isEmpty()) {
       return;
     }
     List<TimedSealPolicies.Interval> intervals =
-        TimedSealPolicies.of(options, Thread.currentThread().getContextClassLoader()).intervals();
+        TimedSealPolicies.of(settings, Thread.currentThread().getContextClassLoader()).intervals();
     for (TimedSealPolicies.Interval interval : intervals) {
       requireBelowMessageTimeout(conf, interval.millis(), interval.name(), interval.setter());
     }
@@ -38,16 +38,16 @@ final class TopologyChecks {
               + " (topology.tick.tuple.freq.secs); set withTickIntervalSecs, or leave it unset so the bolt"
               + " declares half the threshold");
     }
-    requireEnoughPendingTuples(options, env, conf);
+    requireEnoughPendingTuples(settings, env, conf);
   }
 
   /** Checks for {@code IcebergCommitterBolt}. */
-  static void forCommitter(IcebergOptions options, TaskEnvironment env) {
+  static void forCommitter(SinkSettings settings, TaskEnvironment env) {
     Map<String, Object> conf = env.topologyConfig();
     if (conf.isEmpty()) {
       return;
     }
-    requireBelowMessageTimeout(conf, options.groupCommitIntervalMillis(), "group commit interval", "withGroupCommitIntervalMillis");
+    requireBelowMessageTimeout(conf, settings.splitSink().groupCommitIntervalMillis(), "group commit interval", "withGroupCommitIntervalMillis");
   }
 
   private static void requireBelowMessageTimeout(Map<String, Object> conf, long millis, String what, String setter) {
@@ -65,9 +65,9 @@ final class TopologyChecks {
    * every task's batch fills only if the spouts may have {@code records × tasks} pending; otherwise
    * batches fill only with replays of timed-out tuples, and the topology stalls.
    */
-  private static void requireEnoughPendingTuples(IcebergOptions options, TaskEnvironment env, Map<String, Object> conf) {
+  private static void requireEnoughPendingTuples(SinkSettings settings, TaskEnvironment env, Map<String, Object> conf) {
     Object maxPending = conf.get(Config.TOPOLOGY_MAX_SPOUT_PENDING);
-    long records = options.commitIntervalRecords();
+    long records = settings.thresholds().records();
     if (maxPending == null || records <= 0) {
       return;
     }
@@ -87,7 +87,7 @@ final class TopologyChecks {
     String fix =
         "raise topology.max.spout.pending to at least " + ceilDiv(needed, spoutTasks) + " per spout task or lower"
             + " withCommitIntervalRecords to at most " + Math.max(1, inFlight / sinkTasks);
-    if (options.commitIntervalMillis() > 0 || !options.sealPolicyChoices().isEmpty()) {
+    if (settings.thresholds().millis() > 0 || !settings.providers().sealPolicies().isEmpty()) {
       LOG.warn("{}, so batches will seal on their other thresholds, never on their record count; {}", problem, fix);
       return;
     }

@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -135,10 +136,10 @@ class BadInputTest {
     Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, byRegion);
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink = SinkTask.open(
-        new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+        settings(new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
             .withTable("db.events")
             .withRecordMapper(internalRows ? new MisbehavingInternalMapper(badCase) : new MisbehavingMapper(badCase))
-            .withCommitIntervalRecords(5).build(),
+            .withCommitIntervalRecords(5).build()),
         SinkTaskTest.TASK, recorder.collector());
     Tuples tuples = new Tuples(TestTables.FIELDS);
 

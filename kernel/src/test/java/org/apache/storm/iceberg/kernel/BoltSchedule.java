@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -101,6 +102,6 @@ final class BoltSchedule {
   }
 
   private SinkTask open() {
-    return SinkTask.open(options, SinkTaskTest.TASK, recorder.collector(), schedule.clock::get);
+    return SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), schedule.clock::get);
   }
 }

@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -101,7 +102,7 @@ class CommitDeadlineTest {
     // Conflicting for 20 attempts of a second each: Iceberg would land it 20 s after the batch
     // opened, 10 s after Storm replayed its tuples.
     faults.inject(CommitFault.FAIL_BEFORE, 20);
-    SinkTask sink = SinkTask.open(options().build(), environment());
+    SinkTask sink = SinkTask.open(settings(options().build()), environment());
 
     send(sink, 0, 5);
 
@@ -130,7 +131,7 @@ class CommitDeadlineTest {
     // Every answer is lost and nothing applied: without a deadline, the settler's ten retries would
     // land the batch on its fourth, 5 s after the message timeout.
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 4);
-    SinkTask sink = SinkTask.open(options().withCommitRetries(10).withCommitRetryBackoffMillis(1).build(), environment());
+    SinkTask sink = SinkTask.open(settings(options().withCommitRetries(10).withCommitRetryBackoffMillis(1).build()), environment());
     faults.duringCommit = () -> clock.addAndGet(3_000);
 
     send(sink, 0, 5);
@@ -148,7 +149,7 @@ class CommitDeadlineTest {
   @Test
   void aBatchThatSealsAfterItsDeadlineIsFailedWithoutAnAttempt() {
     createTable(SinkTaskTest.CatalogKind.HADOOP);
-    SinkTask sink = SinkTask.open(options().build(), environment());
+    SinkTask sink = SinkTask.open(settings(options().build()), environment());
 
     send(sink, 0, 4);
     clock.addAndGet(TIMEOUT_SECS * 1000L - MARGIN_MILLIS);
@@ -178,13 +179,13 @@ class CommitDeadlineTest {
         new TaskEnvironment(
             new TaskIdentity("topology", "iceberg-writer", 3, 0, 1), writerOut.collector(), clock::get,
             SinkMetrics.detached(new MetricRegistry(), clock::get), Map.of(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, TIMEOUT_SECS));
-    SinkTask writer = SinkTask.openWriter(options().build(), writerEnv);
+    SinkTask writer = SinkTask.openWriter(settings(options().build()), writerEnv);
     send(writer, 0, 5);
     clock.addAndGet(5_000);
     send(writer, 5, 5);
     assertThat(writerOut.emitted).hasSize(2);
     GroupCommitter committer =
-        GroupCommitter.open(options().withGroupCommitMaxDataFiles(1_000).withGroupCommitIntervalMillis(4_000).build(), environment());
+        GroupCommitter.open(settings(options().withGroupCommitMaxDataFiles(1_000).withGroupCommitIntervalMillis(4_000).build()), environment());
     Tuples descriptors = Tuples.from("iceberg-writer", IcebergWriterBolt.DESCRIPTOR_FIELD);
     committer.execute(descriptors.tuple(writerOut.emitted.get(0).values().get(0)));
     committer.execute(descriptors.tuple(writerOut.emitted.get(1).values().get(0)));
@@ -206,7 +207,7 @@ class CommitDeadlineTest {
     createTable(SinkTaskTest.CatalogKind.HADOOP);
     IcebergOptions options = options().withCommitDeadlineMarginMillis(TIMEOUT_SECS * 1000L).build();
 
-    assertThatThrownBy(() -> SinkTask.open(options, environment()))
+    assertThatThrownBy(() -> SinkTask.open(settings(options), environment()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
             "commit deadline margin 10000 ms is not below topology.message.timeout.secs (10 s): every batch would"

@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -61,7 +62,7 @@ class CommitFailureTest {
             .withCommitRetries(2)
             .withCommitRetryBackoffMillis(10)
             .build();
-    sink = SinkTask.open(options, SinkTaskTest.TASK, recorder.collector(), clock::get);
+    sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
   }
 
   void sendBatch(long fromId) {

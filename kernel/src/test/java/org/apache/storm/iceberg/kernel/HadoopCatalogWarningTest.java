@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -73,32 +74,32 @@ class HadoopCatalogWarningTest {
   @Test
   void severalCommittingTasksInSeveralWorkersOnALocalWarehouseAreWarnedOncePerTask() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
-    assertThat(warningsOpening(() -> SinkTask.open(options, env(2, 4)).close())).containsExactly(WARNING);
+    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(2, 4)).close())).containsExactly(WARNING);
   }
 
   @Test
   void theQuickStartsSingleWorkerStaysQuiet() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
-    assertThat(warningsOpening(() -> SinkTask.open(options, env(1, 4)).close())).isEmpty();
+    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(1, 4)).close())).isEmpty();
   }
 
   @Test
   void aSingleCommittingTaskStaysQuietInSeveralWorkers() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
-    assertThat(warningsOpening(() -> SinkTask.open(options, env(4, 1)).close())).isEmpty();
-    assertThat(warningsOpening(() -> GroupCommitter.open(options, env(4, 1)).close())).isEmpty();
+    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(4, 1)).close())).isEmpty();
+    assertThat(warningsOpening(() -> GroupCommitter.open(settings(options), env(4, 1)).close())).isEmpty();
   }
 
   @Test
   void theSplitSinksWritersCommitNothingAndStayQuiet() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
-    assertThat(warningsOpening(() -> SinkTask.openWriter(options, env(2, 4)).close())).isEmpty();
+    assertThat(warningsOpening(() -> SinkTask.openWriter(settings(options), env(2, 4)).close())).isEmpty();
   }
 
   @Test
   void aCommitterWithSeveralTasksInSeveralWorkersIsWarned() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
-    assertThat(warningsOpening(() -> GroupCommitter.open(options, env(2, 4)).close())).containsExactly(WARNING);
+    assertThat(warningsOpening(() -> GroupCommitter.open(settings(options), env(2, 4)).close())).containsExactly(WARNING);
   }
 
   @Test
@@ -107,13 +108,13 @@ class HadoopCatalogWarningTest {
     properties.remove("type");
     properties.put("catalog-impl", HadoopCatalog.class.getName());
     IcebergOptions options = options(createTable(properties));
-    assertThat(warningsOpening(() -> SinkTask.open(options, env(2, 4)).close())).containsExactly(WARNING);
+    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(2, 4)).close())).containsExactly(WARNING);
   }
 
   @Test
   void aCatalogThatCommitsAtomicallyStaysQuiet() {
     IcebergOptions options = options(createTable(TestCatalogs.jdbcSqlite(dir)));
-    assertThat(warningsOpening(() -> SinkTask.open(options, env(2, 4)).close())).isEmpty();
+    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(2, 4)).close())).isEmpty();
   }
 
   @Test
@@ -121,7 +122,7 @@ class HadoopCatalogWarningTest {
     Map<String, String> properties = TestCatalogs.hadoop(dir);
     properties.put("lock-impl", SharedLock.class.getName());
     IcebergOptions options = options(createTable(properties));
-    assertThat(warningsOpening(() -> SinkTask.open(options, env(2, 4)).close())).isEmpty();
+    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(2, 4)).close())).isEmpty();
   }
 
   @Test

@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -55,7 +56,7 @@ class LargeTuplesTest {
         Map.of(TableProperties.PARQUET_COMPRESSION, "uncompressed"));
     IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
         .withTable("db.events").withCommitIntervalBytes(THRESHOLD).build();
-    SinkTask sink = SinkTask.open(options, SinkTaskTest.TASK, recorder.collector(), System::currentTimeMillis);
+    SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), System::currentTimeMillis);
 
     for (long id = 0; id < 40; id++) {
       sink.execute(oneMebibyteTuple(id));

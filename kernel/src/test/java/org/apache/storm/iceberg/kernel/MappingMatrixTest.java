@@ -2,6 +2,7 @@ package org.apache.storm.iceberg.kernel;
 
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
@@ -193,13 +194,13 @@ class MappingMatrixTest {
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink =
         SinkTask.open(
-            new IcebergOptions.Builder()
+            settings(new IcebergOptions.Builder()
                 .withCatalogName("test")
                 .withCatalogProperties(catalogProperties)
                 .withTable("db.matrix")
                 .withCommitIntervalRecords(accepted().size())
                 .withFileFormat(format)
-                .build(),
+                .build()),
             new TaskIdentity("topology", "iceberg", 1, 0, 1),
             recorder.collector());
 
@@ -248,8 +249,8 @@ class MappingMatrixTest {
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink =
         SinkTask.open(
-            new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
-                .withTable("db.matrix").withCommitIntervalRecords(1).build(),
+            settings(new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+                .withTable("db.matrix").withCommitIntervalRecords(1).build()),
             new TaskIdentity("topology", "iceberg", 1, 0, 1),
             recorder.collector());
     Tuples tuples = new Tuples("id", "c_string");
@@ -272,8 +273,8 @@ class MappingMatrixTest {
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink =
         SinkTask.open(
-            new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
-                .withTable("db.matrix").withRecordMapper("json", Map.of("field", "payload")).withCommitIntervalRecords(1).build(),
+            settings(new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+                .withTable("db.matrix").withRecordMapper("json", Map.of("field", "payload")).withCommitIntervalRecords(1).build()),
             new TaskIdentity("topology", "iceberg", 1, 0, 1),
             recorder.collector());
 

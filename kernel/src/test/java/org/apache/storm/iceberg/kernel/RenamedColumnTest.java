@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
@@ -62,7 +63,7 @@ class RenamedColumnTest {
             .withCommitIntervalRecords(2)
             .build();
     return SinkTask.open(
-        options,
+        settings(options),
         new TaskEnvironment(SinkTaskTest.TASK, recorder.collector(), clock::get, SinkMetrics.detached(registry, clock::get), Map.of()));
   }
 

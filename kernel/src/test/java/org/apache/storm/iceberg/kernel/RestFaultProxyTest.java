@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
@@ -44,8 +45,8 @@ class RestFaultProxyTest {
       Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
       RecordingCollector recorder = new RecordingCollector();
       SinkTask sink = SinkTask.open(
-          new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
-              .withTable("db.events").withCommitIntervalRecords(5).withCommitRetryBackoffMillis(600).build(),
+          settings(new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+              .withTable("db.events").withCommitIntervalRecords(5).withCommitRetryBackoffMillis(600).build()),
           SinkTaskTest.TASK, recorder.collector());
       Tuples tuples = new Tuples(TestTables.FIELDS);
 

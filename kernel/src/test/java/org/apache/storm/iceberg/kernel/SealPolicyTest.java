@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -43,7 +44,7 @@ class SealPolicyTest {
 
   SinkTask open(IcebergOptions.Builder options) {
     return SinkTask.open(
-        options.withCatalogName("test").withCatalogProperties(catalogProperties).withTable("db.events").build(),
+        settings(options.withCatalogName("test").withCatalogProperties(catalogProperties).withTable("db.events").build()),
         new TaskIdentity("topology", "iceberg", 1, 0, 1),
         recorder.collector(),
         clock::get);

@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -62,7 +63,7 @@ class SecretsInErrorsTest {
     Throwable thrown;
     List<String> logs;
     try (LogCapture capture = new LogCapture("org.apache.storm.iceberg", Level.TRACE)) {
-      thrown = catchThrowable(() -> SinkTask.open(options, SinkTaskTest.TASK, recorder.collector()));
+      thrown = catchThrowable(() -> SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector()));
       logs = List.copyOf(capture.lines);
     }
 
@@ -104,7 +105,7 @@ class SecretsInErrorsTest {
 
     List<String> logs;
     try (LogCapture capture = new LogCapture("org.apache.storm.iceberg", Level.TRACE)) {
-      SinkTask sink = SinkTask.open(options, SinkTaskTest.TASK, recorder.collector());
+      SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector());
       for (long id = 1; id <= 4; id++) {
         sink.execute(tuples.tuple(id, "eu", null, "p"));
       }
@@ -153,7 +154,7 @@ class SecretsInErrorsTest {
 
     List<String> logs;
     try (LogCapture capture = new LogCapture("org.apache.storm.iceberg", Level.TRACE)) {
-      SinkTask sink = SinkTask.open(options, SinkTaskTest.TASK, recorder.collector());
+      SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector());
       for (long id = 1; id <= 4; id++) {
         sink.execute(tuples.tuple(id, "eu", null, "p"));
       }

@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
@@ -63,7 +64,7 @@ class SecretsTest {
 
     List<String> logs;
     try (LogCapture capture = new LogCapture("", Level.INFO)) {
-      SinkTask sink = SinkTask.open(options, SinkTaskTest.TASK, recorder.collector());
+      SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector());
       sink.execute(tuples.tuple(1L, "eu", null, "p"));
       sink.execute(tuples.tuple(2L, "eu", null, "p"));
       faults.inject(Faults.CommitFault.UNKNOWN_AFTER, 1);
@@ -78,7 +79,7 @@ class SecretsTest {
       sink.execute(tuples.tuple(8L, "eu", null, "p"));
       faults.clear();
       sink.close();
-      SinkTask.open(options, SinkTaskTest.TASK, recorder.collector()).close();
+      SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector()).close();
       logs = List.copyOf(capture.lines);
     }
 

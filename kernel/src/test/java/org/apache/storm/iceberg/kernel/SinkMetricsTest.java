@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
@@ -55,7 +56,7 @@ class SinkMetricsTest {
         .withTable("db.events").withCommitIntervalRecords(records).build();
     TaskEnvironment env = new TaskEnvironment(SinkTaskTest.TASK, recorder.collector(), clock::get,
         SinkMetrics.detached(registry, clock::get), Map.of());
-    return SinkTask.open(options, env);
+    return SinkTask.open(settings(options), env);
   }
 
   long count(String name) {

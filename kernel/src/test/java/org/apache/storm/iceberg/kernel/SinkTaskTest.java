@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -83,7 +84,7 @@ class SinkTaskTest {
   }
 
   SinkTask open(IcebergOptions options) {
-    return SinkTask.open(options, TASK, recorder.collector(), clock::get);
+    return SinkTask.open(settings(options), TASK, recorder.collector(), clock::get);
   }
 
   void send(SinkTask sink, long fromId, long toIdExclusive) {
@@ -246,14 +247,14 @@ class SinkTaskTest {
     };
     int records = 4 * SinkTask.RECORDS_PER_CLOCK_READ;
 
-    SinkTask recordsOnly = SinkTask.open(options().withCommitIntervalRecords(1_000).build(), TASK, recorder.collector(), counted);
+    SinkTask recordsOnly = SinkTask.open(settings(options().withCommitIntervalRecords(1_000).build()), TASK, recorder.collector(), counted);
     send(recordsOnly, 0, records);
     recordsOnly.close();
     assertThat(reads.get()).as("records threshold alone: at the opening and every 16 records").isEqualTo(1 + 4);
 
     reads.set(0);
     SinkTask withAge = SinkTask.open(
-        options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(60_000).build(), TASK, recorder.collector(), counted);
+        settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(60_000).build()), TASK, recorder.collector(), counted);
     send(withAge, 0, records);
     withAge.close();
     assertThat(reads.get()).as("an age threshold without ticks: after every record").isEqualTo(1 + records);
@@ -266,7 +267,7 @@ class SinkTaskTest {
     var env = TaskEnvironment.detached(TASK, recorder.collector(), clock::get);
     SinkTask sink =
         SinkTask.open(
-            options().withCommitIntervalMillis(5_000).build(),
+            settings(options().withCommitIntervalMillis(5_000).build()),
             new TaskEnvironment(env.task(), env.collector(), env.clock(), env.metrics(), Map.of(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 2)));
     int perRead = SinkTask.RECORDS_PER_CLOCK_READ;
 

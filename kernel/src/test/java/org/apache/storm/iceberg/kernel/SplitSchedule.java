@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -230,7 +231,7 @@ final class SplitSchedule {
     try {
       for (int i = 0; i < writers.length; i++) {
         if (writers[i] == null) {
-          writers[i] = SinkTask.openWriter(writerOptions,
+          writers[i] = SinkTask.openWriter(settings(writerOptions),
               new TaskIdentity("topology", "iceberg-writer", 10 + i, i, writers.length), writerOut[i].collector(),
               schedule.clock::get);
         }
@@ -246,7 +247,7 @@ final class SplitSchedule {
   }
 
   private GroupCommitter openCommitter() {
-    return GroupCommitter.open(committerOptions, new TaskIdentity("topology", "iceberg-committer", 1, 0, 1),
+    return GroupCommitter.open(settings(committerOptions), new TaskIdentity("topology", "iceberg-committer", 1, 0, 1),
         committerOut.collector(), schedule.clock::get);
   }
 

@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
@@ -60,7 +61,7 @@ class SplitSinkTaskTest {
     RecordingCollector writerOut = new RecordingCollector();
     SinkTask writer =
         SinkTask.openWriter(
-            options(catalogProperties).withCommitIntervalRecords(count).build(),
+            settings(options(catalogProperties).withCommitIntervalRecords(count).build()),
             new TaskIdentity("topology", "iceberg-writer", 10 + taskIndex, taskIndex, 4),
             writerOut.collector(),
             clock::get);
@@ -75,7 +76,7 @@ class SplitSinkTaskTest {
 
   GroupCommitter committer(RecordingCollector out, Map<String, String> catalog, int maxFiles) {
     return GroupCommitter.open(
-        options(catalog).withGroupCommitIntervalMillis(5_000).withGroupCommitMaxDataFiles(maxFiles).build(),
+        settings(options(catalog).withGroupCommitIntervalMillis(5_000).withGroupCommitMaxDataFiles(maxFiles).build()),
         new TaskIdentity("topology", "iceberg-committer", 1, 0, 1),
         out.collector(),
         clock::get);
@@ -86,7 +87,7 @@ class SplitSinkTaskTest {
     RecordingCollector out = new RecordingCollector();
     SinkTask writer =
         SinkTask.openWriter(
-            options(catalogProperties).withCommitIntervalRecords(4).build(),
+            settings(options(catalogProperties).withCommitIntervalRecords(4).build()),
             new TaskIdentity("topology", "iceberg-writer", 10, 0, 1),
             out.collector(),
             clock::get);
@@ -124,7 +125,7 @@ class SplitSinkTaskTest {
     out.emitTargets = List.of();
     SinkTask writer =
         SinkTask.openWriter(
-            options(catalogProperties).withCommitIntervalRecords(2).build(),
+            settings(options(catalogProperties).withCommitIntervalRecords(2).build()),
             new TaskIdentity("topology", "iceberg-writer", 10, 0, 1),
             out.collector(),
             clock::get);

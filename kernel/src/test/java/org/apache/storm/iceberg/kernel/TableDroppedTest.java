@@ -1,5 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
@@ -57,7 +59,7 @@ class TableDroppedTest {
             .build();
     TaskEnvironment env =
         new TaskEnvironment(SinkTaskTest.TASK, recorder.collector(), clock::get, SinkMetrics.detached(registry, clock::get), Map.of());
-    sink = SinkTask.open(options, env);
+    sink = SinkTask.open(settings(options), env);
   }
 
   void send(long fromId, long toIdExclusive) {

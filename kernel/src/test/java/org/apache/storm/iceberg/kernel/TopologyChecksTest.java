@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel;
 
+import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -62,7 +63,7 @@ class TopologyChecksTest {
 
   @Test
   void aCommitIntervalNotBelowTheMessageTimeoutFails() {
-    assertThatThrownBy(() -> SinkTask.open(options().withCommitIntervalMillis(60_000).build(),
+    assertThatThrownBy(() -> SinkTask.open(settings(options().withCommitIntervalMillis(60_000).build()),
             env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 30), 1)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("commit interval 60000 ms is not below topology.message.timeout.secs (30 s): tuples would time out"
@@ -71,7 +72,7 @@ class TopologyChecksTest {
 
   @Test
   void anAgeThresholdWithNoTickAnywhereFails() {
-    assertThatThrownBy(() -> SinkTask.open(options().withCommitIntervalMillis(5_000).build(), env(conf(), 1)))
+    assertThatThrownBy(() -> SinkTask.open(settings(options().withCommitIntervalMillis(5_000).build()), env(conf(), 1)))
         .hasMessage("an age threshold (commit interval 5000 ms) needs tick tuples to seal a batch when the"
             + " stream goes quiet, but neither the bolt nor the topology asks for them (topology.tick.tuple.freq.secs);"
             + " set withTickIntervalSecs, or leave it unset so the bolt declares half the threshold");
@@ -79,7 +80,7 @@ class TopologyChecksTest {
 
   @Test
   void anAgePolicyNotBelowTheMessageTimeoutFails() {
-    assertThatThrownBy(() -> SinkTask.open(options().withSealPolicy("age", Map.of("limit", "30000")).build(),
+    assertThatThrownBy(() -> SinkTask.open(settings(options().withSealPolicy("age", Map.of("limit", "30000")).build()),
             env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 15), 1)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("seal policy 'age' limit 30000 ms is not below topology.message.timeout.secs (30 s): tuples would"
@@ -89,15 +90,15 @@ class TopologyChecksTest {
 
   @Test
   void anAgePolicyGivenAsAnInstanceIsCheckedToo() {
-    assertThatThrownBy(() -> SinkTask.open(options()
-                .withSealPolicy(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, 45_000)).build(),
+    assertThatThrownBy(() -> SinkTask.open(settings(options()
+                .withSealPolicy(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, 45_000)).build()),
             env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 15), 1)))
         .hasMessageStartingWith("seal policy 'age' limit 45000 ms is not below topology.message.timeout.secs (30 s)");
   }
 
   @Test
   void aWallClockPolicyNotBelowTheMessageTimeoutFails() {
-    assertThatThrownBy(() -> SinkTask.open(options().withSealPolicy("wall-clock", Map.of("every-ms", "60000")).build(),
+    assertThatThrownBy(() -> SinkTask.open(settings(options().withSealPolicy("wall-clock", Map.of("every-ms", "60000")).build()),
             env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)))
         .hasMessage("seal policy 'wall-clock' every-ms 60000 ms is not below topology.message.timeout.secs (30 s):"
             + " tuples would time out and replay before they commit; lower the every-ms of"
@@ -106,22 +107,22 @@ class TopologyChecksTest {
 
   @Test
   void anAgePolicyWithNoTickAnywhereFails() {
-    assertThatThrownBy(() -> SinkTask.open(options().withSealPolicy("age", Map.of("limit", "5000")).build(),
+    assertThatThrownBy(() -> SinkTask.open(settings(options().withSealPolicy("age", Map.of("limit", "5000")).build()),
             env(conf(), 1)))
         .hasMessageStartingWith("an age threshold (seal policy 'age' limit 5000 ms) needs tick tuples to seal a batch");
   }
 
   @Test
   void timePoliciesBelowTheMessageTimeoutPass() {
-    assertThatCode(() -> SinkTask.open(options().withSealPolicy("age", Map.of("limit", "20000"))
-                .withSealPolicy("wall-clock", Map.of("every-ms", "10000")).build(),
+    assertThatCode(() -> SinkTask.open(settings(options().withSealPolicy("age", Map.of("limit", "20000"))
+                .withSealPolicy("wall-clock", Map.of("every-ms", "10000")).build()),
             env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)).close())
         .doesNotThrowAnyException();
   }
 
   @Test
   void tooFewPendingTuplesForTheRecordThresholdFails() {
-    assertThatThrownBy(() -> SinkTask.open(options().withCommitIntervalRecords(1_000).build(),
+    assertThatThrownBy(() -> SinkTask.open(settings(options().withCommitIntervalRecords(1_000).build()),
             env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 300), 2)))
         .hasMessage("topology.max.spout.pending (300 per spout task, 600 in all) is below the 1000 tuples component"
             + " 'iceberg' needs pending to fill its batches: 1000 records a batch (withCommitIntervalRecords) × 1 task,"
@@ -140,9 +141,9 @@ class TopologyChecksTest {
     Map<String, Object> conf = conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 2_000);
     IcebergOptions options = options().withCommitIntervalRecords(1_000).build();
     if (accepted) {
-      assertThatCode(() -> SinkTask.open(options, env(conf, 2, sinkTasks)).close()).doesNotThrowAnyException();
+      assertThatCode(() -> SinkTask.open(settings(options), env(conf, 2, sinkTasks)).close()).doesNotThrowAnyException();
     } else {
-      assertThatThrownBy(() -> SinkTask.open(options, env(conf, 2, sinkTasks)))
+      assertThatThrownBy(() -> SinkTask.open(settings(options), env(conf, 2, sinkTasks)))
           .hasMessage("topology.max.spout.pending (2000 per spout task, 4000 in all) is below the 8000 tuples"
               + " component 'iceberg' needs pending to fill its batches: 1000 records a batch"
               + " (withCommitIntervalRecords) × 8 tasks, each holding about its share of the pending tuples, so a"
@@ -153,7 +154,7 @@ class TopologyChecksTest {
 
   @Test
   void theWriterOfTheSplitSinkIsCheckedPerTaskToo() {
-    assertThatThrownBy(() -> SinkTask.openWriter(options().withCommitIntervalRecords(1_000).build(),
+    assertThatThrownBy(() -> SinkTask.openWriter(settings(options().withCommitIntervalRecords(1_000).build()),
             env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 1_000), 1, 4)))
         .hasMessageStartingWith("topology.max.spout.pending (1000 per spout task, 1000 in all) is below the 4000"
             + " tuples component 'iceberg' needs pending");
@@ -162,7 +163,7 @@ class TopologyChecksTest {
   @Test
   void tooFewPendingTuplesForEverySinkTaskOnlyWarnsWhenAnotherThresholdSeals() {
     try (LogCapture log = new LogCapture()) {
-      SinkTask.open(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build(),
+      SinkTask.open(settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build()),
           env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 2_000, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 2), 1, 4)).close();
       assertThat(log.lines).contains("WARN topology.max.spout.pending (2000 per spout task, 2000 in all) is below the"
           + " 4000 tuples component 'iceberg' needs pending to fill its batches: 1000 records a batch"
@@ -174,21 +175,21 @@ class TopologyChecksTest {
 
   @Test
   void tooFewPendingTuplesOnlyWarnsWhenAnotherThresholdSeals() {
-    assertThatCode(() -> SinkTask.open(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build(),
+    assertThatCode(() -> SinkTask.open(settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build()),
             env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 300, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 2), 2)).close())
         .doesNotThrowAnyException();
   }
 
   @Test
   void aSoundConfigurationPasses() {
-    assertThatCode(() -> SinkTask.open(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(10_000).build(),
+    assertThatCode(() -> SinkTask.open(settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(10_000).build()),
             env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 5_000, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)).close())
         .doesNotThrowAnyException();
   }
 
   @Test
   void aGroupCommitIntervalNotBelowTheMessageTimeoutFails() {
-    assertThatThrownBy(() -> GroupCommitter.open(options().withGroupCommitIntervalMillis(45_000).build(), env(conf(), 1)))
+    assertThatThrownBy(() -> GroupCommitter.open(settings(options().withGroupCommitIntervalMillis(45_000).build()), env(conf(), 1)))
         .hasMessage("group commit interval 45000 ms is not below topology.message.timeout.secs (30 s): tuples would"
             + " time out and replay before they commit; lower withGroupCommitIntervalMillis or raise the timeout");
   }

@@ -1,9 +1,10 @@
-package org.apache.storm.iceberg.kernel;
+package org.apache.storm.iceberg.kernel.options;
 
 import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import org.apache.storm.iceberg.kernel.ProviderRegistry;
 import org.apache.storm.iceberg.spi.ProviderFactory;
 
 /**

@@ -1,0 +1,122 @@
+package org.apache.storm.iceberg.kernel.options;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.iceberg.CatalogProperties;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.PartitionField;
+import org.apache.storm.iceberg.kernel.SecretReferences;
+import org.apache.storm.iceberg.kernel.SummaryKeys;
+import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
+
+/**
+ * Every check of the options, run on the submitting client: a setter's argument when it is set
+ * ({@link #requireNonNegative}, {@link #requirePositive}), the whole settings at {@code build()}
+ * ({@link #checked}). Each throws {@link IllegalArgumentException} with a message that says which
+ * builder method to change.
+ */
+public final class OptionsChecks {
+  private OptionsChecks() {}
+
+  /**
+   * Checks the settings as a whole, including that every named provider is on {@code
+   * Thread.currentThread().getContextClassLoader()} exactly once and accepts its properties.
+   */
+  public static SinkSettings checked(SinkSettings settings) {
+    SinkSettings.CatalogTarget target = settings.target();
+    requireCatalog(target.catalogProperties());
+    SecretReferences.validate(target.catalogProperties());
+    requireTable(target.table());
+    requireAutoCreateSpecMatchesSchema(target.autoCreate());
+    requireName(settings.commits().walNamespace(), "withWalNamespace");
+    requireAbsolutePath(settings.spillDirectory(), "withSpillDirectory");
+    requireName(target.catalogName(), "withCatalogName");
+    settings.commits().snapshotProperties().keySet().forEach(OptionsChecks::requireUserSummaryKey);
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    SinkSettings.Providers providers = settings.providers();
+    providers.recordMapper().validate(loader);
+    providers.walStore().validate(loader);
+    if (providers.fileFormat() != null) {
+      providers.fileFormat().validate(loader);
+    }
+    providers.sealPolicies().forEach(choice -> choice.validate(loader));
+    return settings;
+  }
+
+  public static long requireNonNegative(long value, String setter) {
+    if (value < 0) {
+      throw new IllegalArgumentException(setter + " must be 0 (off) or positive, got " + value);
+    }
+    return value;
+  }
+
+  public static long requirePositive(long value, String setter) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(setter + " must be positive, got " + value);
+    }
+    return value;
+  }
+
+  private static void requireCatalog(Map<String, String> catalogProperties) {
+    if (!catalogProperties.containsKey(CatalogUtil.ICEBERG_CATALOG_TYPE)
+        && !catalogProperties.containsKey(CatalogProperties.CATALOG_IMPL)) {
+      throw new IllegalArgumentException(
+          "catalog properties name no catalog: set 'type' (hadoop, jdbc, rest, hive, glue, nessie)"
+              + " or 'catalog-impl' in withCatalogProperties; got keys "
+              + new TreeSet<>(catalogProperties.keySet()));
+    }
+  }
+
+  private static void requireTable(String table) {
+    if (table == null || table.isBlank()) {
+      throw new IllegalArgumentException("no table: set withTable(\"namespace.table\")");
+    }
+    for (String part : table.split("\\.", -1)) {
+      if (part.isBlank()) {
+        throw new IllegalArgumentException(
+            "table name '" + table + "' has an empty part; use withTable(\"namespace.table\")");
+      }
+    }
+  }
+
+  private static void requireAutoCreateSpecMatchesSchema(AutoCreate autoCreate) {
+    if (autoCreate == null) {
+      return;
+    }
+    for (PartitionField field : autoCreate.spec().fields()) {
+      if (autoCreate.schema().findField(field.sourceId()) == null) {
+        throw new IllegalArgumentException(
+            "auto-create partition field '" + field.name() + "' uses source column id " + field.sourceId()
+                + ", which is not in the auto-create schema; build the spec with"
+                + " PartitionSpec.builderFor(schema) from the same schema");
+      }
+    }
+  }
+
+  private static void requireName(String value, String setter) {
+    if (value == null || value.isBlank() || value.contains("/")) {
+      throw new IllegalArgumentException(setter + " needs a non-blank name without '/', got '" + value + "'");
+    }
+  }
+
+  /** Accepts null (the setter was not called) or an absolute path. */
+  private static void requireAbsolutePath(String path, String setter) {
+    if (path == null) {
+      return;
+    }
+    if (path.isBlank() || !Path.of(path).isAbsolute()) {
+      throw new IllegalArgumentException(
+          setter + " needs an absolute path (a directory on every worker, such as /var/lib/storm/iceberg-spill), got '"
+              + path + "'");
+    }
+  }
+
+  private static void requireUserSummaryKey(String key) {
+    if (key.startsWith(SummaryKeys.RESERVED_PREFIX)) {
+      throw new IllegalArgumentException(
+          "snapshot property '" + key + "' uses the reserved prefix '" + SummaryKeys.RESERVED_PREFIX
+              + "'; choose another key for withSnapshotProperty");
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package org.apache.storm.iceberg.kernel.options;
+
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.iceberg.kernel.Redaction;
+import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.iceberg.spi.SealPolicy;
+import org.apache.storm.iceberg.spi.WalStore;
+
+/**
+ * Everything a sink's stages read from its options, grouped by what uses it. Immutable and
+ * serializable: it travels in the topology inside {@code IcebergOptions}, which checks it when it is
+ * built ({@link OptionsChecks#checked}), so a stage may assume it valid.
+ *
+ * @param spillDirectory where held ack ids spill, or null for the worker's {@code java.io.tmpdir}
+ */
+public record SinkSettings(
+    CatalogTarget target,
+    Thresholds thresholds,
+    Providers providers,
+    Commits commits,
+    SplitSink splitSink,
+    String spillDirectory)
+    implements Serializable {
+
+  /** The directory a batch's held ack ids spill to on this worker. */
+  public Path spillPath() {
+    return Path.of(spillDirectory != null ? spillDirectory : System.getProperty("java.io.tmpdir"));
+  }
+
+  /**
+   * The table to write and the catalog holding it. Its {@code toString()} masks secrets.
+   *
+   * @param catalogProperties exactly as given: secret references are resolved on the worker
+   * @param autoCreate how to create the table when it does not exist, or null to require it
+   */
+  public record CatalogTarget(
+      String catalogName, Map<String, String> catalogProperties, String table, AutoCreate autoCreate)
+      implements Serializable {
+    public CatalogTarget {
+      catalogProperties = Map.copyOf(catalogProperties);
+    }
+
+    public TableIdentifier tableIdentifier() {
+      return TableIdentifier.parse(table);
+    }
+
+    @Override
+    public String toString() {
+      return "table=" + table + ", catalog=" + catalogName + " " + Redaction.redact(catalogProperties)
+          + ", autoCreate=" + (autoCreate != null);
+    }
+  }
+
+  /** The schema, spec and table properties a missing table is created with. */
+  public record AutoCreate(Schema schema, PartitionSpec spec, Map<String, String> properties)
+      implements Serializable {
+    public AutoCreate {
+      properties = Map.copyOf(properties);
+    }
+  }
+
+  /**
+   * The commit-interval thresholds, each 0 when off, and the tick interval asked for (0: derived
+   * from the time thresholds). The seal stage turns them into seal policies.
+   */
+  public record Thresholds(long records, long bytes, long millis, int tickIntervalSecs)
+      implements Serializable {}
+
+  /**
+   * The plug-ins chosen by name or instance, resolved on the worker.
+   *
+   * @param fileFormat null to follow the table's {@code write.format.default}
+   * @param sealPolicies the policies besides the commit-interval thresholds
+   */
+  public record Providers(
+      ProviderChoice<RecordMapper> recordMapper,
+      ProviderChoice<FileFormatWriter> fileFormat,
+      ProviderChoice<WalStore> walStore,
+      List<ProviderChoice<SealPolicy>> sealPolicies)
+      implements Serializable {
+    public Providers {
+      sealPolicies = List.copyOf(sealPolicies);
+    }
+  }
+
+  /**
+   * How a committing task commits: where its WAL lives, what each snapshot summary carries, how an
+   * ambiguous commit is retried, and how long before a tuple's timeout it stops trying.
+   */
+  public record Commits(
+      String walNamespace,
+      Map<String, String> snapshotProperties,
+      int retries,
+      long retryBackoffMillis,
+      long deadlineMarginMillis)
+      implements Serializable {
+    public static final int DEFAULT_RETRIES = 3;
+    public static final long DEFAULT_RETRY_BACKOFF_MILLIS = 500;
+
+    public Commits {
+      snapshotProperties = Collections.unmodifiableMap(new LinkedHashMap<>(snapshotProperties));
+    }
+  }
+
+  /** When the split sink's committer commits the descriptors it gathered. */
+  public record SplitSink(long groupCommitIntervalMillis, int groupCommitMaxDataFiles)
+      implements Serializable {}
+}
