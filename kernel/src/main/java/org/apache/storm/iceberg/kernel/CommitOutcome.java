@@ -15,9 +15,19 @@ public record CommitOutcome(Status status, String commitId, Exception error) {
     COMMITTED,
     /** The append reported an error, but a snapshot carries its commit id: it landed. */
     COMMITTED_AFTER_ERROR,
-    /** The append did not land: no snapshot carries its commit id. */
+    /**
+     * The append did not land, and cannot land later: no snapshot carries its commit id, and the
+     * error was a definite "not applied" (see {@link CommitSettler}), or the append was never tried.
+     */
     FAILED,
-    /** The append reported an error and the table could not be read to settle it. */
+    /**
+     * The append reported an ambiguous error and could not be settled: it may still land. Reached in
+     * two ways: the settler's retries under the same commit id ran out while every look and retry
+     * stayed ambiguous (the table could not be read, or each retry met another ambiguous error); or
+     * the committing thread was interrupted while it waited to retry. The tuples are failed and
+     * replay; the WAL entry stays, for the task's next incarnation to settle and log. A duplicate is
+     * possible only through this outcome.
+     */
     UNKNOWN
   }
 
