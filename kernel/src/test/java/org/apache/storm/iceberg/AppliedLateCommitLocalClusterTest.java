@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * commit had landed: a duplicate. Every id must be in the table exactly once.
  */
 class AppliedLateCommitLocalClusterTest {
-  static final long EVENTS = 500;
+  static final long EVENTS = 300;
   /** The settler's first wait: the first two delays come before its retry, the last after it. */
   static final long BACKOFF_MILLIS = 300;
   static final long[] DELAYS_MILLIS = {30, 120, 700};
