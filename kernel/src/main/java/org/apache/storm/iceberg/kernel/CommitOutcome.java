@@ -25,8 +25,8 @@ public record CommitOutcome(Status status, String commitId, Exception error) {
      * two ways: the settler's retries under the same commit id ran out while every look and retry
      * stayed ambiguous (the table could not be read, or each retry met another ambiguous error); or
      * the committing thread was interrupted while it waited to retry. The tuples are failed and
-     * replay; the WAL entry stays, for the task's next incarnation to settle and log. A duplicate is
-     * possible only through this outcome.
+     * replay; the WAL entry stays, for the task's next incarnation to settle and log. Of the four
+     * outcomes, only this one can leave a duplicate.
      */
     UNKNOWN
   }

@@ -131,7 +131,7 @@ final class CommitSettler {
    * Whether {@code error} leaves the commit's fate open: anything but an error Iceberg marks as a
    * known failure (see the class Javadoc).
    */
-  static boolean isAmbiguous(RuntimeException error) {
+  private static boolean isAmbiguous(RuntimeException error) {
     return !(error instanceof CleanableFailure);
   }
 
