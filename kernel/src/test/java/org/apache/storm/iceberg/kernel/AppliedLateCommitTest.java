@@ -18,6 +18,7 @@ import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.Faults.CommitFault;
 import org.apache.storm.iceberg.testing.LateCommits;
+import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
@@ -29,12 +30,13 @@ import org.junit.jupiter.params.provider.CsvSource;
 /**
  * A commit answered at once with a generic error (a read timeout, a gateway's 524) and applied
  * later by the catalog, on another thread, as by a server that got the request and answers late.
- * Whenever it arrives, the batch must be in the table once: the settler retries under the same
- * commit id, so a late commit that arrives before the retry is seen by the retry's validator, and
- * one that arrives after it is refused by the catalog's compare-and-swap.
+ * Whenever it arrives, the batch must be in the table once: the settler looks, then retries under
+ * the same commit id, so a late commit that arrives before the look is found, one that arrives
+ * before the retry is seen by the retry's validator, and one that arrives after it is refused by
+ * the catalog's compare-and-swap.
  */
 class AppliedLateCommitTest {
-  /** The settler's first wait before it retries: late commits come well before it or well after. */
+  /** The settler's first wait before it retries: the timed late commits come before it or after. */
   static final long BACKOFF_MILLIS = 250;
 
   @TempDir Path dir;
@@ -83,21 +85,77 @@ class AppliedLateCommitTest {
 
     send(List.of(0L, 1L, 2L, 3L, 4L));
     faults.late.await(Duration.ofSeconds(10));
-    // The spout replays whatever was failed; it does so here after the late commit reached the
-    // catalog, the worst moment for a batch failed too early.
-    send(recorder.failed.stream().map(t -> t.getLongByField("id")).toList());
+    replayWhatFailed();
 
+    assertOnceAndAcked();
+    // Which came first, the late commit or the retry, is the machine's to decide here (the pinned
+    // cases below decide it); either way the late commit reached the catalog and was judged.
+    assertThat(faults.late.applied.get() + faults.late.refused.get()).isEqualTo(1);
+    sink.close();
+  }
+
+  /** When a late commit reaches the catalog, pinned to a catalog call rather than to the clock. */
+  enum Moment {
+    /** At the sink's look, the first refresh after the error: the look finds it. */
+    AT_THE_LOOK(1, "INFO Commit %s to test.db.events reported java.io.UncheckedIOException"),
+    /** At the retry's refresh, after the look: the retry's validator refuses. */
+    BEFORE_THE_RETRY(2, "INFO Commit %s to test.db.events landed late, before its retry; acking"),
+    /** After the retry landed: the catalog's compare-and-swap refuses it. */
+    AFTER_THE_RETRY(Integer.MAX_VALUE, "INFO Commit %s to test.db.events landed on retry 1 after java.io.UncheckedIOException");
+
+    final int afterCalls;
+    final String settled;
+
+    Moment(int afterCalls, String settled) {
+      this.afterCalls = afterCalls;
+      this.settled = settled;
+    }
+  }
+
+  @ParameterizedTest(name = "{0}, applied {1}")
+  @CsvSource({
+    "HADOOP, AT_THE_LOOK", "HADOOP, BEFORE_THE_RETRY", "HADOOP, AFTER_THE_RETRY",
+    "JDBC_SQLITE, AT_THE_LOOK", "JDBC_SQLITE, BEFORE_THE_RETRY", "JDBC_SQLITE, AFTER_THE_RETRY"
+  })
+  void aLateCommitIsSettledByTheLookTheRetrysValidatorOrCompareAndSwap(SinkTaskTest.CatalogKind kind, Moment moment)
+      throws Exception {
+    start(kind);
+    faults.late.afterCalls = moment.afterCalls;
+    faults.late.answer = LateCommits.Answer.READ_TIMEOUT;
+    faults.inject(CommitFault.ERROR_APPLIED_LATE, 1);
+
+    try (LogCapture logs = new LogCapture()) {
+      send(List.of(0L, 1L, 2L, 3L, 4L));
+      faults.late.applyWaitingNow();
+      replayWhatFailed();
+
+      String commitId = TestTables.snapshots(table).get(0).summary().get(IcebergOptions.COMMIT_ID_PROPERTY);
+      String settled = String.format(moment.settled, commitId);
+      assertThat(logs.lines).as("settled as pinned").anyMatch(line -> line.startsWith(settled));
+    }
+    assertOnceAndAcked();
+    if (moment == Moment.AFTER_THE_RETRY) {
+      assertThat(faults.late.refused).as("compare-and-swap refused the late commit").hasValue(1);
+    } else {
+      assertThat(faults.late.applied).as("the late commit landed").hasValue(1);
+    }
+    sink.close();
+  }
+
+  /**
+   * The spout replays whatever was failed; it does so here after the late commit reached the
+   * catalog, the worst moment for a batch failed too early.
+   */
+  void replayWhatFailed() {
+    send(recorder.failed.stream().map(t -> t.getLongByField("id")).toList());
+  }
+
+  void assertOnceAndAcked() {
     assertThat(TestTables.ids(table)).as("every id once").containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(TestTables.snapshots(table)).hasSize(1);
     assertThat(recorder.failed).as("no tuple failed, so none replayed").isEmpty();
     assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(faults.late.failed).isEmpty();
-    if (delayMillis < BACKOFF_MILLIS) {
-      assertThat(faults.late.applied).as("the late commit landed before the retry, whose validator refused").hasValue(1);
-    } else {
-      assertThat(faults.late.refused).as("the retry landed first; compare-and-swap refused the late commit").hasValue(1);
-    }
     assertThat(TestTables.walEntries(table)).isEmpty();
-    sink.close();
   }
 }
