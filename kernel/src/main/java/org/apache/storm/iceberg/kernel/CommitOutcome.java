@@ -15,7 +15,10 @@ public record CommitOutcome(Status status, String commitId, Exception error) {
     COMMITTED,
     /** The append reported an error, but a snapshot carries its commit id: it landed. */
     COMMITTED_AFTER_ERROR,
-    /** The append did not land: no snapshot carries its commit id. */
+    /**
+     * The append did not land, and cannot land later: no snapshot carries its commit id, and the
+     * error was a definite "not applied" (see {@link CommitSettler}), or the append was never tried.
+     */
     FAILED,
     /**
      * Not appended: the batch's oldest tuple passed its commit deadline (the message timeout less
@@ -24,10 +27,13 @@ public record CommitOutcome(Status status, String commitId, Exception error) {
      */
     EXPIRED,
     /**
-     * The append reported an error that leaves its fate open, and the settler could not settle it,
-     * with no snapshot carrying the commit id: its retries ran out, were interrupted, or stopped at
-     * the batch's commit deadline; or the table was dropped or recreated, so no retry may land in
-     * it. The first attempt may still have landed, or land later; its WAL entry is kept.
+     * The append reported an ambiguous error and could not be settled: it may still land. Reached in
+     * four ways: the settler's retries under the same commit id ran out while every look and retry
+     * stayed ambiguous (the table could not be read, or each retry met another ambiguous error); the
+     * committing thread was interrupted while it waited to retry; the batch's commit deadline came
+     * before the next retry could; or the table was dropped or recreated, so no retry may land in
+     * it. The tuples are failed and replay; the WAL entry stays, for the task's next incarnation to
+     * settle and log. Of the outcomes, only this one can leave a duplicate.
      */
     UNKNOWN
   }

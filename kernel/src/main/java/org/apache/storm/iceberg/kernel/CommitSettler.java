@@ -5,7 +5,7 @@ import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
+import org.apache.iceberg.exceptions.CleanableFailure;
 import org.apache.iceberg.exceptions.ValidationException;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.slf4j.Logger;
@@ -15,11 +15,36 @@ import org.slf4j.LoggerFactory;
  * Settles an append that reported an error, while the batch is in hand.
  *
  * <p>It first looks for the commit id among the table's snapshots: found means the append landed.
- * A definite failure (Iceberg says the commit was not applied) fails the batch. An ambiguous one
- * (the catalog's answer was lost, or the table cannot be read) may still land later, for example a
- * REST commit a gateway answered 504 and applied afterwards. Failing such a batch would replay rows
- * that then appear twice. So the settler re-appends the <b>same files under the same commit id</b>,
- * guarded by a {@link SnapshotAncestryValidator} that refuses any ancestry already carrying the id:
+ * Otherwise what happens depends on the error:
+ *
+ * <p><b>Definite: not applied.</b> Only an error that Iceberg itself marks {@link CleanableFailure}
+ * ("the state is known to be failure") fails the batch at once. Iceberg's own {@code
+ * SnapshotProducer} deletes the commit's manifests after exactly these errors, and keeps them after
+ * any other, because any other may still land. In Iceberg 1.11 they are:
+ *
+ * <ul>
+ *   <li>{@link org.apache.iceberg.exceptions.CommitFailedException}: the catalog's compare-and-swap
+ *       refused the commit (a REST 409, a JDBC row that no longer matched, a Hadoop version file
+ *       already there), after Iceberg's own conflict retries, which retry nothing else;
+ *   <li>{@link ValidationException}: Iceberg refused the commit before sending it;
+ *   <li>{@link org.apache.iceberg.exceptions.NoSuchTableException} (and {@code
+ *       NoSuchIcebergTableException}, {@code NoSuchNamespaceException}): the table is not there to
+ *       commit to (a REST 404, JDBC's check before its update);
+ *   <li>the REST client's {@link org.apache.iceberg.exceptions.BadRequestException} (400), {@link
+ *       org.apache.iceberg.exceptions.NotAuthorizedException} (401), {@link
+ *       org.apache.iceberg.exceptions.ForbiddenException} (403) and {@link
+ *       org.apache.iceberg.exceptions.ServiceUnavailableException}: the request was refused before
+ *       it was processed. (A commit's 500, 502, 503 and 504 become {@code
+ *       CommitStateUnknownException}, which is ambiguous.)
+ * </ul>
+ *
+ * <p><b>Ambiguous: every other error.</b> A lost answer ({@code CommitStateUnknownException}), a
+ * socket timeout or reset ({@code UncheckedIOException}), a gateway's 408, 499 or 524 (a plain
+ * {@code RESTException}), a JDBC driver that threw after its row was written ({@code
+ * UncheckedSQLException}), a table that cannot be read: the commit may land later. Failing such a
+ * batch would replay rows that then appear twice. So the settler re-appends the <b>same files under
+ * the same commit id</b>, guarded by an {@link AbsentCommitId} validator that refuses any ancestry
+ * already carrying the id:
  *
  * <ul>
  *   <li>the validator refuses: the first attempt landed in the meantime, so the batch is acked;
@@ -27,7 +52,8 @@ import org.slf4j.LoggerFactory;
  *       Hadoop, Hive, Glue, Nessie) can no longer apply the stale first attempt, whose base no longer
  *       matches;
  *   <li>it stays ambiguous: retry, with doubling backoff, up to the configured number of retries,
- *       then fail the batch (it replays, and duplicates are possible).
+ *       then give up as {@link CommitOutcome.Status#UNKNOWN} (the batch replays, and duplicates are
+ *       possible).
  * </ul>
  */
 final class CommitSettler {
@@ -73,13 +99,13 @@ final class CommitSettler {
         LOG.info("Commit {} to {} reported {} but landed in snapshot {}; acking", commitId, table.name(), Redaction.redact(firstError.toString()), snapshotId);
         return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
       }
-      if (!ambiguous) {
-        LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), Redaction.of(firstError));
-        return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, firstError);
-      }
       if (TableLifecycle.isEvidentlyGone(firstError)) {
         // Dropped or recreated: a retry cannot land in the old table and must not land in a new one.
         return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
+      }
+      if (!ambiguous) {
+        LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), Redaction.of(firstError));
+        return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, firstError);
       }
       if (retry >= retries.max()) {
         LOG.warn("Commit {} to {} is still unsettled after {} retries; failing the batch for replay (duplicates possible)",
@@ -93,28 +119,32 @@ final class CommitSettler {
         return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
       }
       if (!sleep(backoffMillis)) {
+        LOG.warn("Commit {} to {} is unsettled: interrupted while waiting to retry; failing the batch for replay (duplicates possible)",
+            commitId, table.name(), Redaction.of(firstError));
         return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
       }
+      AbsentCommitId absent = new AbsentCommitId(commitId);
       try {
-        sameAppend.get().validateWith(new AllValidators(deadline, new AbsentCommitId(commitId))).commit();
+        sameAppend.get().validateWith(new AllValidators(deadline, absent)).commit();
         LOG.info("Commit {} to {} landed on retry {} after {}", commitId, table.name(), retry + 1, Redaction.redact(firstError.toString()));
         return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
-      } catch (ValidationException e) {
-        if (e.getMessage() != null && e.getMessage().contains(AbsentCommitId.MARK + commitId)) {
+      } catch (RuntimeException e) {
+        if (absent.refused()) {
           LOG.info("Commit {} to {} landed late, before its retry; acking", commitId, table.name());
           return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
         }
-        firstError.addSuppressed(e);
-      } catch (RuntimeException e) {
         // Whatever the retry met, the first attempt is still unsettled: look again.
         firstError.addSuppressed(e);
       }
     }
   }
 
-  /** Only a lost answer leaves a commit's fate open; Iceberg's other errors mean it was not applied. */
+  /**
+   * Whether {@code error} leaves the commit's fate open: anything but an error Iceberg marks as a
+   * known failure (see the class Javadoc).
+   */
   private static boolean isAmbiguous(RuntimeException error) {
-    return error instanceof CommitStateUnknownException;
+    return !(error instanceof CleanableFailure);
   }
 
   private long backoffMillis(int retry) {
@@ -131,10 +161,13 @@ final class CommitSettler {
     }
   }
 
-  /** Refuses an ancestry in which a snapshot already carries the commit id. */
+  /**
+   * Refuses an ancestry in which a snapshot already carries the commit id, and remembers that it
+   * did: the settler recognises its own refusal by this flag, not by the error's message.
+   */
   static final class AbsentCommitId implements SnapshotAncestryValidator {
-    static final String MARK = "storm-iceberg commit already landed: ";
     private final String commitId;
+    private volatile boolean refused;
 
     AbsentCommitId(String commitId) {
       this.commitId = commitId;
@@ -144,15 +177,21 @@ final class CommitSettler {
     public boolean validate(Iterable<Snapshot> baseSnapshots) {
       for (Snapshot snapshot : baseSnapshots) {
         if (commitId.equals(snapshot.summary().get(SummaryKeys.COMMIT_ID))) {
+          refused = true;
           return false;
         }
       }
       return true;
     }
 
+    /** Whether it found the commit id in an ancestry it was asked about: the commit has landed. */
+    boolean refused() {
+      return refused;
+    }
+
     @Override
     public String errorMessage() {
-      return MARK + commitId;
+      return "storm-iceberg commit " + commitId + " already landed";
     }
   }
 }

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.tuple.Tuple;
@@ -36,21 +37,24 @@ final class BoltSchedule {
       schedule.step();
       int acksBefore = recorder.acked.size();
       int failsBefore = recorder.failed.size();
-      int errorsBefore = recorder.errors.size();
+      Set<String> walBefore = schedule.walEntries();
       if (!act(schedule.random.nextInt(100))) {
         crash(acksBefore);
         continue;
       }
       recordAcks(acksBefore);
-      boolean ambiguous = Schedule.anyLostAnswer(recorder.errors.subList(errorsBefore, recorder.errors.size()));
+      // One task commits at most one batch a step: the tuples it failed are that batch's, or tuples
+      // failed before any commit.
+      boolean unsettled = schedule.unsettledSince(walBefore);
       for (Tuple tuple : recorder.failed.subList(failsBefore, recorder.failed.size())) {
         Long id = inFlight.remove(tuple);
         if (id != null) {
-          schedule.replay(id, Schedule.attempt(tuple), !ambiguous);
+          schedule.replay(id, Schedule.attempt(tuple), unsettled);
         }
       }
     }
     schedule.faults.clear();
+    schedule.faults.late.applyWaitingNow();
     sink.close();
     // A last incarnation starts and settles whatever a crashed or unsettled one left.
     open().close();

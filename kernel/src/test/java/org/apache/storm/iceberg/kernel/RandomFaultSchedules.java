@@ -25,9 +25,9 @@ import org.apache.storm.iceberg.testing.MemoryWalStoreFactory;
  * sizes and, step by step, what happens next (see {@link Schedule#armRandomFault}).
  *
  * <p>After each schedule it checks what a user would: every id is in the table; every snapshot adds
- * whole batches only; a duplicate only for an id that was failed or timed out and replayed, never
- * after an ambiguous commit; the table reads cleanly; and no WAL entry is left once a last
- * incarnation has started.
+ * whole batches only; a copy of an attempt only where that attempt timed out, or the sink failed it
+ * with its commit declared unsettled (see {@link Schedule}), never one the sink failed as not
+ * applied; the table reads cleanly; and no WAL entry is left once a last incarnation has started.
  *
  * <p>Run many on demand: {@code mvn -pl kernel test -Dtest=RandomFaultSchedulesTest -Dschedules=100000}.
  */
@@ -121,16 +121,17 @@ final class RandomFaultSchedules {
         throw new AssertionError(schedule + "id " + id + " was acked but is not in the table");
       }
     }
-    // Copies of an id are legitimate only as rows of different attempts, each replayed after a
-    // crash, a timeout or a definite failure: one attempt twice is one batch committed twice, and
-    // an attempt failed after an ambiguous commit must not be there at all.
+    // Copies of an id are legitimate only as rows of different attempts, each of which may have
+    // landed: its tuple timed out, or the sink failed it with its commit unsettled. One attempt
+    // twice is one batch committed twice; an attempt the sink failed as not applied must not be
+    // there at all.
     attemptCopies.forEach((attempt, n) -> {
       if (n > 1) {
         throw new AssertionError(schedule + "attempt " + attempt + " is in the table " + n + " times: its batch was committed twice");
       }
       if (mustNotLand.contains(attempt)) {
         throw new AssertionError(schedule + "attempt " + attempt
-            + " is in the table, but its batch was failed after an ambiguous commit and replayed: a duplicate from an ambiguous commit");
+            + " is in the table, but the sink failed it as not applied (its commit settled) and it was replayed: a duplicate");
       }
     });
     for (Set<Long> batch : ackedBatches) {

@@ -34,7 +34,9 @@ class RestFaultProxyTest {
   @CsvSource({
     "APPLY_THEN_ANSWER, 502", "APPLY_THEN_ANSWER, 503", "APPLY_THEN_ANSWER, 504",
     "ANSWER_WITHOUT_FORWARDING, 502", "ANSWER_WITHOUT_FORWARDING, 503", "ANSWER_WITHOUT_FORWARDING, 504",
-    "ANSWER_THEN_APPLY_LATE, 504"
+    "ANSWER_THEN_APPLY_LATE, 504",
+    // Codes the REST client maps to no Iceberg error of its own: a plain RESTException, ambiguous.
+    "ANSWER_WITHOUT_FORWARDING, 499", "ANSWER_THEN_APPLY_LATE, 408", "ANSWER_THEN_APPLY_LATE, 524"
   })
   void aGatewayNeverCausesALossOrADuplicate(RestFaultProxy.Mode mode, int code) throws Exception {
     try (RestCatalogServer rest = new RestCatalogServer(dir.resolve("rest"));

@@ -20,10 +20,10 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.exceptions.CommitStateUnknownException;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
+import org.apache.storm.iceberg.testing.MemoryWalStoreFactory;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.Tuples;
@@ -35,13 +35,18 @@ import org.apache.storm.tuple.Tuple;
  * of a spout that replays whatever is failed or times out.
  *
  * <p>The spout model keeps what the checks need: which ids were acked, in which batches, and which
- * ids may appear twice. A duplicate is allowed only for an id replayed after a crash or a
- * definite commit failure; an ambiguous commit (a lost answer) must never lead to one.
+ * attempts must never be in the table. It knows nothing of which errors the sink deems ambiguous:
+ * it sees only what a spout and an operator see. An attempt whose tuple timed out (its task died)
+ * may have landed. An attempt the sink failed may have landed only if the sink declared its commit
+ * unsettled, which it does by leaving that commit's WAL entry in place, never asking to delete it
+ * (see {@link #unsettledSince}); every other attempt the sink failed it declared not applied, and
+ * must not be in the table.
  */
 final class Schedule {
   private static final Faults.CommitFault[] COMMIT_FAULTS = {
     Faults.CommitFault.FAIL_BEFORE, Faults.CommitFault.UNKNOWN_AFTER, Faults.CommitFault.UNKNOWN_NOT_APPLIED,
-    Faults.CommitFault.UNKNOWN_LANDS_LATE, Faults.CommitFault.UNKNOWN_STALE_AFTER_RETRY, Faults.CommitFault.UNREACHABLE
+    Faults.CommitFault.UNKNOWN_LANDS_LATE, Faults.CommitFault.UNKNOWN_STALE_AFTER_RETRY, Faults.CommitFault.UNREACHABLE,
+    Faults.CommitFault.ERROR_APPLIED_LATE
   };
   private static final String[] REGIONS = {"eu", "us", "apac"};
 
@@ -55,7 +60,7 @@ final class Schedule {
   final int idCount;
   final Set<Long> acked = new HashSet<>();
   final Set<Long> replayed = new HashSet<>();
-  /** Attempts (payloads) failed after an ambiguous commit and replayed: none may be in the table. */
+  /** Attempts (payloads) the sink failed without declaring their commit unsettled: none may be in the table. */
   final Set<String> mustNotLand = new HashSet<>();
   private final Map<Long, Integer> sends = new HashMap<>();
   final List<Set<Long>> ackedBatches = new ArrayList<>();
@@ -138,16 +143,32 @@ final class Schedule {
   }
 
   /**
-   * The spout sees {@code attempt} of {@code id} fail or time out and sends the id again. Unless a
-   * duplicate is allowed (a crash, a timeout, a definite failure), the failed attempt must never
-   * land: a failure after an ambiguous commit promises it did not.
+   * The spout sees {@code attempt} of {@code id} fail or time out and sends the id again. Unless
+   * {@code mayHaveLanded} (its tuple timed out, or the sink failed it with its commit unsettled), the
+   * failed attempt must never land: the sink said it was not applied.
    */
-  void replay(long id, String attempt, boolean duplicateAllowed) {
+  void replay(long id, String attempt, boolean mayHaveLanded) {
     toSend.add(id);
     replayed.add(id);
-    if (!duplicateAllowed) {
+    if (!mayHaveLanded) {
       mustNotLand.add(attempt);
     }
+  }
+
+  /** The WAL entries there are now: taken before a step, for {@link #unsettledSince}. */
+  Set<String> walEntries() {
+    return Set.copyOf(MemoryWalStoreFactory.entries(key).keySet());
+  }
+
+  /**
+   * Whether a commit made since {@code before} was left unsettled: its WAL entry is there and no
+   * task ever asked to delete it. That is how the sink declares "this commit may still land"; it
+   * deletes the entry of every commit it settled, landed or not, whether or not the delete succeeds.
+   */
+  boolean unsettledSince(Set<String> before) {
+    Set<String> deleteAsked = MemoryWalStoreFactory.deletesAsked(key);
+    return MemoryWalStoreFactory.entries(key).keySet().stream()
+        .anyMatch(entry -> !before.contains(entry) && !deleteAsked.contains(entry));
   }
 
   /** The spout sees these ids acked together: one batch, which must be whole in one snapshot. */
@@ -161,7 +182,8 @@ final class Schedule {
   /**
    * Arms one fault at a named point: a data file that cannot be written or closed; a WAL entry that
    * cannot be written (before or after its bytes land) or deleted; a commit rejected, answered with
-   * a lost answer after or without applying, applied late, or followed by its stale first attempt;
+   * a lost answer after or without applying, applied late, or followed by its stale first attempt,
+   * or answered with a generic error and applied late (at one of the next catalog calls);
    * the catalog down for a while; or one of {@code collectors}' workers dying before its next ack.
    */
   void armRandomFault(List<RecordingCollector> collectors) {
@@ -171,6 +193,8 @@ final class Schedule {
       Faults.CommitFault fault = COMMIT_FAULTS[point];
       faults.inject(fault, 1 + random.nextInt(2));
       downFor = fault == Faults.CommitFault.UNREACHABLE ? 1 + random.nextInt(6) : 0;
+      // Applied late at a catalog call drawn from the seed, not on a timer: one seed, one schedule.
+      faults.late.afterCalls = 1 + random.nextInt(8);
       return;
     }
     switch (point - COMMIT_FAULTS.length) {
@@ -181,17 +205,5 @@ final class Schedule {
       case 4 -> faults.walDeleteFailures.incrementAndGet();
       default -> collectors.get(random.nextInt(collectors.size())).dieOnNextAck.set(true);
     }
-  }
-
-  /** Whether any of {@code errors} says a commit's answer was lost (its outcome unknown). */
-  static boolean anyLostAnswer(List<Throwable> errors) {
-    for (Throwable error : errors) {
-      for (Throwable cause = error; cause != null; cause = cause.getCause()) {
-        if (cause instanceof CommitStateUnknownException) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 }

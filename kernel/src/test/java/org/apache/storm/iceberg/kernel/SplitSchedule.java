@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.IcebergWriterBolt;
 import org.apache.storm.iceberg.testing.RecordingCollector;
@@ -79,13 +80,15 @@ final class SplitSchedule {
     while (schedule.unfinished()) {
       schedule.step();
       restartDeadTasks();
+      Set<String> walBefore = schedule.walEntries();
       int crashed = act(schedule.random.nextInt(100));
-      harvest();
+      harvest(schedule.unsettledSince(walBefore));
       if (crashed >= 0) {
         crash(crashed);
       }
     }
     schedule.faults.clear();
+    schedule.faults.late.applyWaitingNow();
     restartDeadTasks();
     for (SinkTask writer : writers) {
       writer.close();
@@ -157,8 +160,12 @@ final class SplitSchedule {
     }
   }
 
-  /** Turns what the tasks did in this step into the spout's view of each tuple tree. */
-  private void harvest() {
+  /**
+   * Turns what the tasks did in this step into the spout's view of each tuple tree. Writers write no
+   * WAL and commit nothing: what they fail was never committed. The committer commits at most one
+   * group a step, so {@code unsettled} (a commit left its WAL entry undeleted) is that group's.
+   */
+  private void harvest(boolean unsettled) {
     for (RecordingCollector out : writerOut) {
       for (RecordingCollector.Emitted emitted : drain(out.emitted)) {
         Tuple descriptor = descriptorTuples.tuple(emitted.values().get(0));
@@ -177,10 +184,10 @@ final class SplitSchedule {
         }
       }
       schedule.acked(completed);
-      drain(out.failed).forEach(event -> fail(events.get(event), true));
+      drain(out.failed).forEach(event -> fail(events.get(event), false));
       drain(out.errors);
     }
-    boolean ambiguous = Schedule.anyLostAnswer(drain(committerOut.errors));
+    drain(committerOut.errors);
     for (Tuple descriptor : drain(committerOut.acked)) {
       List<Long> ids = new ArrayList<>();
       for (Attempt attempt : descriptors.remove(descriptor)) {
@@ -192,7 +199,7 @@ final class SplitSchedule {
       schedule.acked(ids);
     }
     for (Tuple descriptor : drain(committerOut.failed)) {
-      descriptors.remove(descriptor).forEach(attempt -> fail(attempt, !ambiguous));
+      descriptors.remove(descriptor).forEach(attempt -> fail(attempt, unsettled));
     }
   }
 
@@ -219,10 +226,10 @@ final class SplitSchedule {
     attempts.forEach(attempt -> fail(attempt, true));
   }
 
-  private void fail(Attempt attempt, boolean duplicateAllowed) {
+  private void fail(Attempt attempt, boolean mayHaveLanded) {
     if (!attempt.over) {
       attempt.over = true;
-      schedule.replay(attempt.id, attempt.payload, duplicateAllowed);
+      schedule.replay(attempt.id, attempt.payload, mayHaveLanded);
     }
   }
 

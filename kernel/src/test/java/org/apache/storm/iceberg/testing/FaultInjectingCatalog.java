@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.HasTableOperations;
@@ -174,6 +175,9 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
 
   private final class FaultyOperations implements TableOperations {
     private final TableOperations ops;
+    // A late commit and the task's own calls never interleave, as at a server handling one table's
+    // requests in turn (Hadoop's and SQLite's commits are not built for two threads of one client).
+    private final ReentrantLock lock = new ReentrantLock();
 
     FaultyOperations(TableOperations ops) {
       this.ops = ops;
@@ -181,21 +185,32 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
 
     @Override
     public TableMetadata current() {
-      return ops.current();
+      lock.lock();
+      try {
+        return ops.current();
+      } finally {
+        lock.unlock();
+      }
     }
 
     @Override
     public TableMetadata refresh() {
+      faults.late.onCatalogCall();
       if (faults.unreachable()) {
         throw unreachable();
       }
-      Object[] late = faults.pendingLate;
-      if (late != null && --faults.refreshesUntilLanding == 0) {
-        faults.pendingLate = null;
-        ops.commit((TableMetadata) late[0], (TableMetadata) late[1]);
-        faults.realCommits.incrementAndGet();
+      lock.lock();
+      try {
+        Object[] late = faults.pendingLate;
+        if (late != null && --faults.refreshesUntilLanding == 0) {
+          faults.pendingLate = null;
+          ops.commit((TableMetadata) late[0], (TableMetadata) late[1]);
+          faults.realCommits.incrementAndGet();
+        }
+        return ops.refresh();
+      } finally {
+        lock.unlock();
       }
-      return ops.refresh();
     }
 
     /** A late first attempt reaches the catalog after a newer commit: CAS should refuse it. */
@@ -216,9 +231,19 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
     @Override
     public void commit(TableMetadata base, TableMetadata metadata) {
       faults.duringCommit.run();
+      faults.late.onCatalogCall();
       if (faults.unreachable()) {
         throw unreachable();
       }
+      lock.lock();
+      try {
+        commitNow(base, metadata);
+      } finally {
+        lock.unlock();
+      }
+    }
+
+    private void commitNow(TableMetadata base, TableMetadata metadata) {
       switch (faults.nextCommitFault()) {
         case FAIL_BEFORE:
           throw new CommitFailedException("injected: commit rejected before it was applied");
@@ -237,6 +262,8 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
         case UNKNOWN_STALE_AFTER_RETRY:
           faults.pendingStale = new Object[] {base, metadata};
           throw new CommitStateUnknownException(new IOException("injected: answer lost, request delayed"));
+        case ERROR_APPLIED_LATE:
+          throw faults.late.schedule(lock, ops, base, metadata);
         default:
           ops.commit(base, metadata);
           faults.realCommits.incrementAndGet();
@@ -272,35 +299,6 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
     @Override
     public boolean requireStrictCleanup() {
       return ops.requireStrictCleanup();
-    }
-  }
-
-  /** A FileIO that reads, writes and deletes but cannot list by prefix. */
-  private static final class NonListingFileIO implements FileIO {
-    private final FileIO delegate;
-
-    NonListingFileIO(FileIO delegate) {
-      this.delegate = delegate;
-    }
-
-    @Override
-    public org.apache.iceberg.io.InputFile newInputFile(String path) {
-      return delegate.newInputFile(path);
-    }
-
-    @Override
-    public org.apache.iceberg.io.OutputFile newOutputFile(String path) {
-      return delegate.newOutputFile(path);
-    }
-
-    @Override
-    public void deleteFile(String path) {
-      delegate.deleteFile(path);
-    }
-
-    @Override
-    public Map<String, String> properties() {
-      return delegate.properties();
     }
   }
 }

@@ -31,6 +31,12 @@ public final class Faults {
      * right after the next commit that lands (the sink's retry): a stale request arriving late.
      */
     UNKNOWN_STALE_AFTER_RETRY,
+    /**
+     * Throw a generic error without committing (a read timeout or a gateway's 524, see {@link
+     * LateCommits.Answer}), then apply the very same commit later (see {@link LateCommits}): a
+     * server that got the request and answers late.
+     */
+    ERROR_APPLIED_LATE,
     /** The commit finds the catalog down: it, and every refresh and load after it, throw until {@link #clear()}. */
     UNREACHABLE
   }
@@ -49,6 +55,8 @@ public final class Faults {
   public final AtomicInteger catalogsClosed = new AtomicInteger();
   public final AtomicInteger realCommits = new AtomicInteger();
   public final AtomicInteger injected = new AtomicInteger();
+  /** The commits {@link CommitFault#ERROR_APPLIED_LATE} applies late, and when. */
+  public final LateCommits late = new LateCommits(realCommits);
   /** Late first attempts a catalog refused because their base no longer matched. */
   public final AtomicInteger staleRejected = new AtomicInteger();
   /** Late first attempts that were applied after all: each one a duplicate. */

@@ -29,9 +29,21 @@ public final class LocalClusterRuns {
   /** As above, with the topology config {@code conf} (start from {@link #config()}). */
   public static void runUntilAllAcked(
       LocalCluster cluster, String name, Config conf, StormTopology topology, String ledgerKey, long events) throws Exception {
+    runUntilAllAcked(cluster, name, topology, conf, ledgerKey, events, () -> {});
+  }
+
+  /** What a test does while its topology runs, before it waits for every id to be acked. */
+  public interface WhileRunning {
+    void run() throws Exception;
+  }
+
+  /** Runs with {@code conf}, doing {@code whileRunning} first, until every id is acked. */
+  public static void runUntilAllAcked(LocalCluster cluster, String name, StormTopology topology, Config conf,
+      String ledgerKey, long events, WhileRunning whileRunning) throws Exception {
     cluster.submitTopology(name, conf, topology);
     ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
     try {
+      whileRunning.run();
       Deadline.await(
           Duration.ofSeconds(180),
           () -> ledger.acked.size() == events,

@@ -3,6 +3,7 @@ package org.apache.storm.iceberg.testing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
@@ -16,6 +17,7 @@ import org.apache.storm.iceberg.spi.WalStoreFactory;
  */
 public class MemoryWalStoreFactory implements WalStoreFactory {
   private static final Map<String, Map<String, byte[]>> SPACES = new ConcurrentHashMap<>();
+  private static final Map<String, Set<String>> DELETES_ASKED = new ConcurrentHashMap<>();
 
   @Override
   public String name() {
@@ -25,14 +27,22 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
   @Override
   public WalStore create(Map<String, String> properties) {
     String faultKey = properties.get("fault-key");
+    String space = properties.getOrDefault("space", "default");
     return new MemoryWalStore(
-        SPACES.computeIfAbsent(properties.getOrDefault("space", "default"), s -> new ConcurrentHashMap<>()),
+        SPACES.computeIfAbsent(space, s -> new ConcurrentHashMap<>()),
+        DELETES_ASKED.computeIfAbsent(space, s -> ConcurrentHashMap.newKeySet()),
         faultKey == null ? null : Faults.of(faultKey));
   }
 
   /** Forgets a space's entries. */
   public static void drop(String space) {
     SPACES.remove(space);
+    DELETES_ASKED.remove(space);
+  }
+
+  /** Every location a task of the space asked to delete, whether or not the delete succeeded. */
+  public static Set<String> deletesAsked(String space) {
+    return DELETES_ASKED.getOrDefault(space, Set.of());
   }
 
   /** The entries a space holds, by location. */
@@ -42,10 +52,12 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
 
   private static final class MemoryWalStore implements WalStore {
     private final Map<String, byte[]> entries;
+    private final Set<String> deletesAsked;
     private final Faults faults;
 
-    MemoryWalStore(Map<String, byte[]> entries, Faults faults) {
+    MemoryWalStore(Map<String, byte[]> entries, Set<String> deletesAsked, Faults faults) {
       this.entries = entries;
+      this.deletesAsked = deletesAsked;
       this.faults = faults;
     }
 
@@ -87,6 +99,7 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
 
     @Override
     public void delete(WalScope scope, String commitId) {
+      deletesAsked.add(prefix(scope) + commitId);
       if (faults != null) {
         fail(faults.walDeleteFailures, "cannot delete WAL entry " + prefix(scope) + commitId);
       }

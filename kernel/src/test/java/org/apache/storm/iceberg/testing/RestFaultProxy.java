@@ -93,7 +93,8 @@ public final class RestFaultProxy implements AutoCloseable {
         if (random.nextInt(100) < chaosPercent) {
           Mode[] bad = {Mode.APPLY_THEN_ANSWER, Mode.ANSWER_WITHOUT_FORWARDING, Mode.ANSWER_THEN_APPLY_LATE};
           armed = bad[random.nextInt(bad.length)];
-          answerCode = new int[] {502, 503, 504}[random.nextInt(3)];
+          // 502, 503, 504: a lost answer (CommitStateUnknownException); 408, 524: a plain RESTException.
+          answerCode = new int[] {502, 503, 504, 408, 524}[random.nextInt(5)];
         }
       }
     }
