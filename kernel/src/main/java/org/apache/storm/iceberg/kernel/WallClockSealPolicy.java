@@ -2,7 +2,9 @@ package org.apache.storm.iceberg.kernel;
 
 import com.google.auto.service.AutoService;
 import java.util.Map;
+import java.util.Set;
 import org.apache.storm.iceberg.spi.BatchStats;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
 
@@ -51,10 +53,7 @@ public final class WallClockSealPolicy implements SealPolicy {
 
     @Override
     public SealPolicy create(Map<String, String> properties) {
-      if (!properties.containsKey("every-ms") || properties.size() != 1) {
-        throw new IllegalArgumentException(
-            "seal policy 'wall-clock' takes exactly one property, 'every-ms', got " + properties.keySet());
-      }
+      ProviderProperties.check("seal policy 'wall-clock'", properties, Set.of("every-ms"), Set.of());
       return new WallClockSealPolicy(PolicyProperties.wholeNumber("wall-clock", properties, "every-ms"));
     }
   }

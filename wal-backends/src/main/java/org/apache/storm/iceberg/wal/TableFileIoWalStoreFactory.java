@@ -2,6 +2,8 @@ package org.apache.storm.iceberg.wal;
 
 import com.google.auto.service.AutoService;
 import java.util.Map;
+import java.util.Set;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
@@ -17,10 +19,7 @@ public class TableFileIoWalStoreFactory implements WalStoreFactory {
 
   @Override
   public WalStore create(Map<String, String> properties) {
-    if (!properties.isEmpty()) {
-      throw new IllegalArgumentException(
-          "WAL store 'table-fileio' takes no properties, got " + properties.keySet());
-    }
+    ProviderProperties.check("WAL store 'table-fileio'", properties, Set.of(), Set.of());
     return new TableFileIoWalStore();
   }
 }
