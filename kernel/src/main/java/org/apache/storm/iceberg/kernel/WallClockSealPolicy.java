@@ -11,9 +11,8 @@ import org.apache.storm.iceberg.spi.SealPolicyFactory;
 /**
  * Seals at wall-clock boundaries: every {@code everyMillis} of epoch time (60000 seals on each full
  * minute), so snapshots line up with time. A batch seals on the first tick after a boundary that fell
- * since its first record, or on a tuple once the task's clock is read past it (after every tuple
- * without ticks, every 16 with them); give the bolt a tick interval well below {@code everyMillis}
- * so a quiet stream still seals on time.
+ * since its first record, or within a few tuples of it (see {@link SealPolicy}); give the bolt a tick
+ * interval well below {@code everyMillis} so a quiet stream still seals on time.
  */
 public final class WallClockSealPolicy implements SealPolicy {
   private static final long serialVersionUID = 1L;
