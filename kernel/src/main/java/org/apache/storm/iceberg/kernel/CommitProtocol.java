@@ -13,6 +13,7 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -98,7 +99,7 @@ public final class CommitProtocol {
     CommitDeadline deadline = CommitDeadline.of(env.topologyConfig(), options.commitDeadlineMarginMillis(), env.clock());
     WalStore wal = options.walStore().resolve(loader);
     WalScope scope = new WalScope(table, options.walNamespace(), task.topology(), task.component(), task.taskIndex());
-    wal.validate(scope);
+    ProviderRegistry.find(WalStoreFactory.class, options.walStore().name(), loader).validate(table);
     CommitProtocol protocol =
         new CommitProtocol(table, wal, scope, options.snapshotProperties(),
             new CommitSettler.Retries(options.commitRetries(), options.commitRetryBackoffMillis()), deadline);

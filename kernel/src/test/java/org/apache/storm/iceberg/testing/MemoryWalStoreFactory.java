@@ -3,11 +3,14 @@ package org.apache.storm.iceberg.testing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
+import org.apache.storm.iceberg.spi.WalStoreListing;
 
 /**
  * A test-only WAL store ({@code "test-memory"}) that keeps entries in the JVM, for the thousands of
@@ -24,6 +27,7 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
 
   @Override
   public WalStore create(Map<String, String> properties) {
+    ProviderProperties.check("WAL store 'test-memory'", properties, Set.of(), Set.of("space", "fault-key"));
     String faultKey = properties.get("fault-key");
     return new MemoryWalStore(
         SPACES.computeIfAbsent(properties.getOrDefault("space", "default"), s -> new ConcurrentHashMap<>()),
@@ -40,7 +44,7 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
     return SPACES.getOrDefault(space, Map.of());
   }
 
-  private static final class MemoryWalStore implements WalStore {
+  private static final class MemoryWalStore implements WalStore, WalStoreListing {
     private final Map<String, byte[]> entries;
     private final Faults faults;
 
