@@ -31,10 +31,4 @@ class JsonRecordMapperContractTest extends RecordMapperContractTest {
     tuple.put(JsonRecordMapperFactory.DEFAULT_FIELD, json.append('}').toString());
     return ContractTuples.of(tuple);
   }
-
-  /** The JSON mapper reads documents by their current column names only (see the report on #17). */
-  @Override
-  protected boolean findsValuesByName() {
-    return false;
-  }
 }
