@@ -162,7 +162,7 @@ class IcebergOptionsTest {
   @Test
   void aProviderRejectingItsPropertiesFailsAtBuild() {
     assertThatThrownBy(() -> valid().withWalStore("table-fileio", Map.of("bogus", "1")).build())
-        .hasMessage("WAL store 'table-fileio' takes no properties, got [bogus]");
+        .hasMessage("WAL store 'table-fileio' does not know properties [bogus]; it takes none");
   }
 
   @Test

@@ -20,6 +20,7 @@ import org.apache.storm.iceberg.kernel.ProviderRegistry;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
+import org.apache.storm.iceberg.spi.WalStoreListing;
 
 /**
  * What storm-iceberg has done to a table, for operators:
@@ -92,8 +93,12 @@ public final class IcebergInspect {
   }
 
   private static void printPendingWal(Table table, WalStore wal, long nowMillis, PrintStream out) {
-    List<WalEntry> entries = wal.listAll(table);
     out.println();
+    if (!(wal instanceof WalStoreListing listing)) {
+      out.println("pending WAL entries: not shown, WAL store " + wal + " cannot list a whole table's entries");
+      return;
+    }
+    List<WalEntry> entries = listing.listAll(table);
     out.println("pending WAL entries (" + entries.size() + "): commits a task began and has not settled;"
         + " a crashed task's entry stays until it restarts, and its files are orphans unless the commit landed");
     for (WalEntry entry : entries) {

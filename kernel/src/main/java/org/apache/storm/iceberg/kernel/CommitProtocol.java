@@ -13,6 +13,7 @@ import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,7 +100,7 @@ public final class CommitProtocol {
     CommitDeadline deadline = CommitDeadline.of(env.topologyConfig(), commits.deadlineMarginMillis(), env.clock());
     WalStore wal = settings.providers().walStore().resolve(loader);
     WalScope scope = new WalScope(table, commits.walNamespace(), task.topology(), task.component(), task.taskIndex());
-    wal.validate(scope);
+    ProviderRegistry.find(WalStoreFactory.class, settings.providers().walStore().name(), loader).validate(table);
     CommitProtocol protocol =
         new CommitProtocol(table, wal, scope, commits.snapshotProperties(),
             new CommitSettler.Retries(commits.retries(), commits.retryBackoffMillis()), deadline);

@@ -3,8 +3,8 @@ package org.apache.storm.iceberg.kernel;
 import com.google.auto.service.AutoService;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import org.apache.storm.iceberg.spi.BatchStats;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
 
@@ -33,11 +33,6 @@ public final class OpenFilesSealPolicy implements SealPolicy {
   }
 
   @Override
-  public boolean readsTime() {
-    return false;
-  }
-
-  @Override
   public boolean shouldSeal(BatchStats stats) {
     return (maxPartitions > 0 && stats.partitions() > maxPartitions)
         || (maxOpenFiles > 0 && stats.openFiles() > maxOpenFiles);
@@ -58,12 +53,7 @@ public final class OpenFilesSealPolicy implements SealPolicy {
 
     @Override
     public SealPolicy create(Map<String, String> properties) {
-      Set<String> unknown = new TreeSet<>(properties.keySet());
-      unknown.removeAll(Set.of("max-partitions", "max-open-files"));
-      if (!unknown.isEmpty()) {
-        throw new IllegalArgumentException(
-            "seal policy 'open-files' does not know properties " + unknown + "; it takes [max-open-files, max-partitions]");
-      }
+      ProviderProperties.check("seal policy 'open-files'", properties, Set.of(), Set.of("max-partitions", "max-open-files"));
       return new OpenFilesSealPolicy(
           (int) PolicyProperties.wholeNumber("open-files", properties, "max-partitions"),
           (int) PolicyProperties.wholeNumber("open-files", properties, "max-open-files"));

@@ -14,11 +14,9 @@ import org.apache.storm.task.IMetricsContext;
  * committed and as resolved-after-error, never as a failure.
  *
  * <p>The executor thread updates everything; reporter threads read the gauges, so the pending
- * state they read is volatile, and keeps reporting while a commit is in flight. Records written
- * are counted on the executor thread and published to their counter whenever the task reads its
- * clock (at most every {@link SinkTask#RECORDS_PER_CLOCK_READ} records, on every tick and when a
- * batch opens), when a batch seals and when the task closes, as Flink counts records with a plain
- * field rather than an atomic per record.
+ * state they read is volatile, and keeps reporting while a commit is in flight. The records-written
+ * counter may trail the records a task has written by a few records between ticks; it is exact
+ * whenever a batch seals and when the task closes.
  */
 public final class SinkMetrics {
   private final Counter recordsWritten;

@@ -21,8 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What one writing task does, without the bolt around it: map each tuple and write it into the open
- * batch, seal the batch on the first threshold crossed (checked on every tuple and tick; see {@link
- * #RECORDS_PER_CLOCK_READ} for when the clock is read), and hand
+ * batch, seal the batch on the first threshold crossed (checked on every tuple and tick), and hand
  * the sealed batch to its {@link SealedBatchHandler}. For {@code IcebergBolt} the handler commits
  * through the {@link CommitProtocol} and acks (or fails) the tuples; for {@code IcebergWriterBolt}
  * it emits a descriptor of the files anchored to the tuples.
@@ -35,12 +34,10 @@ public final class SinkTask implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SinkTask.class);
 
   /**
-   * Records written between two reads of the clock. Seal policies are asked after every record, but
-   * a clock read can cost as much as writing a small record's values (40 ns on a virtual machine).
-   * The clock is also read when a batch opens and on every tick, so in a task receiving tick tuples
-   * an age or wall-clock threshold is seen at most this many records, or one tick interval, late. A
-   * task without ticks reads the clock after every record, unless none of its policies {@link
-   * SealPolicy#readsTime reads time}.
+   * The most records written between two reads of the clock. The clock is also read when a batch
+   * opens and on every tick, so in a task receiving tick tuples a time threshold seals at most this
+   * many records, or one tick, after it passes. A task without ticks whose policies may read time
+   * reads it after every record.
    */
   static final int RECORDS_PER_CLOCK_READ = 16;
 
@@ -76,7 +73,7 @@ public final class SinkTask implements Closeable {
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();
-    boolean staleClockIsSeen = !receivesTicks(env) && policies.stream().anyMatch(SealPolicy::readsTime);
+    boolean staleClockIsSeen = !receivesTicks(env) && policies.stream().anyMatch(TimedSealPolicies::readsTime);
     this.recordsPerClockRead = staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ;
   }
 

@@ -22,7 +22,6 @@ public final class ThresholdSealPolicy implements SealPolicy {
       this.label = label;
     }
 
-    /** A switch rather than a function per constant: asked after every record, it stays inlined. */
     long of(BatchStats stats) {
       return switch (this) {
         case RECORDS -> stats.records();
@@ -65,12 +64,6 @@ public final class ThresholdSealPolicy implements SealPolicy {
   @Override
   public boolean shouldSeal(BatchStats stats) {
     return measure.of(stats) >= limit;
-  }
-
-  /** Only the age threshold reads time. */
-  @Override
-  public boolean readsTime() {
-    return measure == Measure.AGE_MILLIS;
   }
 
   @Override

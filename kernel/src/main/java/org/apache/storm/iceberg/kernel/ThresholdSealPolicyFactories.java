@@ -2,6 +2,8 @@ package org.apache.storm.iceberg.kernel;
 
 import com.google.auto.service.AutoService;
 import java.util.Map;
+import java.util.Set;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
 
@@ -26,11 +28,7 @@ public final class ThresholdSealPolicyFactories {
 
     @Override
     public SealPolicy create(Map<String, String> properties) {
-      String limit = properties.get("limit");
-      if (limit == null || properties.size() != 1) {
-        throw new IllegalArgumentException(
-            "seal policy '" + name + "' takes exactly one property, 'limit', got " + properties.keySet());
-      }
+      ProviderProperties.check("seal policy '" + name + "'", properties, Set.of("limit"), Set.of());
       return new ThresholdSealPolicy(measure, PolicyProperties.wholeNumber(name, properties, "limit"));
     }
   }

@@ -9,19 +9,19 @@ import org.apache.storm.iceberg.spi.SealPolicy;
 /**
  * The seal policies of a sink that seal on time, each with the longest a batch stays open under it:
  * the age threshold ({@code withCommitIntervalMillis}) and the built-in {@code age} and {@code
- * wall-clock} policies, whether named with {@code withSealPolicy} or given as instances. A plug-in
- * policy that {@link SealPolicy#readsTime reads time} tells no interval; its author must keep it
- * below {@code topology.message.timeout.secs}.
+ * wall-clock} policies, whether named with {@code withSealPolicy} or given as instances. Any other
+ * policy is a plug-in that may read time and tells no interval; its author must keep it below {@code
+ * topology.message.timeout.secs}.
  *
  * <p>{@link TopologyChecks} holds every interval against the message timeout; the bolts declare
  * the tick interval {@link #defaultTickSecs} gives when {@code withTickIntervalSecs} is unset.
  */
 public final class TimedSealPolicies {
   /**
-   * The tick interval a plug-in policy that reads time gets by default. Its interval is unknown,
-   * so it gets the finest tick Storm offers ({@code topology.tick.tuple.freq.secs} counts whole
-   * seconds): a quiet stream then seals at most a second late, well inside any message timeout, for
-   * one tick tuple a second per task.
+   * The tick interval a plug-in policy gets by default. Whether it reads time, and its interval, are
+   * unknown, so it gets the finest tick Storm offers ({@code topology.tick.tuple.freq.secs} counts
+   * whole seconds): a quiet stream then seals at most a second late, well inside any message
+   * timeout, for one tick tuple a second per task.
    */
   static final int PLUG_IN_TICK_SECS = 1;
 
@@ -61,11 +61,22 @@ public final class TimedSealPolicies {
       } else if (policy instanceof WallClockSealPolicy wallClock) {
         intervals.add(new Interval("a wall-clock threshold", "seal policy 'wall-clock' every-ms",
             "the every-ms of withSealPolicy(\"wall-clock\", …)", wallClock.everyMillis()));
-      } else if (policy.readsTime()) {
+      } else if (readsTime(policy)) {
         plugInReadsTime = true;
       }
     }
     return new TimedSealPolicies(intervals, plugInReadsTime);
+  }
+
+  /**
+   * Whether {@code policy} may read {@code BatchStats}' time: the kernel knows its own policies, and
+   * takes every plug-in to read it.
+   */
+  static boolean readsTime(SealPolicy policy) {
+    if (policy instanceof ThresholdSealPolicy threshold) {
+      return threshold.measure() == ThresholdSealPolicy.Measure.AGE_MILLIS;
+    }
+    return !(policy instanceof OpenFilesSealPolicy);
   }
 
   List<Interval> intervals() {
@@ -75,7 +86,7 @@ public final class TimedSealPolicies {
   /**
    * The tick interval a bolt declares when {@code withTickIntervalSecs} is unset: half the
    * shortest time threshold (at least one second), so a quiet stream seals at most half a
-   * threshold late; {@value #PLUG_IN_TICK_SECS} s when a plug-in policy reads time; 0 (no ticks)
+   * threshold late; {@value #PLUG_IN_TICK_SECS} s with a plug-in policy; 0 (no ticks)
    * when no policy seals on time.
    */
   public int defaultTickSecs() {

@@ -2,16 +2,17 @@ package org.apache.storm.iceberg.kernel;
 
 import com.google.auto.service.AutoService;
 import java.util.Map;
+import java.util.Set;
 import org.apache.storm.iceberg.spi.BatchStats;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
 
 /**
  * Seals at wall-clock boundaries: every {@code everyMillis} of epoch time (60000 seals on each full
  * minute), so snapshots line up with time. A batch seals on the first tick after a boundary that fell
- * since its first record, or on a tuple once the task's clock is read past it (after every tuple
- * without ticks, every 16 with them); give the bolt a tick interval well below {@code everyMillis}
- * so a quiet stream still seals on time.
+ * since its first record, or within a few tuples of it (see {@link SealPolicy}); give the bolt a tick
+ * interval well below {@code everyMillis} so a quiet stream still seals on time.
  */
 public final class WallClockSealPolicy implements SealPolicy {
   private static final long serialVersionUID = 1L;
@@ -51,10 +52,7 @@ public final class WallClockSealPolicy implements SealPolicy {
 
     @Override
     public SealPolicy create(Map<String, String> properties) {
-      if (!properties.containsKey("every-ms") || properties.size() != 1) {
-        throw new IllegalArgumentException(
-            "seal policy 'wall-clock' takes exactly one property, 'every-ms', got " + properties.keySet());
-      }
+      ProviderProperties.check("seal policy 'wall-clock'", properties, Set.of("every-ms"), Set.of());
       return new WallClockSealPolicy(PolicyProperties.wholeNumber("wall-clock", properties, "every-ms"));
     }
   }

@@ -1,17 +1,17 @@
 package org.apache.storm.iceberg.kernel;
 
-import java.nio.file.Path;
 import java.util.Map;
+import org.apache.storm.iceberg.spi.contract.WalStoreContractTest;
 
 /** The test-only in-memory store the fault schedules use keeps the same contract. */
 class MemoryWalStoreContractTest extends WalStoreContractTest {
   @Override
-  String providerName() {
+  protected String providerName() {
     return "test-memory";
   }
 
   @Override
-  Map<String, String> providerProperties(Path dir) {
+  protected Map<String, String> properties() {
     return Map.of("space", dir.toString());
   }
 }

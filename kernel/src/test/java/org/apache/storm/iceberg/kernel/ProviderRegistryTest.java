@@ -74,6 +74,6 @@ class ProviderRegistryTest {
     assertThat(policy.shouldSeal(new org.apache.storm.iceberg.spi.BatchStats(1, 10, 0, 1, 1, 0))).isTrue();
     assertThat(policy.shouldSeal(new org.apache.storm.iceberg.spi.BatchStats(1, 9, 0, 1, 1, 0))).isFalse();
     assertThatThrownBy(() -> ProviderRegistry.find(SealPolicyFactory.class, "age", getClass().getClassLoader()).create(Map.of()))
-        .hasMessage("seal policy 'age' takes exactly one property, 'limit', got []");
+        .hasMessage("seal policy 'age' needs properties [limit]; it takes [limit]");
   }
 }

@@ -141,14 +141,4 @@ class SealPolicyTest {
             .withSealPolicy("wall-clock", Map.of("every-ms", "a minute")).build())
         .hasMessage("seal policy 'wall-clock': every-ms 'a minute' is not a whole number");
   }
-
-  /** Which built-in policies read time decides whether a task without ticks reads its clock per record. */
-  @Test
-  void onlyTheAgeAndWallClockPoliciesReadTime() {
-    assertThat(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.RECORDS, 10).readsTime()).isFalse();
-    assertThat(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.BYTES, 10).readsTime()).isFalse();
-    assertThat(new OpenFilesSealPolicy(4, 8).readsTime()).isFalse();
-    assertThat(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, 10).readsTime()).isTrue();
-    assertThat(new WallClockSealPolicy(60_000).readsTime()).isTrue();
-  }
 }

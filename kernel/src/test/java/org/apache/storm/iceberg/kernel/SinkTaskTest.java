@@ -33,6 +33,7 @@ import org.apache.storm.Config;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.TupleMappingException;
+import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
@@ -237,31 +238,29 @@ class SinkTaskTest {
   }
 
   @Test
-  void withoutTicksTheClockIsReadAfterEveryRecordOnlyWhenAPolicyReadsTime() {
+  void withoutTicksATimeThresholdSealsOnTheFirstRecordAfterItPasses() {
     start(CatalogKind.HADOOP);
-    createTable(PartitionSpec.unpartitioned(), Map.of());
-    java.util.concurrent.atomic.AtomicInteger reads = new java.util.concurrent.atomic.AtomicInteger();
-    java.util.function.LongSupplier counted = () -> {
-      reads.incrementAndGet();
-      return clock.get();
-    };
-    int records = 4 * SinkTask.RECORDS_PER_CLOCK_READ;
+    Table table = createTable(PartitionSpec.unpartitioned(), Map.of());
+    SealPolicy everyTenSeconds = (SealPolicy & java.io.Serializable) stats -> stats.ageMillis() >= 10_000;
+    SinkTask sink = open(options().withCommitIntervalMillis(5_000).withSealPolicy(everyTenSeconds).build());
 
-    SinkTask recordsOnly = SinkTask.open(settings(options().withCommitIntervalRecords(1_000).build()), TASK, recorder.collector(), counted);
-    send(recordsOnly, 0, records);
-    recordsOnly.close();
-    assertThat(reads.get()).as("records threshold alone: at the opening and every 16 records").isEqualTo(1 + 4);
+    send(sink, 0, 3);
+    clock.addAndGet(5_000);
+    send(sink, 3, 4);
+    assertThat(recorder.ackedIds()).as("the age threshold").containsExactlyElementsOf(range(0, 4));
+    sink.close();
 
-    reads.set(0);
-    SinkTask withAge = SinkTask.open(
-        settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(60_000).build()), TASK, recorder.collector(), counted);
-    send(withAge, 0, records);
-    withAge.close();
-    assertThat(reads.get()).as("an age threshold without ticks: after every record").isEqualTo(1 + records);
+    SinkTask plugInOnly = open(options().withSealPolicy(everyTenSeconds).build());
+    send(plugInOnly, 4, 6);
+    clock.addAndGet(10_000);
+    send(plugInOnly, 6, 7);
+    assertThat(recorder.ackedIds()).as("a plug-in policy on time").containsExactlyElementsOf(range(0, 7));
+    assertThat(TestTables.snapshots(table)).hasSize(2);
+    plugInOnly.close();
   }
 
   @Test
-  void withTickTuplesTheClockIsReadOnTicksAndEverySixteenRecords() {
+  void withTickTuplesATimeThresholdSealsWithinAFewRecordsOrOneTickOfPassing() {
     start(CatalogKind.HADOOP);
     Table table = createTable(PartitionSpec.unpartitioned(), Map.of());
     var env = TaskEnvironment.detached(TASK, recorder.collector(), clock::get);
@@ -269,20 +268,23 @@ class SinkTaskTest {
         SinkTask.open(
             settings(options().withCommitIntervalMillis(5_000).build()),
             new TaskEnvironment(env.task(), env.collector(), env.clock(), env.metrics(), Map.of(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 2)));
-    int perRead = SinkTask.RECORDS_PER_CLOCK_READ;
 
-    send(sink, 0, 1); // opens the batch: the clock is read
+    send(sink, 0, 1);
     clock.addAndGet(5_000);
-    send(sink, 1, perRead - 1);
-    assertThat(TestTables.snapshots(table)).as("no clock read before the %dth record", perRead).isEmpty();
-    send(sink, perRead - 1, perRead);
-    assertThat(TestTables.snapshots(table)).hasSize(1);
-    assertThat(recorder.ackedIds()).containsExactlyElementsOf(range(0, perRead));
+    long next = 1;
+    while (TestTables.snapshots(table).isEmpty() && next <= SinkTask.RECORDS_PER_CLOCK_READ + 1) {
+      send(sink, next, next + 1);
+      next++;
+    }
+    assertThat(next - 1).as("records sent after the threshold passed until the batch sealed")
+        .isBetween(1L, (long) SinkTask.RECORDS_PER_CLOCK_READ);
+    assertThat(recorder.ackedIds()).containsExactlyElementsOf(range(0, next));
 
-    send(sink, perRead, perRead + 1);
+    send(sink, next, next + 1);
     clock.addAndGet(5_000);
     sink.execute(tuples.tick());
-    assertThat(TestTables.snapshots(table)).as("a tick always reads the clock").hasSize(2);
+    assertThat(TestTables.snapshots(table)).as("a tick after the threshold seals at once").hasSize(2);
+    assertThat(recorder.ackedIds()).containsExactlyElementsOf(range(0, next + 1));
     sink.close();
   }
 

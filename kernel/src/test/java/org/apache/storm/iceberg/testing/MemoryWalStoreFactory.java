@@ -5,10 +5,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
+import org.apache.storm.iceberg.spi.WalStoreListing;
 
 /**
  * A test-only WAL store ({@code "test-memory"}) that keeps entries in the JVM, for the thousands of
@@ -26,6 +28,7 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
 
   @Override
   public WalStore create(Map<String, String> properties) {
+    ProviderProperties.check("WAL store 'test-memory'", properties, Set.of(), Set.of("space", "fault-key"));
     String faultKey = properties.get("fault-key");
     String space = properties.getOrDefault("space", "default");
     return new MemoryWalStore(
@@ -50,7 +53,7 @@ public class MemoryWalStoreFactory implements WalStoreFactory {
     return SPACES.getOrDefault(space, Map.of());
   }
 
-  private static final class MemoryWalStore implements WalStore {
+  private static final class MemoryWalStore implements WalStore, WalStoreListing {
     private final Map<String, byte[]> entries;
     private final Set<String> deletesAsked;
     private final Faults faults;

@@ -30,10 +30,8 @@ import org.apache.storm.tuple.ITuple;
  *
  * <p>Columns are resolved to tuple field indexes once per schema (id and columns) and tuple field
  * layout, not by name on every tuple; a new schema (a column added to the table) is resolved again.
- * Every call returns a new record or row. Overwriting one per layout, as the {@link RecordMapper}
- * contract allows, saves an allocation but costs more: the reused object lives long enough to reach
- * G1's old generation, where every reference stored into it passes a card-marking fence, while
- * stores into a just-allocated object do not.
+ * Every call returns a new record or row (docs/BENCHMARKS.md says why not one overwritten per
+ * layout, as the {@link RecordMapper} contract allows).
  */
 public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMapper {
   private static final long serialVersionUID = 1L;

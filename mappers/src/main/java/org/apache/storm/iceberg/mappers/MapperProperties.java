@@ -2,9 +2,9 @@ package org.apache.storm.iceberg.mappers;
 
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 
-/** Reads a mapper provider's string properties, refusing unknown keys and malformed values. */
+/** Reads a mapper provider's string properties, refusing unknown keys ({@link ProviderProperties}) and malformed values. */
 final class MapperProperties {
   private final String mapper;
   private final Map<String, String> properties;
@@ -12,12 +12,7 @@ final class MapperProperties {
   MapperProperties(String mapper, Map<String, String> properties, Set<String> known) {
     this.mapper = mapper;
     this.properties = properties;
-    Set<String> unknown = new TreeSet<>(properties.keySet());
-    unknown.removeAll(known);
-    if (!unknown.isEmpty()) {
-      throw new IllegalArgumentException(
-          "record mapper '" + mapper + "' does not know properties " + unknown + "; it takes " + new TreeSet<>(known));
-    }
+    ProviderProperties.check("record mapper '" + mapper + "'", properties, Set.of(), known);
   }
 
   boolean flag(String key) {

@@ -14,8 +14,8 @@ import org.apache.iceberg.StructLike;
  * {@code UUID}, the boxed primitives as in the generic model; another {@code StructLike} for a
  * nested struct; {@code List} and {@code Map} for lists and maps.
  *
- * <p>Not thread-safe. A mapper may overwrite and return one row for every tuple, though a new row
- * per tuple is usually faster (see {@link RecordMapper}).
+ * <p>Not thread-safe. A mapper may overwrite and return one row for every tuple, or return a new
+ * one (see {@link RecordMapper}).
  */
 public final class InternalRow implements StructLike {
   private final Object[] values;

@@ -24,11 +24,8 @@ import org.apache.storm.tuple.ITuple;
  *       under a former name for the renamed column, after the current names: otherwise a rename
  *       made from outside silently turns that column's values into nulls.
  *   <li>The kernel writes the record before it maps the next tuple and keeps no reference to it,
- *       so a mapper may return the same record object on every call, overwriting every field. It
- *       saves an allocation, but under G1 it is usually slower than a new record per tuple: a
- *       long-lived record sits in the old generation, where each reference stored into it passes a
- *       card-marking fence. The default field-name mapper returns a new one. Whoever else calls a
- *       mapper and keeps its records must copy them.
+ *       so a mapper may return the same record object on every call, overwriting every field, or a
+ *       new one. Whoever else calls a mapper and keeps its records must copy them.
  *   <li>Instances travel inside the topology, so they are {@link Serializable}; one instance is used
  *       by one task's thread at a time.
  * </ul>

@@ -4,29 +4,30 @@ import java.io.Serializable;
 
 /**
  * Decides when the open batch is sealed and committed. Several policies combine as "first threshold
- * crossed": the batch seals as soon as any one says so. Policies are asked after every record and on
- * every tick tuple, so {@link #shouldSeal} must be cheap and must not block. A task that receives
- * tick tuples reads the clock in {@link BatchStats} on every tick, when the batch opens and every 16
- * records, so a time-based policy sees time pass up to 16 records or one tick late; a task without
- * ticks reads it after every record, unless no policy {@link #readsTime reads time}. An empty batch
- * is never sealed, whatever a policy says.
+ * crossed": the batch seals as soon as any one says so. An empty batch is never sealed, whatever a
+ * policy says.
  *
- * <p>A policy that seals on time must never keep a batch open as long as {@code
- * topology.message.timeout.secs}, or its tuples time out and replay before they commit. The sink
- * checks this for its built-in {@code age} and {@code wall-clock} policies; it cannot for a plug-in,
- * which tells no interval, so that is the plug-in author's to keep. A bolt with a policy that reads
- * time and no {@code withTickIntervalSecs} asks for a tick every second.
+ * <p>Contract:
+ *
+ * <ul>
+ *   <li>{@link #shouldSeal} is a threshold: once it says {@code true} for some stats, it says so for
+ *       any stats grown from them (more records, bytes, open files or partitions, an older batch, a
+ *       later clock). The sink asks after records and on tick tuples, not after every change, and
+ *       reads its clock when it likes, so a policy that could turn {@code true} and back again
+ *       might never be seen to.
+ *   <li>It is asked on the task's executor thread while tuples wait, so it must be cheap, must not
+ *       block, and answers from {@link BatchStats} alone.
+ *   <li>The time it sees ({@link BatchStats#nowMillis}, {@link BatchStats#ageMillis}) may be late:
+ *       a time threshold seals at most a bounded number of records or one tick interval after it
+ *       passes.
+ *   <li>A policy that seals on time must never keep a batch open as long as {@code
+ *       topology.message.timeout.secs}, or its tuples time out and replay before they commit. The
+ *       sink checks this for its built-in {@code age} and {@code wall-clock} policies; it cannot for
+ *       a plug-in, which tells no interval, so that is the plug-in author's to keep. A bolt with a
+ *       plug-in policy and no {@code withTickIntervalSecs} asks for a tick every second.
+ *   <li>Instances travel inside the topology, so they are {@link Serializable}.
+ * </ul>
  */
 public interface SealPolicy extends Serializable {
   boolean shouldSeal(BatchStats stats);
-
-  /**
-   * Whether {@link #shouldSeal} reads {@link BatchStats#ageMillis} or {@link BatchStats#nowMillis}.
-   * A policy that does not may say so (the built-in records, bytes and open-files policies do): a
-   * task without tick tuples whose policies all read no time then reads its clock only every 16
-   * records. The default, {@code true}, is always safe.
-   */
-  default boolean readsTime() {
-    return true;
-  }
 }

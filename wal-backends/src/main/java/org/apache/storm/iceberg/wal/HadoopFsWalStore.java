@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreListing;
 
 /**
  * The {@code "hadoop-fs"} WAL store: entries under any Hadoop file system path (HDFS, a local
@@ -22,7 +23,7 @@ import org.apache.storm.iceberg.spi.WalStore;
  * default {@code table-fileio} store needs. The path must be reachable, with the same contents, from
  * every worker a task may run on.
  */
-final class HadoopFsWalStore implements WalStore {
+final class HadoopFsWalStore implements WalStore, WalStoreListing {
   private final Path root;
   // Building a Configuration reads Hadoop's XML resources: once per store, not once per entry.
   private final Configuration conf = new Configuration();

@@ -2,6 +2,8 @@ package org.apache.storm.iceberg.wal;
 
 import com.google.auto.service.AutoService;
 import java.util.Map;
+import java.util.Set;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
@@ -20,12 +22,7 @@ public class HadoopFsWalStoreFactory implements WalStoreFactory {
 
   @Override
   public WalStore create(Map<String, String> properties) {
-    String path = properties.get("path");
-    if (path == null || path.isBlank() || properties.size() != 1) {
-      throw new IllegalArgumentException(
-          "WAL store 'hadoop-fs' takes exactly one property, 'path' (a Hadoop file system directory such as"
-              + " hdfs://namenode/storm-iceberg-wal), got " + properties.keySet());
-    }
-    return new HadoopFsWalStore(path);
+    ProviderProperties.check("WAL store 'hadoop-fs'", properties, Set.of("path"), Set.of());
+    return new HadoopFsWalStore(properties.get("path"));
   }
 }

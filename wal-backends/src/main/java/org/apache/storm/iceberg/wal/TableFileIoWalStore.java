@@ -14,6 +14,7 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreListing;
 
 /**
  * The default WAL store ({@code "table-fileio"}): one file per entry, written through the table's
@@ -22,7 +23,7 @@ import org.apache.storm.iceberg.spi.WalStore;
  * credentials. Listing needs a FileIO that {@link SupportsPrefixOperations} (HadoopFileIO, S3FileIO,
  * ResolvingFileIO and most others do).
  */
-final class TableFileIoWalStore implements WalStore {
+final class TableFileIoWalStore implements WalStore, WalStoreListing {
   static final String WAL_DIR = "metadata/_storm_wal";
 
   @Override
@@ -37,13 +38,12 @@ final class TableFileIoWalStore implements WalStore {
   }
 
   /** Refuses a table whose FileIO cannot list by prefix: entries could be written but never found. */
-  @Override
-  public void validate(WalScope scope) {
-    FileIO io = io(scope);
+  static void requireListable(org.apache.iceberg.Table table) {
+    FileIO io = table.io();
     if (!(io instanceof SupportsPrefixOperations)) {
       throw new IllegalStateException(
           "WAL store 'table-fileio' needs a FileIO that can list by prefix, but table "
-              + scope.table().name()
+              + table.name()
               + " uses "
               + io.getClass().getName()
               + ", which cannot; keep the WAL on a Hadoop file system instead with"
@@ -53,13 +53,14 @@ final class TableFileIoWalStore implements WalStore {
 
   @Override
   public List<WalEntry> list(WalScope scope) {
-    validate(scope);
+    requireListable(scope.table());
     // Locations are rebuilt from the scope, not taken from the listing: some FileIOs list relative paths.
     return listUnder(io(scope), scopeDirectory(scope), (listed, commitId) -> entryLocation(scope, commitId));
   }
 
   @Override
   public List<WalEntry> listAll(org.apache.iceberg.Table table) {
+    requireListable(table);
     String base = table.location().endsWith("/") ? table.location() : table.location() + "/";
     return listUnder(table.io(), base + WAL_DIR + "/", (listed, commitId) -> listed);
   }

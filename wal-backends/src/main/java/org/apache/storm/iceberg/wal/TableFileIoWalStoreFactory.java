@@ -2,10 +2,16 @@ package org.apache.storm.iceberg.wal;
 
 import com.google.auto.service.AutoService;
 import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
-/** Registers the default WAL store, {@code "table-fileio"}. It takes no properties. */
+/**
+ * Registers the default WAL store, {@code "table-fileio"}. It takes no properties, and refuses a
+ * table whose FileIO cannot list by prefix.
+ */
 @AutoService(WalStoreFactory.class)
 public class TableFileIoWalStoreFactory implements WalStoreFactory {
   public static final String NAME = "table-fileio";
@@ -17,10 +23,12 @@ public class TableFileIoWalStoreFactory implements WalStoreFactory {
 
   @Override
   public WalStore create(Map<String, String> properties) {
-    if (!properties.isEmpty()) {
-      throw new IllegalArgumentException(
-          "WAL store 'table-fileio' takes no properties, got " + properties.keySet());
-    }
+    ProviderProperties.check("WAL store 'table-fileio'", properties, Set.of(), Set.of());
     return new TableFileIoWalStore();
+  }
+
+  @Override
+  public void validate(Table table) {
+    TableFileIoWalStore.requireListable(table);
   }
 }

@@ -20,10 +20,4 @@ public final class EveryNRecordsSealPolicy implements SealPolicy {
   public boolean shouldSeal(BatchStats stats) {
     return stats.records() >= n;
   }
-
-  /** It counts records only, so the sink need not read its clock after every record for it. */
-  @Override
-  public boolean readsTime() {
-    return false;
-  }
 }

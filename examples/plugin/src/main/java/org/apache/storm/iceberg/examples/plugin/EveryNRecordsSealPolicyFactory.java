@@ -2,6 +2,8 @@ package org.apache.storm.iceberg.examples.plugin;
 
 import com.google.auto.service.AutoService;
 import java.util.Map;
+import java.util.Set;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
 
@@ -15,10 +17,8 @@ public final class EveryNRecordsSealPolicyFactory implements SealPolicyFactory {
 
   @Override
   public SealPolicy create(Map<String, String> properties) {
+    ProviderProperties.check("seal policy 'every-n'", properties, Set.of("n"), Set.of());
     String n = properties.get("n");
-    if (n == null || properties.size() != 1) {
-      throw new IllegalArgumentException("seal policy 'every-n' takes exactly one property, 'n', got " + properties.keySet());
-    }
     try {
       return new EveryNRecordsSealPolicy(Long.parseLong(n.trim()));
     } catch (NumberFormatException e) {

@@ -2,6 +2,8 @@ package org.apache.storm.iceberg.examples.plugin;
 
 import com.google.auto.service.AutoService;
 import java.util.Map;
+import java.util.Set;
+import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 
@@ -15,9 +17,7 @@ public final class UpperCaseRecordMapperFactory implements RecordMapperFactory {
 
   @Override
   public RecordMapper create(Map<String, String> properties) {
-    if (!properties.isEmpty()) {
-      throw new IllegalArgumentException("record mapper 'upper-case' takes no properties, got " + properties.keySet());
-    }
+    ProviderProperties.check("record mapper 'upper-case'", properties, Set.of(), Set.of());
     return new UpperCaseRecordMapper();
   }
 }

@@ -1,0 +1,46 @@
+package org.apache.storm.iceberg.spi;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * The property check every {@link ProviderFactory#create} starts with, so that all providers refuse
+ * a mistyped or missing property with one message format, naming the provider, the offending keys
+ * and the keys it takes.
+ */
+public final class ProviderProperties {
+  private ProviderProperties() {}
+
+  /**
+   * Refuses {@code properties} holding a key outside {@code required} and {@code optional}, or
+   * missing a {@code required} key (a blank value counts as missing), with an {@link
+   * IllegalArgumentException} such as {@code seal policy 'open-files' does not know properties
+   * [max-files]; it takes [max-open-files, max-partitions]}.
+   *
+   * @param provider the provider as users name it in messages, for example {@code "seal policy 'age'"}
+   */
+  public static void check(String provider, Map<String, String> properties, Set<String> required, Set<String> optional) {
+    Set<String> known = new TreeSet<>(required);
+    known.addAll(optional);
+    Set<String> unknown = new TreeSet<>(properties.keySet());
+    unknown.removeAll(known);
+    if (!unknown.isEmpty()) {
+      throw new IllegalArgumentException(provider + " does not know properties " + unknown + "; " + takes(known));
+    }
+    Set<String> missing = new TreeSet<>();
+    for (String key : required) {
+      String value = properties.get(key);
+      if (value == null || value.isBlank()) {
+        missing.add(key);
+      }
+    }
+    if (!missing.isEmpty()) {
+      throw new IllegalArgumentException(provider + " needs properties " + missing + "; " + takes(known));
+    }
+  }
+
+  private static String takes(Set<String> known) {
+    return known.isEmpty() ? "it takes none" : "it takes " + known;
+  }
+}

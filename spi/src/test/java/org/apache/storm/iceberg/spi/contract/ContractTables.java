@@ -1,0 +1,32 @@
+package org.apache.storm.iceberg.spi.contract;
+
+import java.nio.file.Path;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.hadoop.HadoopCatalog;
+
+/** Real tables for the contract tests: a HadoopCatalog warehouse in a test's temp directory. */
+public final class ContractTables {
+  private final HadoopCatalog catalog;
+
+  public ContractTables(Path dir) {
+    catalog = new HadoopCatalog(new Configuration(), dir.resolve("warehouse").toUri().toString());
+    catalog.createNamespace(Namespace.of("db"));
+  }
+
+  /** A format version 2 table {@code db.<name>}, as the sink requires. */
+  public Table create(String name, Schema schema, PartitionSpec spec, Map<String, String> properties) {
+    Map<String, String> withVersion = new java.util.HashMap<>(properties);
+    withVersion.putIfAbsent("format-version", "2");
+    return catalog.createTable(TableIdentifier.of("db", name), schema, spec, withVersion);
+  }
+
+  public Table create(String name, Schema schema) {
+    return create(name, schema, PartitionSpec.unpartitioned(), Map.of());
+  }
+}
