@@ -6,12 +6,17 @@ package org.apache.storm.iceberg.kernel;
  * threshold between two estimates. So the first estimate comes with the first record, and each next
  * one after half the records that would reach the threshold at the most bytes per record seen
  * between two estimates: the gap halves as the batch nears the threshold, and the batch seals
- * within about one record of it. There are never more than {@link OpenBatch#BYTES_REFRESH_RECORDS}
+ * within about one record of it. There are never more than {@link #MAX_GAP_RECORDS}
  * records between two estimates. Iceberg's own Parquet writer schedules its row-group size checks
  * the same way. Far from the threshold small records see the same 1000-record gap as ever; near it
  * they cost a few more estimates a batch (one per halving), not one per record.
  */
 final class ByteEstimates {
+  /**
+   * Byte estimates walk every open file's column buffers, so they are refreshed at most every this
+   * many records: as often as Iceberg's own rolling writer checks a file's size against its target.
+   */
+  static final int MAX_GAP_RECORDS = 1000;
   private final long bytesLimit;
   private long nextAtRecords = 1;
   private long lastRecords;
@@ -35,7 +40,7 @@ final class ByteEstimates {
     }
     lastRecords = records;
     lastBytes = bytes;
-    long gap = OpenBatch.BYTES_REFRESH_RECORDS;
+    long gap = MAX_GAP_RECORDS;
     if (bytesLimit != Long.MAX_VALUE && maxBytesPerRecord > 0) {
       gap = (long) Math.max(1, Math.min(gap, (bytesLimit - bytes) / maxBytesPerRecord / 2));
     }

@@ -29,12 +29,6 @@ import org.apache.storm.tuple.Tuple;
  * <p>Not thread-safe: one task's executor thread owns it.
  */
 final class OpenBatch<T> {
-  /**
-   * Byte estimates walk every open file's column buffers, so they are refreshed at most every this
-   * many records: as often as Iceberg's own rolling writer checks a file's size against its target.
-   */
-  static final int BYTES_REFRESH_RECORDS = 1000;
-
   private final BatchRows<T> rows;
   private final PartitionSpec spec;
   private final TrackingWriterFactory<T> files;

@@ -30,33 +30,30 @@ import java.util.regex.Pattern;
 public final class Redaction {
   static final String MASK = "****";
   static final int MIN_REMEMBERED_LENGTH = 4;
-  private static final String SECRET_WORDS =
-      "credential|token|password|passwd|pwd|secret|key|auth|signature|cookie";
-  private static final Pattern SECRET_NAME = Pattern.compile("header\\..*|.*(" + SECRET_WORDS + ").*");
   /** URI user-info; group 1 is the password, when there is one. */
   private static final Pattern URI_USER_INFO = Pattern.compile("//[^/@:\\s]*(?::([^/@\\s]*))?@");
   /** A secret-named query or JDBC parameter; group 1 is its name and "=", group 2 its value. */
   private static final Pattern SECRET_PARAMETER =
-      Pattern.compile("(?i)([?&;][^=&;?]*(?:" + SECRET_WORDS + ")[^=&;?]*=)([^&;]*)");
+      Pattern.compile("(?i)([?&;][^=&;?]*(?:" + SecretProperties.SECRET_WORDS + ")[^=&;?]*=)([^&;]*)");
   /** Longest first, so a value that contains another is masked whole; replaced whole, never changed. */
   private static volatile List<String> remembered = List.of();
 
   private Redaction() {}
 
   public static boolean isSecret(String propertyName) {
-    return SECRET_NAME.matcher(propertyName.toLowerCase(Locale.ROOT)).matches();
+    return SecretProperties.isSecret(propertyName);
   }
 
   /**
    * The properties as they may be shown: a secret value is masked, unless it is a {@link
-   * SecretReferences reference} (which names where the secret is, not the secret); other values have
+   * SecretProperties#isReference reference} (which names where the secret is, not the secret); other values have
    * the credentials they carry masked.
    */
   public static Map<String, String> redact(Map<String, String> properties) {
     Map<String, String> shown = new TreeMap<>();
     properties.forEach(
         (key, value) ->
-            shown.put(key, !isSecret(key) ? redact(value) : SecretReferences.isReference(value) ? value : MASK));
+            shown.put(key, !isSecret(key) ? redact(value) : SecretProperties.isReference(value) ? value : MASK));
     return shown;
   }
 

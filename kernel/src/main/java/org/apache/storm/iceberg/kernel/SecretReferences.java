@@ -10,7 +10,7 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
- * Secret-named catalog properties ({@link Redaction#isSecret}) whose value says where the secret is
+ * Secret-named catalog properties ({@link SecretProperties#isSecret}) whose value says where the secret is
  * rather than what it is, resolved on the worker when the task builds its catalog:
  *
  * <ul>
@@ -24,23 +24,22 @@ import java.util.regex.Pattern;
  * with a message naming the property and the variable or file, never a value.
  */
 public final class SecretReferences {
-  static final String ENV = "env:";
-  static final String FILE = "file:";
+  private static final String ENV = SecretProperties.ENV;
+  private static final String FILE = SecretProperties.FILE;
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern TRAILING_NEWLINES = Pattern.compile("[\r\n]+$");
 
   private SecretReferences() {}
 
-  /** Whether the value of a secret-named property is a reference. */
   static boolean isReference(String value) {
-    return value != null && (value.startsWith(ENV) || value.startsWith(FILE));
+    return SecretProperties.isReference(value);
   }
 
   /** Checks the form of every reference, on the submitting client. */
   public static void validate(Map<String, String> catalogProperties) {
     catalogProperties.forEach(
         (key, value) -> {
-          if (Redaction.isSecret(key) && isReference(value)) {
+          if (SecretProperties.isSecret(key) && isReference(value)) {
             target(key, value);
           }
         });
@@ -54,7 +53,7 @@ public final class SecretReferences {
   static Map<String, String> resolve(Map<String, String> catalogProperties, UnaryOperator<String> environment) {
     Map<String, String> resolved = new LinkedHashMap<>(catalogProperties);
     resolved.replaceAll(
-        (key, value) -> Redaction.isSecret(key) && isReference(value) ? read(key, value, environment) : value);
+        (key, value) -> SecretProperties.isSecret(key) && isReference(value) ? read(key, value, environment) : value);
     return resolved;
   }
 

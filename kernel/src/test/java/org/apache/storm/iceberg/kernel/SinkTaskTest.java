@@ -192,7 +192,7 @@ class SinkTaskTest {
     // 1 KiB payloads of random base64: 1.5 MiB is crossed after roughly 1,500 to 2,000 records (the
     // writer's estimate counts finished Parquet pages compressed), and the estimate is refreshed
     // more often as the batch nears it (LargeTuplesTest holds it to one record).
-    int refresh = OpenBatch.BYTES_REFRESH_RECORDS;
+    int refresh = ByteEstimates.MAX_GAP_RECORDS;
     java.util.Random random = new java.util.Random(42);
     for (long id = 0; id < 4 * refresh && TestTables.snapshots(table).isEmpty(); id++) {
       byte[] bytes = new byte[768];
