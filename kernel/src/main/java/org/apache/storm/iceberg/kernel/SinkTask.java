@@ -2,13 +2,13 @@ package org.apache.storm.iceberg.kernel;
 
 import java.io.Closeable;
 import java.nio.file.Path;
-import java.util.Collection;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.TupleMappingException;
+import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.Config;
@@ -289,12 +289,12 @@ public final class SinkTask implements Closeable {
   }
 
   /** Fails every tuple of a batch, reporting why once. */
-  static void failAll(OutputCollector collector, Collection<Tuple> tuples, Exception cause) {
+  static void failAll(OutputCollector collector, HeldTuples tuples, Exception cause) {
     LOG.warn("Failing {} tuples of a batch", tuples.size(), Redaction.of(cause));
     if (cause != null) {
       collector.reportError(cause);
     }
-    tuples.forEach(collector::fail);
+    tuples.failAll(collector);
   }
 
   /** Abandons the open batch (its tuples time out and replay) and closes the catalog. */
