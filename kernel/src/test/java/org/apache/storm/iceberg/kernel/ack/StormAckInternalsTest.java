@@ -122,7 +122,8 @@ class StormAckInternalsTest {
     assertThat(acker.completed).as("Storm's Acker completed trees still waiting for the descriptor" + WHY).isEmpty();
     acker.ack(descriptor);
     assertThat(acker.completed)
-        .as("Storm's Acker no longer completes a tree when the XOR of its edges reaches zero" + WHY)
+        .as("Storm's Acker did not complete the copies' trees: it no longer completes a tree when the XOR of its edges"
+            + " reaches zero, or the collector's ack or anchored emit changed" + WHY)
         .containsExactlyInAnyOrderElementsOf(roots);
   }
 
