@@ -1,11 +1,10 @@
 package org.apache.storm.iceberg.kernel;
 
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
+import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.task.OutputCollector;
-import org.apache.storm.tuple.Tuple;
 
 /**
  * Commits files through the {@link CommitProtocol}, counts the outcome in the task's metrics, then
@@ -36,13 +35,13 @@ final class BatchCommitter implements SinkTask.SealedBatchHandler {
    * tuples}, unless the oldest of them, which arrived at {@code oldestTupleMillis}, has passed its
    * commit deadline.
    */
-  void commit(List<DataFile> files, Map<String, String> summary, Collection<Tuple> tuples, long oldestTupleMillis) {
+  void commit(List<DataFile> files, Map<String, String> summary, HeldTuples tuples, long oldestTupleMillis) {
     long started = System.nanoTime();
     CommitOutcome outcome = protocol.commit(files, summary, oldestTupleMillis);
     metrics.committed(outcome, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started);
     metrics.nothingPending();
     if (outcome.landed()) {
-      tuples.forEach(collector::ack);
+      tuples.ackAll(collector);
     } else {
       SinkTask.failAll(collector, tuples, lifecycle.reportable(outcome.error()));
     }

@@ -6,7 +6,6 @@ import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.storm.task.OutputCollector;
-import org.apache.storm.tuple.Tuple;
 import org.apache.storm.tuple.Values;
 
 /**
@@ -42,19 +41,18 @@ final class DescriptorEmitter implements SinkTask.SealedBatchHandler {
             batch.oldestTupleMillis());
     // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
     String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
-    // One set of tuple objects for the emit and the acks: anchoring updates each one's ack value.
-    List<Tuple> tuples = batch.tuples().materialize();
-    List<Integer> committers = collector.emit(tuples, new Values(json));
+    // Anchoring updates each tuple's ack value: the acks below settle the same materialized tuples.
+    List<Integer> committers = collector.emit(batch.tuples().materialize(), new Values(json));
     if (committers.isEmpty()) {
       // Acking now would tell the spout these rows are safe while nothing will ever commit them.
       SinkTask.failAll(
           collector,
-          tuples,
+          batch.tuples(),
           new IllegalStateException(
               "IcebergWriterBolt '" + task.component() + "' has no subscriber on its default stream: "
                   + "connect an IcebergCommitterBolt to it with globalGrouping"));
       return;
     }
-    tuples.forEach(collector::ack);
+    batch.tuples().ackAll(collector);
   }
 }

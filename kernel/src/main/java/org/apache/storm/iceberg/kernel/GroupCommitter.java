@@ -11,6 +11,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.iceberg.IcebergWriterBolt;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.TupleUtils;
@@ -171,7 +172,7 @@ public final class GroupCommitter {
         Map.of(
             "writer-batches", String.valueOf(descriptors.size()),
             "writer-tasks", String.join(",", writerTasks.stream().map(String::valueOf).toList()));
-    committer.commit(files, summary, descriptors, oldestTupleMillis);
+    committer.commit(files, summary, HeldTuples.whole(descriptors), oldestTupleMillis);
   }
 
   private void failExpired(Pending waiting) {

@@ -14,6 +14,7 @@ import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.PropertyUtil;
+import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
@@ -45,7 +46,7 @@ final class OpenBatch<T> {
       long bytesLimit) {
     this.rows = rows;
     this.estimates = new ByteEstimates(bytesLimit);
-    this.tuples = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
+    this.tuples = HeldTuples.compact(spillDirectory);
     this.spec = table.spec();
     this.files = new TrackingWriterFactory<>(rows.writers());
     OutputFileFactory fileFactory =

@@ -2,12 +2,13 @@ package org.apache.storm.iceberg.kernel;
 
 import java.util.List;
 import org.apache.iceberg.DataFile;
+import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 
 /**
  * A closed batch: its data files are durable but not yet visible, its tuples not yet acked.
  *
  * @param dataFiles the files to commit in one append
- * @param tuples the tuples whose records the files hold, to ack or fail together (value-free copies)
+ * @param tuples the tuples whose records the files hold, to ack or fail together
  * @param records the number of records in the files
  * @param oldestTupleMillis when the batch's first tuple reached the task: its commit deadline counts from here
  */

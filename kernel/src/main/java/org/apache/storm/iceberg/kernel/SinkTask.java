@@ -2,7 +2,6 @@ package org.apache.storm.iceberg.kernel;
 
 import java.io.Closeable;
 import java.nio.file.Path;
-import java.util.Collection;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
@@ -10,6 +9,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.task.OutputCollector;
@@ -284,12 +284,12 @@ public final class SinkTask implements Closeable {
   }
 
   /** Fails every tuple of a batch, reporting why once. */
-  static void failAll(OutputCollector collector, Collection<Tuple> tuples, Exception cause) {
+  static void failAll(OutputCollector collector, HeldTuples tuples, Exception cause) {
     LOG.warn("Failing {} tuples of a batch", tuples.size(), Redaction.of(cause));
     if (cause != null) {
       collector.reportError(cause);
     }
-    tuples.forEach(collector::fail);
+    tuples.failAll(collector);
   }
 
   /** Closes the catalog under a call still running on another thread, leaving its batch alone. */

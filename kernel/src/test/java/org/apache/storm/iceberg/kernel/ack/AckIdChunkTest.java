@@ -1,4 +1,4 @@
-package org.apache.storm.iceberg.kernel;
+package org.apache.storm.iceberg.kernel.ack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

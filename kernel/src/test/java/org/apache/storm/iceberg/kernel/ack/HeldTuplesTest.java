@@ -1,4 +1,4 @@
-package org.apache.storm.iceberg.kernel;
+package org.apache.storm.iceberg.kernel.ack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -53,6 +53,11 @@ class HeldTuplesTest {
     return new TupleImpl(context, values, component, task, stream, MessageId.makeRootId(root, edge));
   }
 
+  /** A holder that keeps every chunk on the heap unless a test says otherwise. */
+  CompactHeldTuples compact() {
+    return new CompactHeldTuples(CompactHeldTuples.MEMORY_CHUNKS, spillDirectory);
+  }
+
   /** Holds {@code count} events just emitted from task 1, ids 0 on. */
   void holdEvents(HeldTuples held, int count) {
     for (int i = 0; i < count; i++) {
@@ -62,7 +67,7 @@ class HeldTuplesTest {
 
   @Test
   void ackingTheCopiesCompletesEveryTree() {
-    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
+    CompactHeldTuples held = compact();
     List<Tuple> originals = new ArrayList<>();
     for (int i = 0; i < 10_000; i++) {
       Tuple tuple = i % 3 == 0 ? emitted(3, "raw", List.of("doc" + i)) : emitted(1 + i % 2, "default", List.of((long) i, "eu"));
@@ -70,11 +75,12 @@ class HeldTuplesTest {
       held.hold(tuple);
     }
 
-    assertThat(held).hasSize(10_000);
-    held.forEach(acker::ack);
+    assertThat(held.size()).isEqualTo(10_000);
+    held.ackAll(acker);
 
     assertThat(acker.incompleteRoots()).isEmpty();
-    List<Tuple> copies = new ArrayList<>(held);
+    List<Tuple> copies = new ArrayList<>();
+    held.copies().forEachRemaining(copies::add);
     for (int i = 0; i < originals.size(); i++) {
       Tuple original = originals.get(i);
       Tuple copy = copies.get(i);
@@ -92,10 +98,10 @@ class HeldTuplesTest {
     Tuple tuple = emitted(1, "default", List.of(1L, "eu"));
     // Something anchored an emit to the tuple before the batch held it; the child is acked downstream.
     Tuple child = acker.emit(List.of(tuple));
-    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
+    HeldTuples held = HeldTuples.compact(spillDirectory);
     held.hold(tuple);
 
-    held.forEach(acker::ack);
+    held.ackAll(acker);
     assertThat(acker.incompleteRoots()).hasSize(1);
     acker.ack(child);
 
@@ -104,12 +110,11 @@ class HeldTuplesTest {
 
   @Test
   void anchoringAnEmitToTheMaterializedCopiesAndAckingThemKeepsTheTreesOpenUntilTheChildIsAcked() {
-    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
+    HeldTuples held = HeldTuples.compact(spillDirectory);
     holdEvents(held, 100);
-    List<Tuple> tuples = held.materialize();
 
-    Tuple descriptor = acker.emit(tuples);
-    tuples.forEach(acker::ack);
+    Tuple descriptor = acker.emit(held.materialize());
+    held.ackAll(acker);
 
     assertThat(acker.incompleteRoots()).hasSize(100);
     acker.ack(descriptor);
@@ -118,11 +123,13 @@ class HeldTuplesTest {
 
   @Test
   void eachPassMakesNewCopiesSoAckingASecondPassAfterAnAnchoredEmitWouldBreakTheTree() {
-    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
+    CompactHeldTuples held = compact();
     held.hold(emitted(1, "default", List.of(1L, "eu")));
 
-    Tuple descriptor = acker.emit(List.copyOf(held));
-    held.forEach(acker::ack);
+    List<Tuple> firstPass = new ArrayList<>();
+    held.copies().forEachRemaining(firstPass::add);
+    Tuple descriptor = acker.emit(firstPass);
+    held.copies().forEachRemaining(acker::ack);
     acker.ack(descriptor);
 
     // What materialize() is for: the second pass lost the ack value the emit gave the first.
@@ -139,7 +146,7 @@ class HeldTuplesTest {
             new StormTopology(), new HashMap<>(), Map.of(1, "events"), Map.of("events", List.of(1)),
             Map.of("events", Map.of("default", new Fields("id", "region"))), "test-1");
     Tuple foreign = new TupleImpl(otherContext, List.of(3L, "eu"), "events", 1, "default", MessageId.makeRootId(5L, 6L));
-    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
+    HeldTuples held = HeldTuples.compact(spillDirectory);
     held.hold(unanchored);
     held.hold(joined);
     held.hold(foreign);
@@ -160,7 +167,7 @@ class HeldTuplesTest {
     TupleImpl sampled = (TupleImpl) emitted(1, "default", List.of(1L, "eu"));
     sampled.setProcessSampleStartTime(123_456L);
     Tuple notSampled = emitted(1, "default", List.of(2L, "eu"));
-    HeldTuples held = new HeldTuples(HeldTuples.MEMORY_CHUNKS, spillDirectory);
+    HeldTuples held = HeldTuples.compact(spillDirectory);
     held.hold(notSampled);
     held.hold(sampled);
 
@@ -172,7 +179,7 @@ class HeldTuplesTest {
 
   @Test
   void spilledChunksAreReadBackInOrderAndTheFileIsGoneAfterThePass(@TempDir Path spillDirectory) throws Exception {
-    HeldTuples held = new HeldTuples(2, spillDirectory);
+    HeldTuples held = new CompactHeldTuples(2, spillDirectory);
     List<Tuple> originals = new ArrayList<>();
     for (int i = 0; i < 5 * AckIdChunk.SIZE + 7; i++) {
       TupleImpl tuple = (TupleImpl) emitted(1 + i % 2, "default", List.of((long) i, "eu"));
@@ -193,7 +200,7 @@ class HeldTuplesTest {
       assertThat(copies.get(i).getSourceTask()).isEqualTo(originals.get(i).getSourceTask());
       assertThat(((TupleImpl) copies.get(i)).getProcessSampleStartTime()).isEqualTo(i % 1000 == 0 ? Long.valueOf(i) : null);
     }
-    copies.forEach(acker::ack);
+    held.ackAll(acker);
     assertThat(acker.incompleteRoots()).isEmpty();
     try (var files = Files.list(spillDirectory)) {
       assertThat(files.toList()).isEmpty();
@@ -207,7 +214,7 @@ class HeldTuplesTest {
       throws Exception {
     long chunkBytes = spilledBytesOfOneChunk(spillDirectory.resolve("probe"));
     HeldTuples held =
-        new HeldTuples(1, spillDirectory, file -> new FailingAfter(FileChannel.open(file, StandardOpenOption.WRITE), chunkBytes * 3 / 2));
+        new CompactHeldTuples(1, spillDirectory, file -> new FailingAfter(FileChannel.open(file, StandardOpenOption.WRITE), chunkBytes * 3 / 2));
     List<Tuple> originals = new ArrayList<>();
     for (int i = 0; i < 4 * AckIdChunk.SIZE + 3; i++) {
       TupleImpl tuple = (TupleImpl) emitted(1, "default", List.of((long) i, "eu"));
@@ -230,7 +237,7 @@ class HeldTuplesTest {
       assertThat(copies.get(i).getMessageId()).isEqualTo(originals.get(i).getMessageId());
       assertThat(((TupleImpl) copies.get(i)).getProcessSampleStartTime()).isEqualTo(i % 1000 == 0 ? Long.valueOf(i) : null);
     }
-    copies.forEach(acker::ack);
+    held.ackAll(acker);
     assertThat(acker.incompleteRoots()).isEmpty();
   }
 
@@ -284,18 +291,19 @@ class HeldTuplesTest {
 
   @Test
   void whenTheSpillFileCannotBeWrittenTheIdsStayOnTheHeapAndEveryTreeCompletes(@TempDir Path dir) {
-    HeldTuples held = new HeldTuples(1, dir.resolve("missing"));
+    HeldTuples held = new CompactHeldTuples(1, dir.resolve("missing"));
     holdEvents(held, 3 * AckIdChunk.SIZE + 1);
 
-    held.forEach(acker::ack);
+    held.ackAll(acker);
 
-    assertThat(held).hasSize(3 * AckIdChunk.SIZE + 1).hasToString((3 * AckIdChunk.SIZE + 1) + " held tuples");
+    assertThat(held.size()).isEqualTo(3 * AckIdChunk.SIZE + 1);
+    assertThat(held).hasToString((3 * AckIdChunk.SIZE + 1) + " held tuples");
     assertThat(acker.incompleteRoots()).isEmpty();
   }
 
   @Test
   void releasingADroppedBatchDeletesItsSpillFile(@TempDir Path spillDirectory) throws Exception {
-    HeldTuples held = new HeldTuples(1, spillDirectory);
+    HeldTuples held = new CompactHeldTuples(1, spillDirectory);
     holdEvents(held, 3 * AckIdChunk.SIZE);
 
     held.release();
@@ -305,12 +313,66 @@ class HeldTuplesTest {
     }
   }
 
+  @Test
+  void failingFailsEveryTupleInTheOrderHeldAndAckingAfterwardsIsRefused(@TempDir Path spillDirectory) {
+    HeldTuples held = new CompactHeldTuples(1, spillDirectory);
+    List<MessageId> ids = new ArrayList<>();
+    for (int i = 0; i < 2 * AckIdChunk.SIZE + 5; i++) {
+      Tuple tuple = emitted(1, "default", List.of((long) i, "eu"));
+      ids.add(tuple.getMessageId());
+      held.hold(tuple);
+    }
+    acker.failsExpected = true;
+
+    held.failAll(acker);
+
+    assertThat(acker.failed).isEqualTo(ids);
+    assertThatThrownBy(() -> held.ackAll(acker)).hasMessage("these held tuples were spilled and are settled already");
+  }
+
+  @Test
+  void aBatchSettlesOnceWhetherItsTuplesWereMaterializedOrNot() {
+    HeldTuples acked = HeldTuples.compact(spillDirectory);
+    holdEvents(acked, 3);
+    acked.ackAll(acker);
+    HeldTuples materialized = HeldTuples.compact(spillDirectory);
+    holdEvents(materialized, 3);
+    List<Tuple> copies = materialized.materialize();
+
+    assertThat(materialized.materialize()).isSameAs(copies);
+    materialized.ackAll(acker);
+
+    assertThat(acker.incompleteRoots()).isEmpty();
+    for (HeldTuples settled : List.of(acked, materialized)) {
+      assertThatThrownBy(() -> settled.ackAll(acker)).hasMessage("these held tuples are settled already");
+      assertThatThrownBy(() -> settled.failAll(acker)).hasMessage("these held tuples are settled already");
+      assertThatThrownBy(settled::materialize).hasMessage("these held tuples are settled already");
+    }
+  }
+
+  @Test
+  void wholeTuplesAreSettledAsThemselves() {
+    Tuple first = emitted(1, "default", List.of(1L, "eu"));
+    Tuple second = emitted(3, "raw", List.of("doc"));
+    HeldTuples held = HeldTuples.whole(List.of(first));
+    held.hold(second);
+
+    assertThat(held.materialize()).containsExactly(first, second);
+    held.ackAll(acker);
+
+    assertThat(held.size()).isEqualTo(2);
+    assertThat(acker.incompleteRoots()).isEmpty();
+    assertThatThrownBy(() -> held.failAll(acker)).hasMessage("these held tuples are settled already");
+  }
+
   /**
    * The XOR bookkeeping of Storm's bolt collector and acker: an anchored emit adds a new edge to the
    * anchor's ack value and to the child's message id; only acks reach the ledger.
    */
   final class AckerModel implements IOutputCollector {
     final Map<Long, Long> ledger = new HashMap<>();
+    final List<MessageId> failed = new ArrayList<>();
+    boolean failsExpected;
 
     Set<Long> incompleteRoots() {
       Set<Long> open = new HashSet<>();
@@ -343,7 +405,10 @@ class HeldTuplesTest {
 
     @Override
     public void fail(Tuple input) {
-      throw new AssertionError("nothing here fails");
+      if (!failsExpected) {
+        throw new AssertionError("nothing here fails");
+      }
+      failed.add(input.getMessageId());
     }
 
     @Override

@@ -1,4 +1,4 @@
-package org.apache.storm.iceberg.kernel;
+package org.apache.storm.iceberg.kernel.ack;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -11,7 +11,7 @@ import java.util.Arrays;
 /**
  * Up to {@link #SIZE} held tuples' ack identities, column by column (about 22 bytes a tuple), so no
  * array is ever copied to grow; written to and read back from a spill file whole. The meaning of
- * each column is {@link HeldTuples}'s.
+ * each column is {@link TupleCopies}'s.
  */
 final class AckIdChunk {
   static final int SIZE = 4096;

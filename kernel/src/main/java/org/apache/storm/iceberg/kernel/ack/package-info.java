@@ -1,0 +1,13 @@
+/**
+ * Internal: not an API. Nothing here is stable across releases, and no public signature of the
+ * sink's API packages may name a type of this package.
+ *
+ * <p>The <b>hold acks</b> stage. A batch's tuples stay un-acked until its commit settles; this
+ * package owns them in the meantime, behind {@link org.apache.storm.iceberg.kernel.ack.HeldTuples}:
+ * hold each tuple, then settle them all by ack or by fail. It keeps only their ack ids, in
+ * columns, spills the oldest ids to a file beyond a fixed heap budget, and acks or fails through
+ * value-free copies of the tuples. It is the only part of the sink that depends on Storm's tuple
+ * internals ({@code TupleImpl}, {@code MessageId}, the acker's XOR ledger); {@code
+ * StormAckInternalsTest} pins them.
+ */
+package org.apache.storm.iceberg.kernel.ack;
