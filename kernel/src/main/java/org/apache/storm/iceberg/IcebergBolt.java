@@ -1,7 +1,7 @@
 package org.apache.storm.iceberg;
 
-import org.apache.storm.iceberg.kernel.SinkTask;
-import org.apache.storm.iceberg.kernel.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 
 /**

@@ -1,11 +1,11 @@
 package org.apache.storm.iceberg;
 
 import java.util.Map;
-import org.apache.storm.iceberg.kernel.GroupCommitter;
-import org.apache.storm.iceberg.kernel.ShutdownGuard;
-import org.apache.storm.iceberg.kernel.TaskEnvironment;
-import org.apache.storm.iceberg.kernel.TaskIdentity;
-import org.apache.storm.iceberg.kernel.TickIntervals;
+import org.apache.storm.iceberg.kernel.task.GroupCommitter;
+import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
+import org.apache.storm.iceberg.kernel.seal.TickIntervals;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;

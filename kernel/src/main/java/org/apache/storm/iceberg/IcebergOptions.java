@@ -17,7 +17,7 @@ import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.storm.iceberg.kernel.SummaryKeys;
+import org.apache.storm.iceberg.kernel.commit.SummaryKeys;
 import org.apache.storm.iceberg.kernel.options.OptionKeys;
 import org.apache.storm.iceberg.kernel.options.OptionsChecks;
 import org.apache.storm.iceberg.kernel.options.ProviderChoice;

@@ -1,8 +1,8 @@
 package org.apache.storm.iceberg;
 
 import java.util.Map;
-import org.apache.storm.iceberg.kernel.SinkTask;
-import org.apache.storm.iceberg.kernel.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;

@@ -2,10 +2,10 @@ package org.apache.storm.iceberg;
 
 import java.util.HashMap;
 import java.util.Map;
-import org.apache.storm.iceberg.kernel.ShutdownGuard;
-import org.apache.storm.iceberg.kernel.SinkTask;
-import org.apache.storm.iceberg.kernel.TaskEnvironment;
-import org.apache.storm.iceberg.kernel.TickIntervals;
+import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.seal.TickIntervals;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.base.BaseRichBolt;

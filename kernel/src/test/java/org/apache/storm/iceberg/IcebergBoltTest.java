@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import org.apache.storm.Config;
-import org.apache.storm.iceberg.kernel.ThresholdSealPolicy;
+import org.apache.storm.iceberg.kernel.seal.ThresholdSealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.junit.jupiter.api.Test;
 

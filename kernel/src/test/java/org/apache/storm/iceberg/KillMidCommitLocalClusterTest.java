@@ -20,7 +20,7 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.generated.KillOptions;
-import org.apache.storm.iceberg.kernel.ShutdownGuard;
+import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
 import org.apache.storm.iceberg.testing.Deadline;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;

@@ -8,7 +8,7 @@ import org.apache.storm.iceberg.IcebergBolt;
 import org.apache.storm.iceberg.IcebergCommitterBolt;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.IcebergWriterBolt;
-import org.apache.storm.iceberg.kernel.TableSetup;
+import org.apache.storm.iceberg.kernel.table.TableSetup;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
 
 /**

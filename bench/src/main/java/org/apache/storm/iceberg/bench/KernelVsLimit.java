@@ -32,7 +32,7 @@ import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Type;
 import org.apache.storm.iceberg.IcebergOptions;
-import org.apache.storm.iceberg.kernel.TableSetup;
+import org.apache.storm.iceberg.kernel.table.TableSetup;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
 import org.apache.storm.tuple.Tuple;
 

@@ -39,7 +39,7 @@ class ShadedTopologyJarIT {
           "org.apache.storm.iceberg.mappers.JsonRecordMapperFactory",
           "org.apache.storm.iceberg.examples.plugin.UpperCaseRecordMapperFactory");
       assertThat(services(jar, "SealPolicyFactory")).hasSize(6).contains(
-          "org.apache.storm.iceberg.kernel.OpenFilesSealPolicy$Factory",
+          "org.apache.storm.iceberg.kernel.seal.OpenFilesSealPolicy$Factory",
           "org.apache.storm.iceberg.examples.plugin.EveryNRecordsSealPolicyFactory");
       assertThat(services(jar, "WalStoreFactory")).hasSize(2);
       assertThat(services(jar, "FileFormatWriterFactory")).hasSize(3);

@@ -1,5 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
+import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

@@ -1,5 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
 import static org.apache.storm.iceberg.OptionsInternals.settings;

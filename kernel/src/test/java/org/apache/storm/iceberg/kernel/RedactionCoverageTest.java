@@ -1,5 +1,9 @@
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
+import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.kernel.secrets.RedactingCollector;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;

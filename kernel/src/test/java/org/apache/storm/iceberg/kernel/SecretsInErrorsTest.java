@@ -1,5 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.secrets.RedactedException;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -120,7 +122,7 @@ class SecretsInErrorsTest {
     assertThat(reported)
         .as("types, messages and stack traces stay readable")
         .contains("org.apache.iceberg.exceptions.CommitStateUnknownException: Failed to connect: jdbc:sqlite:")
-        .contains("Suppressed: org.apache.storm.iceberg.kernel.RedactedException: "
+        .contains("Suppressed: org.apache.storm.iceberg.kernel.secrets.RedactedException: "
             + "org.apache.iceberg.jdbc.UncheckedSQLException: Failed to connect: jdbc:sqlite:")
         .contains("java.sql.SQLException: FATAL: password **** rejected")
         .contains("at org.apache.storm.iceberg.testing.FaultInjectingCatalog");

@@ -1,5 +1,8 @@
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.GroupCommitter;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -1,5 +1,8 @@
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
+import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
+import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

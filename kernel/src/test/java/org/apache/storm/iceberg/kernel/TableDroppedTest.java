@@ -1,5 +1,8 @@
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;

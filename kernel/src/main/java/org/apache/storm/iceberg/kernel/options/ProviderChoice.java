@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
-import org.apache.storm.iceberg.kernel.ProviderRegistry;
+import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.spi.ProviderFactory;
 
 /**

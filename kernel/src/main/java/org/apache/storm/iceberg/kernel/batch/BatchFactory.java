@@ -1,0 +1,104 @@
+package org.apache.storm.iceberg.kernel.batch;
+
+import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.storm.iceberg.kernel.options.ProviderChoice;
+import org.apache.storm.iceberg.spi.FieldMatchingMapper;
+import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
+import org.apache.storm.iceberg.spi.FormerNamesSchema;
+import org.apache.storm.iceberg.spi.RecordMapper;
+
+/**
+ * Opens batches for one task against the table's current metadata, with the task's record mapper,
+ * in the format the options name or, by default, the table's {@code write.format.default} (Parquet
+ * when unset), looked up as a provider of the same name. The default follows the table, so a format
+ * change made outside is picked up at the next batch.
+ *
+ * <p>The mapper is handed the table's current schema with its columns' former names ({@link
+ * FormerNamesSchema}), built once per schema, not per batch or record, so a column renamed from
+ * outside keeps the values producers still send under its old name. A mapper that matches fields by
+ * name ({@link FieldMatchingMapper}) reports the fields it writes nowhere to an {@link
+ * UnmatchedFieldsLog}.
+ */
+final class BatchFactory {
+  private final Table table;
+  private final ProviderChoice<FileFormatWriter> chosenFormat;
+  private final RecordMapper mapper;
+  private final ClassLoader loader;
+  private final TaskIdentity task;
+  private final Path spillDirectory;
+  private final long bytesLimit;
+  private FileFormatWriter tableDefaultWriter;
+  private String tableDefaultName;
+  private FileFormatWriter chosenWriter;
+  private FormerNamesSchema mapperSchema;
+  private int mapperSchemaHistory;
+
+  BatchFactory(
+      Table table,
+      ProviderChoice<FileFormatWriter> chosenFormat,
+      RecordMapper mapper,
+      ClassLoader loader,
+      TaskIdentity task,
+      Path spillDirectory,
+      long bytesLimit,
+      SinkMetrics metrics) {
+    this.table = table;
+    this.bytesLimit = bytesLimit;
+    this.spillDirectory = spillDirectory;
+    this.chosenFormat = chosenFormat;
+    this.mapper = mapper;
+    this.loader = loader;
+    this.task = task;
+    if (mapper instanceof FieldMatchingMapper matching) {
+      matching.onUnmatchedFields(new UnmatchedFieldsLog(table.name(), metrics));
+    }
+  }
+
+  /** Opens a batch; the caller has refreshed the table. */
+  OpenBatch<?> open(long nowMillis) {
+    return OpenBatch.open(
+        table, mapperSchema(), mapper, formatWriter(), task.taskIndex(), task.taskId(), nowMillis, spillDirectory, bytesLimit);
+  }
+
+  /**
+   * The current schema with its former names, built again only when the table's current schema or
+   * its number of schemas changes: a rename adds a schema, and a rename undone makes an earlier
+   * schema current again.
+   */
+  private FormerNamesSchema mapperSchema() {
+    Schema current = table.schema();
+    int history = table.schemas().size();
+    if (mapperSchema == null || mapperSchema.schemaId() != current.schemaId() || mapperSchemaHistory != history) {
+      mapperSchema = FormerNamesSchema.of(current, table.schemas().values());
+      mapperSchemaHistory = history;
+    }
+    return mapperSchema;
+  }
+
+  private FileFormatWriter formatWriter() {
+    if (chosenFormat != null) {
+      if (chosenWriter == null) {
+        chosenWriter = chosenFormat.resolve(loader);
+      }
+      return chosenWriter;
+    }
+    String name =
+        table.properties()
+            .getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, TableProperties.DEFAULT_FILE_FORMAT_DEFAULT)
+            .toLowerCase(Locale.ROOT);
+    if (!name.equals(tableDefaultName)) {
+      tableDefaultWriter = ProviderRegistry.find(FileFormatWriterFactory.class, name, loader).create(Map.of());
+      tableDefaultName = name;
+    }
+    return tableDefaultWriter;
+  }
+}

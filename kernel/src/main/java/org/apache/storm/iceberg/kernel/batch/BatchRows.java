@@ -1,0 +1,125 @@
+package org.apache.storm.iceberg.kernel.batch;
+
+import java.util.Optional;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.data.InternalRecordWrapper;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.FileWriterFactory;
+import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.InternalRow;
+import org.apache.storm.iceberg.spi.InternalRowMapper;
+import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.tuple.ITuple;
+
+/**
+ * How one batch turns tuples into rows of its schema, and rows into files: as {@link InternalRow}s
+ * when the mapper builds them and the format writes them (the field-name mapper into Parquet),
+ * otherwise as Iceberg's generic {@link Record}s. Internal rows skip building a {@code
+ * java.time} object per date, time and timestamp that the writer would then take apart again, and
+ * their partition is computed from the row itself.
+ *
+ * @param <T> the row type
+ */
+abstract class BatchRows<T> {
+  final Schema schema;
+  /** {@link #schema} with its former names: what the mapper is given. */
+  final Schema mapperSchema;
+
+  private BatchRows(Schema schema, Schema mapperSchema) {
+    this.schema = schema;
+    this.mapperSchema = mapperSchema;
+  }
+
+  /**
+   * The rows a batch of {@code table} at {@code schema} is written with; the mapper maps against
+   * {@code mapperSchema}, the same columns with their former names, and the writers never see it.
+   */
+  static BatchRows<?> choose(
+      RecordMapper mapper, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema) {
+    if (mapper instanceof InternalRowMapper internalMapper) {
+      Optional<FileWriterFactory<InternalRow>> writers = format.internalWriterFactory(table, schema);
+      if (writers.isPresent()) {
+        return new InternalRows(internalMapper, writers.get(), schema, mapperSchema);
+      }
+    }
+    return new GenericRecords(mapper, format.writerFactory(table, schema), schema, mapperSchema);
+  }
+
+  /**
+   * The tuple's row.
+   *
+   * @throws RuntimeException when the mapper refuses the tuple, or returns null
+   */
+  abstract T map(ITuple tuple);
+
+  /** The row as Iceberg's partition transforms read it (internal values). */
+  abstract StructLike partitionSource(T row);
+
+  /** Opens the batch's files. */
+  abstract FileWriterFactory<T> writers();
+
+  static <R> R checkNotNull(R row, Object mapper) {
+    if (row == null) {
+      throw new IllegalStateException("record mapper " + mapper.getClass().getName() + " returned null");
+    }
+    return row;
+  }
+
+  private static final class GenericRecords extends BatchRows<Record> {
+    private final RecordMapper mapper;
+    private final FileWriterFactory<Record> writers;
+    private final InternalRecordWrapper partitionSource;
+
+    GenericRecords(RecordMapper mapper, FileWriterFactory<Record> writers, Schema schema, Schema mapperSchema) {
+      super(schema, mapperSchema);
+      this.mapper = mapper;
+      this.writers = writers;
+      this.partitionSource = new InternalRecordWrapper(schema.asStruct());
+    }
+
+    @Override
+    Record map(ITuple tuple) {
+      return checkNotNull(mapper.map(tuple, mapperSchema), mapper);
+    }
+
+    @Override
+    StructLike partitionSource(Record row) {
+      return partitionSource.wrap(row);
+    }
+
+    @Override
+    FileWriterFactory<Record> writers() {
+      return writers;
+    }
+
+  }
+
+  private static final class InternalRows extends BatchRows<InternalRow> {
+    private final InternalRowMapper mapper;
+    private final FileWriterFactory<InternalRow> writers;
+
+    InternalRows(InternalRowMapper mapper, FileWriterFactory<InternalRow> writers, Schema schema, Schema mapperSchema) {
+      super(schema, mapperSchema);
+      this.mapper = mapper;
+      this.writers = writers;
+    }
+
+    @Override
+    InternalRow map(ITuple tuple) {
+      return checkNotNull(mapper.mapInternal(tuple, mapperSchema), mapper);
+    }
+
+    @Override
+    StructLike partitionSource(InternalRow row) {
+      return row;
+    }
+
+    @Override
+    FileWriterFactory<InternalRow> writers() {
+      return writers;
+    }
+
+  }
+}

@@ -1,0 +1,152 @@
+package org.apache.storm.iceberg.kernel.batch;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.io.FanoutDataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.util.PropertyUtil;
+import org.apache.storm.iceberg.kernel.ack.HeldTuples;
+import org.apache.storm.iceberg.spi.BatchStats;
+import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.FormerNamesSchema;
+import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.tuple.Tuple;
+
+/**
+ * One batch being written: open data files (one per partition, through Iceberg's fanout writer, all
+ * against the one table metadata version the batch was opened with) and the tuples they hold, not
+ * yet acked. Rows ({@link BatchRows}: internal rows or generic records) go straight to the file
+ * writers; of each tuple only its ack identity is kept ({@link HeldTuples}).
+ *
+ * <p>Not thread-safe: one task's executor thread owns it.
+ */
+final class OpenBatch<T> {
+  private final BatchRows<T> rows;
+  private final PartitionSpec spec;
+  private final TrackingWriterFactory<T> files;
+  private final FanoutDataWriter<T> writer;
+  private final PartitionKey partitionKey;
+  private final HeldTuples tuples;
+  private final long openedAtMillis;
+  private final ByteEstimates estimates;
+  private long records;
+  private long bytes;
+
+  private OpenBatch(
+      Table table, BatchRows<T> rows, FileFormat format, int partitionId, long taskId, long nowMillis, Path spillDirectory,
+      long bytesLimit) {
+    this.rows = rows;
+    this.estimates = new ByteEstimates(bytesLimit);
+    this.tuples = HeldTuples.compact(spillDirectory);
+    this.spec = table.spec();
+    this.files = new TrackingWriterFactory<>(rows.writers());
+    OutputFileFactory fileFactory =
+        OutputFileFactory.builderFor(table, partitionId, taskId)
+            .format(format)
+            .operationId(UUID.randomUUID().toString())
+            .build();
+    long targetFileSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(),
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
+            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    this.writer = new FanoutDataWriter<>(files, fileFactory, table.io(), targetFileSize);
+    this.partitionKey = new PartitionKey(spec, rows.schema);
+    this.openedAtMillis = nowMillis;
+  }
+
+  /**
+   * Opens a batch against the table's current schema and spec (the caller has refreshed it), with
+   * the rows the mapper and format choose ({@link BatchRows#choose}); the mapper is given {@code
+   * mapperSchema}, the same schema with its former names. Its held ack ids spill into {@code
+   * spillDirectory}. Its byte estimate is refreshed often enough near {@code bytesLimit} (the
+   * smallest bytes threshold, {@link Long#MAX_VALUE} for none) to seal within about a record of it.
+   */
+  static OpenBatch<?> open(
+      Table table, FormerNamesSchema mapperSchema, RecordMapper mapper, FileFormatWriter format, int partitionId,
+      long taskId, long nowMillis, Path spillDirectory, long bytesLimit) {
+    BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema(), mapperSchema);
+    return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit);
+  }
+
+  /**
+   * The tuple's row, as the mapper builds it for this batch's schema.
+   *
+   * @throws RuntimeException when the mapper refuses the tuple; the batch is intact
+   */
+  T map(Tuple tuple) {
+    return rows.map(tuple);
+  }
+
+  /**
+   * Writes the row into its partition's open file and holds the tuple until the batch settles.
+   *
+   * @throws RecordRejectedException when the record's partition cannot be computed (a value of the
+   *     wrong Java type for a partition source column); nothing was written and the batch is intact
+   * @throws RuntimeException any other failure: the batch is broken and must be abandoned, and the
+   *     tuple is not held by it
+   */
+  void write(T row, Tuple tuple) {
+    try {
+      partitionKey.partition(rows.partitionSource(row));
+    } catch (RuntimeException e) {
+      throw new RecordRejectedException("cannot compute the partition of the record: " + e, e);
+    }
+    writer.write(row, spec, partitionKey);
+    records++;
+    if (estimates.due(records)) {
+      bytes = files.bytesWritten();
+      estimates.refreshed(records, bytes);
+    }
+    tuples.hold(tuple);
+  }
+
+  /** A record the batch refused without writing anything: fail its tuple alone. */
+  static final class RecordRejectedException extends RuntimeException {
+    RecordRejectedException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  long openedAtMillis() {
+    return openedAtMillis;
+  }
+
+  boolean isEmpty() {
+    return records == 0;
+  }
+
+  BatchStats stats(long nowMillis) {
+    return new BatchStats(
+        records, bytes, nowMillis - openedAtMillis, files.filesOpened(), files.partitions(), nowMillis);
+  }
+
+  /** Closes every open file: they become durable and stay invisible until committed. */
+  SealedBatch seal() {
+    try {
+      writer.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot close the batch's data files", e);
+    }
+    List<DataFile> dataFiles = writer.result().dataFiles();
+    return new SealedBatch(dataFiles, tuples, records, openedAtMillis);
+  }
+
+  /**
+   * Closes every file the batch opened, each on its own so one failing close cannot leave the
+   * others' streams open; the tuples are the caller's to fail. The files become orphans.
+   */
+  HeldTuples abandon() {
+    files.closeAllQuietly();
+    return tuples;
+  }
+}

@@ -1,0 +1,49 @@
+package org.apache.storm.iceberg.kernel.batch;
+
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.Schema;
+import org.apache.storm.iceberg.spi.FieldMatchingMapper;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Counts and logs the tuple fields a {@link FieldMatchingMapper} writes into no column: each field
+ * once per schema id, in {@code iceberg-fields-unmatched} and one warning, however many tuples
+ * carry it. A field the table has no column for, under any name it ever gave one (a producer added
+ * or renamed the field, or the column was dropped), is data going nowhere; this makes it seen.
+ *
+ * <p>Only mappers that match fields by name report: the kernel cannot tell which fields any other
+ * mapper means to leave unread. One task's executor thread calls it.
+ */
+final class UnmatchedFieldsLog implements FieldMatchingMapper.UnmatchedFields {
+  private static final Logger LOG = LoggerFactory.getLogger(UnmatchedFieldsLog.class);
+
+  private final String table;
+  private final SinkMetrics metrics;
+  private final Map<Integer, Set<String>> reportedBySchemaId = new HashMap<>();
+
+  UnmatchedFieldsLog(String table, SinkMetrics metrics) {
+    this.table = table;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void found(Schema schema, List<String> fields) {
+    Set<String> reported = reportedBySchemaId.computeIfAbsent(schema.schemaId(), id -> new HashSet<>());
+    for (String field : fields) {
+      if (reported.add(field)) {
+        metrics.fieldUnmatched();
+        LOG.warn(
+            "Tuple field '{}' matches no column of table {} (schema id {}), under a current or a former name:"
+                + " its values are not written. Add the column, or rename the field in the stream; logged once"
+                + " per field and schema, counted in iceberg-fields-unmatched",
+            field, table, schema.schemaId());
+      }
+    }
+  }
+}

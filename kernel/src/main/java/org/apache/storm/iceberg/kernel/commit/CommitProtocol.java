@@ -1,0 +1,261 @@
+package org.apache.storm.iceberg.kernel.commit;
+
+import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.spi.WalEntry;
+import org.apache.storm.iceberg.spi.WalScope;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one commit path of storm-iceberg, shared by every committing bolt: WAL entry, then one
+ * {@link AppendFiles} tagged with a fresh commit id, then immediate resolution of any error (by
+ * {@link CommitSettler}, which re-appends under the same id when the outcome is ambiguous), then
+ * WAL delete. The caller acks its tuples only when {@link CommitOutcome#landed()}.
+ *
+ * <p>Assumptions:
+ *
+ * <ul>
+ *   <li>One committing task per WAL scope (table, WAL namespace, topology name, component, task
+ *       index); the scope's entries are this task's alone.
+ *   <li>Commit ids are never reused: each is a random UUID, so a snapshot carrying one is proof that
+ *       this exact set of files landed.
+ *   <li>Commit conflicts ({@code CommitFailedException}) are retried by Iceberg itself, per the
+ *       table's {@code commit.retry.*} properties; whatever still fails is settled here by looking at
+ *       the table, never by retrying blindly.
+ *   <li>A data file is never deleted by this class: after an ambiguous error it may be live.
+ * </ul>
+ */
+public final class CommitProtocol {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitProtocol.class);
+
+  private final Table table;
+  private final WalStore wal;
+  private final WalScope scope;
+  private final Map<String, String> summary;
+  private final Supplier<String> commitIds;
+  private final LongSupplier clock;
+  private final CommitSettler settler;
+  private final CommitDeadline deadline;
+  private int droppedAtStartup;
+
+  public CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties) {
+    this(table, wal, scope, snapshotProperties, CommitSettler.Retries.DEFAULT);
+  }
+
+  CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties, CommitSettler.Retries retries) {
+    this(table, wal, scope, snapshotProperties, retries, CommitDeadline.NONE);
+  }
+
+  CommitProtocol(
+      Table table,
+      WalStore wal,
+      WalScope scope,
+      Map<String, String> snapshotProperties,
+      CommitSettler.Retries retries,
+      CommitDeadline deadline) {
+    this(table, wal, scope, snapshotProperties, () -> UUID.randomUUID().toString(), System::currentTimeMillis, retries, deadline);
+  }
+
+  /**
+   * @param commitIds where commit ids come from: random UUIDs today; the hook point reserved for a
+   *     {@link org.apache.storm.iceberg.spi.BatchIdExtractor}
+   */
+  CommitProtocol(
+      Table table,
+      WalStore wal,
+      WalScope scope,
+      Map<String, String> snapshotProperties,
+      Supplier<String> commitIds,
+      LongSupplier clock,
+      CommitSettler.Retries retries,
+      CommitDeadline deadline) {
+    this.table = table;
+    this.wal = wal;
+    this.scope = scope;
+    this.summary = summaryWithSinkKeys(snapshotProperties, scope);
+    this.commitIds = commitIds;
+    this.clock = clock;
+    this.settler = new CommitSettler(table, retries);
+    this.deadline = deadline;
+  }
+
+  /**
+   * The commit protocol of one committing task: resolves the options' WAL store on {@code loader},
+   * scopes it to the task, and drops the entries the task's previous incarnation left.
+   */
+  public static CommitProtocol forTask(Table table, SinkSettings settings, TaskEnvironment env, ClassLoader loader) {
+    TaskIdentity task = env.task();
+    SinkSettings.Commits commits = settings.commits();
+    CommitDeadline deadline = CommitDeadline.of(env.topologyConfig(), commits.deadlineMarginMillis(), env.clock());
+    WalStore wal = settings.providers().walStore().resolve(loader);
+    WalScope scope = new WalScope(table, commits.walNamespace(), task.topology(), task.component(), task.taskIndex());
+    ProviderRegistry.find(WalStoreFactory.class, settings.providers().walStore().name(), loader).validate(table);
+    CommitProtocol protocol =
+        new CommitProtocol(table, wal, scope, commits.snapshotProperties(),
+            new CommitSettler.Retries(commits.retries(), commits.retryBackoffMillis()), deadline);
+    protocol.droppedAtStartup = protocol.clearStaleEntries();
+    if (protocol.droppedAtStartup > 0) {
+      LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, protocol.droppedAtStartup);
+    }
+    return protocol;
+  }
+
+  /** How many stale WAL entries {@link #forTask} dropped when the task started. */
+  public int droppedAtStartup() {
+    return droppedAtStartup;
+  }
+
+  /** User properties first, the sink's own keys last so they win. */
+  private static Map<String, String> summaryWithSinkKeys(Map<String, String> user, WalScope scope) {
+    Map<String, String> summary = new LinkedHashMap<>(user);
+    summary.put(SummaryKeys.RESERVED_PREFIX + "topology", scope.topology());
+    summary.put(SummaryKeys.RESERVED_PREFIX + "component", scope.component());
+    summary.put(SummaryKeys.RESERVED_PREFIX + "task-index", String.valueOf(scope.taskIndex()));
+    return summary;
+  }
+
+  /** Whether a batch whose oldest tuple arrived at {@code oldestTupleMillis} has passed its commit deadline. */
+  public boolean expired(long oldestTupleMillis) {
+    return deadline.guardFor(oldestTupleMillis).passed();
+  }
+
+  /**
+   * Commits {@code files} in one append and says how it settled. Never throws for commit errors. No
+   * attempt starts once the batch has passed its {@link CommitDeadline}; that is {@link
+   * CommitOutcome.Status#EXPIRED}.
+   *
+   * @param commitSummary the sink's own summary keys for this commit (under {@code storm.iceberg.})
+   * @param oldestTupleMillis when the oldest tuple whose record the files hold reached the sink
+   */
+  public CommitOutcome commit(List<DataFile> files, Map<String, String> commitSummary, long oldestTupleMillis) {
+    String commitId = commitIds.get();
+    long attemptMillis = clock.getAsLong();
+    DeadlineGuard guard = deadline.guardFor(oldestTupleMillis);
+    if (guard.passed()) {
+      return expired(commitId, files, "before its first attempt");
+    }
+    try {
+      byte[] entry =
+          DataFilesCodec.encode(
+              new DataFilesCodec.Entry(
+                  commitId, table.name(), scope.component(), scope.taskIndex(), attemptMillis, files, oldestTupleMillis),
+              table.specs());
+      wal.put(scope, commitId, entry);
+    } catch (RuntimeException e) {
+      LOG.warn("Commit {} to {} not attempted: cannot write its WAL entry", commitId, table.name(), Redaction.of(e));
+      // The write may have landed before it reported failure; the commit never will.
+      deleteWalEntry(commitId);
+      return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, e);
+    }
+    CommitOutcome outcome = append(commitId, files, commitSummary, attemptMillis, guard);
+    if (outcome.status() != CommitOutcome.Status.UNKNOWN) {
+      deleteWalEntry(commitId);
+    }
+    return outcome;
+  }
+
+  private CommitOutcome append(
+      String commitId, List<DataFile> files, Map<String, String> commitSummary, long attemptMillis, DeadlineGuard guard) {
+    try {
+      newAppend(commitId, files, commitSummary).validateWith(guard).commit();
+    } catch (RuntimeException error) {
+      if (guard.refused()) {
+        // Iceberg retries only conflicts, which were not applied, and asks the guard before each
+        // attempt reaches the catalog: nothing of this commit was applied.
+        return expired(commitId, files, "during Iceberg's conflict retries");
+      }
+      return settler.settle(commitId, attemptMillis, error, () -> newAppend(commitId, files, commitSummary), guard);
+    }
+    LOG.debug("Commit {} landed in {}", commitId, table.name());
+    return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, null);
+  }
+
+  private CommitOutcome expired(String commitId, List<DataFile> files, String when) {
+    IllegalStateException error =
+        new IllegalStateException(
+            "Commit " + commitId + " of " + files.size() + " data files to " + table.name()
+                + " not attempted: its batch's oldest tuple is older than topology.message.timeout.secs less"
+                + " the commit deadline margin (" + deadline.budgetMillis() + " ms in all), " + when
+                + "; Storm replays its tuples, so the batch is failed rather than committed twice");
+    LOG.warn(Redaction.redact(error.getMessage()));
+    return new CommitOutcome(CommitOutcome.Status.EXPIRED, commitId, error);
+  }
+
+  /** One append of {@code files}, tagged with the commit id; a retry makes the very same one. */
+  private AppendFiles newAppend(String commitId, List<DataFile> files, Map<String, String> commitSummary) {
+    AppendFiles append = table.newAppend();
+    files.forEach(append::appendFile);
+    summary.forEach(append::set);
+    commitSummary.forEach((key, value) -> append.set(SummaryKeys.RESERVED_PREFIX + key, value));
+    append.set(SummaryKeys.COMMIT_ID, commitId);
+    return append;
+  }
+
+  private void deleteWalEntry(String commitId) {
+    try {
+      wal.delete(scope, commitId);
+    } catch (RuntimeException e) {
+      // The commit is settled; the next incarnation of this task drops the stale entry.
+      LOG.warn("Cannot delete WAL entry of settled commit {} in {}", commitId, scope, Redaction.of(e));
+    }
+  }
+
+  /**
+   * Drops every WAL entry a previous incarnation of this task left, logging what each entry's commit
+   * became. Its data files are never deleted (they may be live); its tuples were never acked, so the
+   * source replays them.
+   *
+   * @return the number of entries dropped; one that cannot be deleted now is left for the next start
+   */
+  public int clearStaleEntries() {
+    List<WalEntry> entries = wal.list(scope);
+    if (entries.isEmpty()) {
+      return 0;
+    }
+    table.refresh();
+    int dropped = 0;
+    for (WalEntry entry : entries) {
+      LOG.warn("Dropping stale WAL entry {}: {}", entry.location(), describe(entry));
+      try {
+        wal.delete(scope, entry.commitId());
+        dropped++;
+      } catch (RuntimeException e) {
+        // The entry only records what a dead incarnation attempted; its tuples replay either way.
+        // Starting matters more: the next start tries again.
+        LOG.warn("Cannot drop stale WAL entry {} now; the next start will", entry.location(), Redaction.of(e));
+      }
+    }
+    return dropped;
+  }
+
+  private String describe(WalEntry entry) {
+    try {
+      DataFilesCodec.Entry decoded = DataFilesCodec.decode(entry.payload(), entry.location(), table.specs());
+      Long snapshotId = SnapshotLookup.find(table, decoded.id(), decoded.createdAtMillis());
+      return snapshotId != null
+          ? "commit " + decoded.id() + " landed in snapshot " + snapshotId
+          : "commit "
+              + decoded.id()
+              + " did not land; its "
+              + decoded.files().size()
+              + " data files are left in place (never deleted: they may be live) and its tuples replay";
+    } catch (RuntimeException e) {
+      return e.getMessage();
+    }
+  }
+}

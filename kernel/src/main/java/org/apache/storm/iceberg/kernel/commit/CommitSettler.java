@@ -1,0 +1,199 @@
+package org.apache.storm.iceberg.kernel.commit;
+
+import org.apache.storm.iceberg.kernel.table.TableLifecycle;
+import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import java.util.function.Supplier;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotAncestryValidator;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.exceptions.CleanableFailure;
+import org.apache.iceberg.exceptions.ValidationException;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Settles an append that reported an error, while the batch is in hand.
+ *
+ * <p>It first looks for the commit id among the table's snapshots: found means the append landed.
+ * Otherwise what happens depends on the error:
+ *
+ * <p><b>Definite: not applied.</b> Only an error that Iceberg itself marks {@link CleanableFailure}
+ * ("the state is known to be failure") fails the batch at once. Iceberg's own {@code
+ * SnapshotProducer} deletes the commit's manifests after exactly these errors, and keeps them after
+ * any other, because any other may still land. In Iceberg 1.11 they are:
+ *
+ * <ul>
+ *   <li>{@link org.apache.iceberg.exceptions.CommitFailedException}: the catalog's compare-and-swap
+ *       refused the commit (a REST 409, a JDBC row that no longer matched, a Hadoop version file
+ *       already there), after Iceberg's own conflict retries, which retry nothing else;
+ *   <li>{@link ValidationException}: Iceberg refused the commit before sending it;
+ *   <li>{@link org.apache.iceberg.exceptions.NoSuchTableException} (and {@code
+ *       NoSuchIcebergTableException}, {@code NoSuchNamespaceException}): the table is not there to
+ *       commit to (a REST 404, JDBC's check before its update);
+ *   <li>the REST client's {@link org.apache.iceberg.exceptions.BadRequestException} (400), {@link
+ *       org.apache.iceberg.exceptions.NotAuthorizedException} (401), {@link
+ *       org.apache.iceberg.exceptions.ForbiddenException} (403) and {@link
+ *       org.apache.iceberg.exceptions.ServiceUnavailableException}: the request was refused before
+ *       it was processed. (A commit's 500, 502, 503 and 504 become {@code
+ *       CommitStateUnknownException}, which is ambiguous.)
+ * </ul>
+ *
+ * <p><b>Ambiguous: every other error.</b> A lost answer ({@code CommitStateUnknownException}), a
+ * socket timeout or reset ({@code UncheckedIOException}), a gateway's 408, 499 or 524 (a plain
+ * {@code RESTException}), a JDBC driver that threw after its row was written ({@code
+ * UncheckedSQLException}), a table that cannot be read: the commit may land later. Failing such a
+ * batch would replay rows that then appear twice. So the settler re-appends the <b>same files under
+ * the same commit id</b>, guarded by an {@link AbsentCommitId} validator that refuses any ancestry
+ * already carrying the id:
+ *
+ * <ul>
+ *   <li>the validator refuses: the first attempt landed in the meantime, so the batch is acked;
+ *   <li>the retry lands: the batch is acked; a catalog with compare-and-swap commits (REST, JDBC,
+ *       Hadoop, Hive, Glue, Nessie) can no longer apply the stale first attempt, whose base no longer
+ *       matches;
+ *   <li>it stays ambiguous: retry, with doubling backoff, up to the configured number of retries,
+ *       then give up as {@link CommitOutcome.Status#UNKNOWN} (the batch replays, and duplicates are
+ *       possible).
+ * </ul>
+ */
+final class CommitSettler {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitSettler.class);
+  private static final long MAX_BACKOFF_MILLIS = 30_000;
+
+  /** How many times, and how patiently, an ambiguous commit is retried. */
+  record Retries(int max, long backoffMillis) {
+    static final Retries DEFAULT =
+        new Retries(SinkSettings.Commits.DEFAULT_RETRIES, SinkSettings.Commits.DEFAULT_RETRY_BACKOFF_MILLIS);
+  }
+
+  private final Table table;
+  private final Retries retries;
+
+  CommitSettler(Table table, Retries retries) {
+    this.table = table;
+    this.retries = retries;
+  }
+
+  /**
+   * Settles the commit. Whatever the outcome, its error is {@code firstError}, the one that made the
+   * commit's fate unknown, with every later lookup's or retry's error suppressed in it: a batch that
+   * fails says why it could not be settled, not merely what its last retry met.
+   *
+   * @param sameAppend makes the append again: the same files, summary and commit id
+   * @param deadline the batch's commit deadline: no retry starts, nor waits, past it
+   */
+  CommitOutcome settle(
+      String commitId, long attemptMillis, RuntimeException firstError, Supplier<AppendFiles> sameAppend, DeadlineGuard deadline) {
+    boolean ambiguous = isAmbiguous(firstError);
+    for (int retry = 0; ; retry++) {
+      Long snapshotId;
+      try {
+        table.refresh();
+        snapshotId = SnapshotLookup.find(table, commitId, attemptMillis);
+      } catch (RuntimeException lookupFailure) {
+        firstError.addSuppressed(lookupFailure);
+        snapshotId = null;
+        ambiguous = true;
+      }
+      if (snapshotId != null) {
+        LOG.info("Commit {} to {} reported {} but landed in snapshot {}; acking", commitId, table.name(), Redaction.redact(firstError.toString()), snapshotId);
+        return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
+      }
+      if (TableLifecycle.isEvidentlyGone(firstError)) {
+        // Dropped or recreated: a retry cannot land in the old table and must not land in a new one.
+        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
+      }
+      if (!ambiguous) {
+        LOG.warn("Commit {} to {} did not land; failing the batch for replay", commitId, table.name(), Redaction.of(firstError));
+        return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, firstError);
+      }
+      if (retry >= retries.max()) {
+        LOG.warn("Commit {} to {} is still unsettled after {} retries; failing the batch for replay (duplicates possible)",
+            commitId, table.name(), retries.max(), Redaction.of(firstError));
+        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
+      }
+      long backoffMillis = backoffMillis(retry);
+      if (deadline.within(backoffMillis)) {
+        LOG.warn("Commit {} to {} is still unsettled at its batch's commit deadline; failing the batch for replay"
+            + " (duplicates possible)", commitId, table.name(), Redaction.of(firstError));
+        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
+      }
+      if (!sleep(backoffMillis)) {
+        LOG.warn("Commit {} to {} is unsettled: interrupted while waiting to retry; failing the batch for replay (duplicates possible)",
+            commitId, table.name(), Redaction.of(firstError));
+        return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
+      }
+      AbsentCommitId absent = new AbsentCommitId(commitId);
+      try {
+        sameAppend.get().validateWith(new AllValidators(deadline, absent)).commit();
+        LOG.info("Commit {} to {} landed on retry {} after {}", commitId, table.name(), retry + 1, Redaction.redact(firstError.toString()));
+        return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
+      } catch (RuntimeException e) {
+        if (absent.refused()) {
+          LOG.info("Commit {} to {} landed late, before its retry; acking", commitId, table.name());
+          return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
+        }
+        // Whatever the retry met, the first attempt is still unsettled: look again.
+        firstError.addSuppressed(e);
+      }
+    }
+  }
+
+  /**
+   * Whether {@code error} leaves the commit's fate open: anything but an error Iceberg marks as a
+   * known failure (see the class Javadoc).
+   */
+  private static boolean isAmbiguous(RuntimeException error) {
+    return !(error instanceof CleanableFailure);
+  }
+
+  private long backoffMillis(int retry) {
+    return Math.min(MAX_BACKOFF_MILLIS, retries.backoffMillis() << Math.min(retry, 20));
+  }
+
+  private static boolean sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+      return true;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /**
+   * Refuses an ancestry in which a snapshot already carries the commit id, and remembers that it
+   * did: the settler recognises its own refusal by this flag, not by the error's message.
+   */
+  static final class AbsentCommitId implements SnapshotAncestryValidator {
+    private final String commitId;
+    private volatile boolean refused;
+
+    AbsentCommitId(String commitId) {
+      this.commitId = commitId;
+    }
+
+    @Override
+    public boolean validate(Iterable<Snapshot> baseSnapshots) {
+      for (Snapshot snapshot : baseSnapshots) {
+        if (commitId.equals(snapshot.summary().get(SummaryKeys.COMMIT_ID))) {
+          refused = true;
+          return false;
+        }
+      }
+      return true;
+    }
+
+    /** Whether it found the commit id in an ancestry it was asked about: the commit has landed. */
+    boolean refused() {
+      return refused;
+    }
+
+    @Override
+    public String errorMessage() {
+      return "storm-iceberg commit " + commitId + " already landed";
+    }
+  }
+}

@@ -1,0 +1,139 @@
+package org.apache.storm.iceberg.kernel.commit;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.iceberg.ContentFile;
+import org.apache.iceberg.ContentFileParser;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.util.JsonUtil;
+
+/**
+ * The versioned JSON the kernel persists or sends about a set of data files: a WAL entry, or a
+ * split-sink descriptor. It carries a format version, an id (the commit id of a WAL entry, the batch
+ * id of a descriptor), the table, the component and task index that wrote it, when, and each file as
+ * {@link ContentFileParser} writes it (spec id, partition data and column metrics included).
+ *
+ * <p>Decoding rejects an unknown version or an unreadable payload with "unrecognized version N or
+ * corrupt entry at LOCATION", and a file whose partition spec the table does not know with {@link
+ * UnknownSpecException}.
+ */
+public final class DataFilesCodec {
+  /** Version 2 adds {@code oldest-tuple-ms}; version 1 entries are still read, taking it as {@code created-at-ms}. */
+  public static final int VERSION = 2;
+
+  /**
+   * A set of data files and where they came from.
+   *
+   * @param id commit id (WAL entry) or batch id (descriptor)
+   * @param table the table's name
+   * @param component the component of the task that wrote the entry
+   * @param taskIndex that task's index
+   * @param createdAtMillis when the entry was written
+   * @param files the data files
+   * @param oldestTupleMillis when the oldest tuple whose record the files hold reached its task
+   */
+  public record Entry(
+      String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files, long oldestTupleMillis) {
+    /** An entry whose oldest tuple is taken to have arrived when the entry was written. */
+    public Entry(String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files) {
+      this(id, table, component, taskIndex, createdAtMillis, files, createdAtMillis);
+    }
+  }
+
+  private DataFilesCodec() {}
+
+  public static byte[] encode(Entry entry, Map<Integer, PartitionSpec> specs) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (JsonGenerator json = JsonUtil.factory().createGenerator(bytes)) {
+      json.writeStartObject();
+      json.writeNumberField("version", VERSION);
+      json.writeStringField("id", entry.id());
+      json.writeStringField("table", entry.table());
+      json.writeStringField("component", entry.component());
+      json.writeNumberField("task-index", entry.taskIndex());
+      json.writeNumberField("created-at-ms", entry.createdAtMillis());
+      json.writeNumberField("oldest-tuple-ms", entry.oldestTupleMillis());
+      json.writeArrayFieldStart("files");
+      for (DataFile file : entry.files()) {
+        ContentFileParser.toJson(file, specs.get(file.specId()), json);
+      }
+      json.writeEndArray();
+      json.writeEndObject();
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot serialize the data files of " + entry.id(), e);
+    }
+    return bytes.toByteArray();
+  }
+
+  /** Decodes a payload read from {@code location}, or throws naming it. */
+  public static Entry decode(byte[] payload, String location, Map<Integer, PartitionSpec> specs) {
+    int version = -1;
+    try {
+      JsonNode root = JsonUtil.mapper().readTree(payload);
+      version = JsonUtil.getInt("version", root);
+      if (version != 1 && version != VERSION) {
+        throw corrupt(version, location, null);
+      }
+      List<DataFile> files = new ArrayList<>();
+      for (JsonNode file : JsonUtil.get("files", root)) {
+        int specId = JsonUtil.getInt("spec-id", file);
+        if (!specs.containsKey(specId)) {
+          throw new UnknownSpecException(
+              "entry at " + location + " holds a file of partition spec id " + specId
+                  + ", which the table does not have (its spec ids are " + new TreeSet<>(specs.keySet()) + ")",
+              specId);
+        }
+        ContentFile<?> content = ContentFileParser.fromJson(file, specs);
+        if (!(content instanceof DataFile)) {
+          throw corrupt(version, location, null);
+        }
+        files.add((DataFile) content);
+      }
+      return new Entry(
+          JsonUtil.getString("id", root),
+          JsonUtil.getString("table", root),
+          JsonUtil.getString("component", root),
+          JsonUtil.getInt("task-index", root),
+          JsonUtil.getLong("created-at-ms", root),
+          files,
+          version == 1 ? JsonUtil.getLong("created-at-ms", root) : JsonUtil.getLong("oldest-tuple-ms", root));
+    } catch (CorruptEntryException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      throw corrupt(version, location, e);
+    }
+  }
+
+  private static CorruptEntryException corrupt(int version, String location, Exception cause) {
+    return new CorruptEntryException("unrecognized version " + version + " or corrupt entry at " + location, cause);
+  }
+
+  /** A persisted or sent entry this version of storm-iceberg cannot read. */
+  public static class CorruptEntryException extends IllegalArgumentException {
+    CorruptEntryException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** An entry naming a partition spec the reader's table metadata does not (yet) have. */
+  public static final class UnknownSpecException extends CorruptEntryException {
+    private final int specId;
+
+    UnknownSpecException(String message, int specId) {
+      super(message, null);
+      this.specId = specId;
+    }
+
+    public int specId() {
+      return specId;
+    }
+  }
+}

@@ -1,0 +1,15 @@
+package org.apache.storm.iceberg.kernel.commit;
+
+/**
+ * The snapshot-summary keys of the commit protocol. The commit stage owns them; {@code
+ * IcebergOptions} publishes {@link #COMMIT_ID} and {@link #RESERVED_PREFIX}, by which users find the
+ * sink's snapshots.
+ */
+public final class SummaryKeys {
+  /** Prefix of every key the sink writes; user snapshot properties may not use it. */
+  public static final String RESERVED_PREFIX = "storm.iceberg.";
+  /** The commit id of every snapshot the sink commits, by which a commit is found again. */
+  public static final String COMMIT_ID = RESERVED_PREFIX + "commit-id";
+
+  private SummaryKeys() {}
+}

@@ -1,0 +1,40 @@
+package org.apache.storm.iceberg.kernel.env;
+
+import org.apache.storm.iceberg.kernel.secrets.RedactingCollector;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import com.codahale.metrics.MetricRegistry;
+import java.util.Map;
+import java.util.function.LongSupplier;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.task.TopologyContext;
+
+/**
+ * What a task gets from Storm at prepare, in the form the kernel uses: who it is, where its acks
+ * go, its clock, its metrics and the topology configuration it runs with.
+ *
+ * @param task the task's identity
+ * @param collector acks, fails, emits and errors; errors are redacted before Storm sees them
+ * @param clock epoch milliseconds; batch ages and group intervals use it
+ * @param metrics the task's metrics
+ * @param topologyConfig the configuration the task runs with (its component configuration included)
+ */
+public record TaskEnvironment(
+    TaskIdentity task, OutputCollector collector, LongSupplier clock, SinkMetrics metrics, Map<String, Object> topologyConfig) {
+
+  /** Every environment reports errors redacted, whoever builds it. */
+  public TaskEnvironment {
+    collector = RedactingCollector.wrap(collector);
+  }
+
+  /** The environment of a bolt task, from its prepare arguments; metrics go to the context's registry. */
+  public static TaskEnvironment of(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+    LongSupplier clock = System::currentTimeMillis;
+    return new TaskEnvironment(
+        TaskIdentity.of(topoConf, context), collector, clock, SinkMetrics.register(context, clock), topoConf);
+  }
+
+  /** An environment outside Storm: metrics in a registry of their own, an empty configuration. */
+  public static TaskEnvironment detached(TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    return new TaskEnvironment(task, collector, clock, SinkMetrics.detached(new MetricRegistry(), clock), Map.of());
+  }
+}

@@ -1,0 +1,35 @@
+package org.apache.storm.iceberg.kernel.env;
+
+import java.util.Map;
+import org.apache.storm.Config;
+import org.apache.storm.task.TopologyContext;
+
+/**
+ * Which task a sink runs as. The topology is named by {@code topology.name}, which survives a
+ * resubmission, so a new incarnation finds the WAL its predecessor left.
+ *
+ * @param topology the topology's name
+ * @param component the bolt's component id
+ * @param taskId Storm's task id
+ * @param taskIndex the task's index within its component
+ * @param componentTasks how many tasks the component has
+ * @param spoutTasks how many spout tasks the topology has (0 when unknown)
+ */
+public record TaskIdentity(
+    String topology, String component, int taskId, int taskIndex, int componentTasks, int spoutTasks) {
+
+  public TaskIdentity(String topology, String component, int taskId, int taskIndex, int componentTasks) {
+    this(topology, component, taskId, taskIndex, componentTasks, 0);
+  }
+
+  public static TaskIdentity of(Map<String, Object> topoConf, TopologyContext context) {
+    Object name = topoConf.get(Config.TOPOLOGY_NAME);
+    return new TaskIdentity(
+        name != null ? name.toString() : context.getStormId(),
+        context.getThisComponentId(),
+        context.getThisTaskId(),
+        context.getThisTaskIndex(),
+        context.getComponentTasks(context.getThisComponentId()).size(),
+        context.getRawTopology().get_spouts().keySet().stream().mapToInt(id -> context.getComponentTasks(id).size()).sum());
+  }
+}

@@ -1,0 +1,196 @@
+package org.apache.storm.iceberg.kernel.metrics;
+
+import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.Timer;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+import org.apache.storm.task.IMetricsContext;
+
+/**
+ * The sink's per-task metrics (Storm metrics v2, registered through the task's TopologyContext).
+ * Counters follow outcomes, not exceptions: a commit that reported an error but landed counts as
+ * committed and as resolved-after-error, never as a failure.
+ *
+ * <p>The executor thread updates everything; reporter threads read the gauges, so the pending
+ * state they read is volatile, and keeps reporting while a commit is in flight. The records-written
+ * counter may trail the records a task has written by a few records between ticks; it is exact
+ * whenever a batch seals and when the task closes.
+ */
+public final class SinkMetrics {
+  private final Counter recordsWritten;
+  private final Counter dataFilesSealed;
+  private final Timer sealLatency;
+  private final Counter dataFilesCommitted;
+  private final Counter bytesCommitted;
+  private final Timer commitLatency;
+  private final Counter commitFailures;
+  private final Counter commitsResolvedAfterError;
+  private final Counter walEntriesDropped;
+  private final Counter batchesExpired;
+  private final Counter fieldsUnmatched;
+  private final Counter tableDropped;
+  private final LongSupplier clock;
+  private long unpublishedRecords;
+  private volatile int pendingDataFiles;
+  private volatile long oldestPendingSinceMillis = -1;
+
+  private SinkMetrics(IMetricsContext context, LongSupplier clock) {
+    this.clock = clock;
+    this.recordsWritten = context.registerCounter("iceberg-records-written");
+    this.dataFilesSealed = context.registerCounter("iceberg-data-files-sealed");
+    this.sealLatency = context.registerTimer("iceberg-seal-latency");
+    this.dataFilesCommitted = context.registerCounter("iceberg-data-files-committed");
+    this.bytesCommitted = context.registerCounter("iceberg-bytes-committed");
+    this.commitLatency = context.registerTimer("iceberg-commit-latency");
+    this.commitFailures = context.registerCounter("iceberg-commit-failures");
+    this.commitsResolvedAfterError = context.registerCounter("iceberg-commits-resolved-after-error");
+    this.walEntriesDropped = context.registerCounter("iceberg-wal-entries-dropped");
+    this.batchesExpired = context.registerCounter("iceberg-batches-expired");
+    this.fieldsUnmatched = context.registerCounter("iceberg-fields-unmatched");
+    this.tableDropped = context.registerCounter("iceberg-table-dropped");
+    context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles);
+    context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
+  }
+
+  /** Registers the metrics with a task's context (its TopologyContext). */
+  public static SinkMetrics register(IMetricsContext context, LongSupplier clock) {
+    return new SinkMetrics(context, clock);
+  }
+
+  /** Metrics kept in a registry of their own, for a task run outside Storm (tests, tools). */
+  public static SinkMetrics detached(MetricRegistry registry, LongSupplier clock) {
+    return new SinkMetrics(new RegistryContext(registry), clock);
+  }
+
+  /**
+   * Counts one record written. The counter is a {@code LongAdder}, an atomic add per call, so
+   * records are counted here first and reach it at the next {@link #publishRecordsWritten}.
+   */
+  void recordWritten() {
+    unpublishedRecords++;
+  }
+
+  /** Adds the records counted since the last call to {@code iceberg-records-written}. */
+  void publishRecordsWritten() {
+    if (unpublishedRecords > 0) {
+      recordsWritten.inc(unpublishedRecords);
+      unpublishedRecords = 0;
+    }
+  }
+
+  void sealed(int files, long nanos) {
+    dataFilesSealed.inc(files);
+    sealLatency.update(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** Counts one commit by its outcome. */
+  void committed(CommitOutcome outcome, int files, long bytes, long nanos) {
+    commitLatency.update(nanos, TimeUnit.NANOSECONDS);
+    if (outcome.landed()) {
+      dataFilesCommitted.inc(files);
+      bytesCommitted.inc(bytes);
+      if (outcome.status() == CommitOutcome.Status.COMMITTED_AFTER_ERROR) {
+        commitsResolvedAfterError.inc();
+      }
+    } else {
+      commitFailures.inc();
+      if (outcome.status() == CommitOutcome.Status.EXPIRED) {
+        batchesExpired.inc();
+      }
+    }
+  }
+
+  /** Counts a batch failed, without a commit attempt, because it passed its commit deadline. */
+  void batchExpired() {
+    batchesExpired.inc();
+  }
+
+  void walEntriesDropped(int entries) {
+    walEntriesDropped.inc(entries);
+  }
+
+  /** Counts a tuple field that matches no column, once per field and schema id. */
+  void fieldUnmatched() {
+    fieldsUnmatched.inc();
+  }
+
+  /** Counts one batch, or one tuple refused before a batch could open, failed because the table was dropped or recreated. */
+  void tableDropped() {
+    tableDropped.inc();
+  }
+
+  /** What is waiting to be committed: {@code files} data files, the oldest since {@code sinceMillis}. */
+  void pending(int files, long sinceMillis) {
+    pendingDataFiles = files;
+    oldestPendingSinceMillis = sinceMillis;
+  }
+
+  void nothingPending() {
+    pendingDataFiles = 0;
+    oldestPendingSinceMillis = -1;
+  }
+
+  long oldestPendingAgeMillis() {
+    long since = oldestPendingSinceMillis;
+    return since < 0 ? 0 : Math.max(0, clock.getAsLong() - since);
+  }
+
+  /** Metrics v2 over a plain Dropwizard registry; the deprecated v1 methods are not used. */
+  private static final class RegistryContext implements IMetricsContext {
+    private final MetricRegistry registry;
+
+    RegistryContext(MetricRegistry registry) {
+      this.registry = registry;
+    }
+
+    @Override
+    public <T extends org.apache.storm.metric.api.IMetric> T registerMetric(String name, T metric, int bucketSecs) {
+      throw new UnsupportedOperationException("metrics v1");
+    }
+
+    @Override
+    public org.apache.storm.metric.api.ReducedMetric registerMetric(
+        String name, org.apache.storm.metric.api.IReducer reducer, int bucketSecs) {
+      throw new UnsupportedOperationException("metrics v1");
+    }
+
+    @Override
+    public org.apache.storm.metric.api.CombinedMetric registerMetric(
+        String name, org.apache.storm.metric.api.ICombiner combiner, int bucketSecs) {
+      throw new UnsupportedOperationException("metrics v1");
+    }
+
+    @Override
+    public Timer registerTimer(String name) {
+      return registry.timer(name);
+    }
+
+    @Override
+    public com.codahale.metrics.Histogram registerHistogram(String name) {
+      return registry.histogram(name);
+    }
+
+    @Override
+    public com.codahale.metrics.Meter registerMeter(String name) {
+      return registry.meter(name);
+    }
+
+    @Override
+    public Counter registerCounter(String name) {
+      return registry.counter(name);
+    }
+
+    @Override
+    public <T> Gauge<T> registerGauge(String name, Gauge<T> gauge) {
+      return registry.register(name, gauge);
+    }
+
+    @Override
+    public void registerMetricSet(String prefix, com.codahale.metrics.MetricSet set) {
+      registry.register(prefix, set);
+    }
+  }
+}

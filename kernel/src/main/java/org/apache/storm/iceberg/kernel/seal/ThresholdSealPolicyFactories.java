@@ -1,0 +1,59 @@
+package org.apache.storm.iceberg.kernel.seal;
+
+import com.google.auto.service.AutoService;
+import java.util.Map;
+import java.util.Set;
+import org.apache.storm.iceberg.spi.ProviderProperties;
+import org.apache.storm.iceberg.spi.SealPolicy;
+import org.apache.storm.iceberg.spi.SealPolicyFactory;
+
+/** Registers the built-in thresholds by name; each takes one property, {@code limit}. */
+public final class ThresholdSealPolicyFactories {
+  private ThresholdSealPolicyFactories() {}
+
+  /** A threshold provider: its name and the statistic it watches. */
+  abstract static class ThresholdFactory implements SealPolicyFactory {
+    private final String name;
+    private final ThresholdSealPolicy.Measure measure;
+
+    ThresholdFactory(String name, ThresholdSealPolicy.Measure measure) {
+      this.name = name;
+      this.measure = measure;
+    }
+
+    @Override
+    public String name() {
+      return name;
+    }
+
+    @Override
+    public SealPolicy create(Map<String, String> properties) {
+      ProviderProperties.check("seal policy '" + name + "'", properties, Set.of("limit"), Set.of());
+      return new ThresholdSealPolicy(measure, PolicyProperties.wholeNumber(name, properties, "limit"));
+    }
+  }
+
+  /** {@code "records"}: seal at {@code limit} records. */
+  @AutoService(SealPolicyFactory.class)
+  public static final class Records extends ThresholdFactory {
+    public Records() {
+      super("records", ThresholdSealPolicy.Measure.RECORDS);
+    }
+  }
+
+  /** {@code "bytes"}: seal at {@code limit} bytes written. */
+  @AutoService(SealPolicyFactory.class)
+  public static final class Bytes extends ThresholdFactory {
+    public Bytes() {
+      super("bytes", ThresholdSealPolicy.Measure.BYTES);
+    }
+  }
+
+  /** {@code "age"}: seal once the batch's first record is {@code limit} milliseconds old. */
+  @AutoService(SealPolicyFactory.class)
+  public static final class Age extends ThresholdFactory {
+    public Age() {
+      super("age", ThresholdSealPolicy.Measure.AGE_MILLIS);
+    }
+  }
+}

@@ -1,0 +1,24 @@
+package org.apache.storm.iceberg.kernel.secrets;
+
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/** Which catalog properties hold secrets, and which of their values only say where a secret is. */
+public final class SecretProperties {
+  static final String SECRET_WORDS = "credential|token|password|passwd|pwd|secret|key|auth|signature|cookie";
+  private static final Pattern SECRET_NAME = Pattern.compile("header\\..*|.*(" + SECRET_WORDS + ").*");
+  static final String ENV = "env:";
+  static final String FILE = "file:";
+
+  private SecretProperties() {}
+
+  /** Whether a property of this name holds a secret: a credential, token, password, key, cookie or header. */
+  public static boolean isSecret(String propertyName) {
+    return SECRET_NAME.matcher(propertyName.toLowerCase(Locale.ROOT)).matches();
+  }
+
+  /** Whether the value of a secret-named property is a reference ({@code env:NAME} or {@code file:/path}). */
+  static boolean isReference(String value) {
+    return value != null && (value.startsWith(ENV) || value.startsWith(FILE));
+  }
+}

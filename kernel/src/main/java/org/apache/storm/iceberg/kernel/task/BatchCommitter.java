@@ -1,0 +1,55 @@
+package org.apache.storm.iceberg.kernel.task;
+
+import org.apache.storm.iceberg.kernel.table.TableLifecycle;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
+import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
+import org.apache.storm.iceberg.kernel.batch.SealedBatch;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.storm.iceberg.kernel.ack.HeldTuples;
+import org.apache.storm.task.OutputCollector;
+
+/**
+ * Commits files through the {@link CommitProtocol}, counts the outcome in the task's metrics, then
+ * acks the tuples that carried the files, or fails them all. {@code IcebergBolt} uses it for each
+ * sealed batch (the tuples are the batch's), {@code IcebergCommitterBolt} for each group (the tuples
+ * are the writers' descriptors).
+ */
+final class BatchCommitter implements SinkTask.SealedBatchHandler {
+  private final CommitProtocol protocol;
+  private final OutputCollector collector;
+  private final SinkMetrics metrics;
+  private final TableLifecycle lifecycle;
+
+  BatchCommitter(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env) {
+    this.protocol = protocol;
+    this.lifecycle = lifecycle;
+    this.collector = env.collector();
+    this.metrics = env.metrics();
+  }
+
+  @Override
+  public void handle(SealedBatch batch) {
+    commit(batch.dataFiles(), Map.of(), batch.tuples(), batch.oldestTupleMillis());
+  }
+
+  /**
+   * Commits {@code files} in one append, with the sink's {@code summary} keys, and settles {@code
+   * tuples}, unless the oldest of them, which arrived at {@code oldestTupleMillis}, has passed its
+   * commit deadline.
+   */
+  void commit(List<DataFile> files, Map<String, String> summary, HeldTuples tuples, long oldestTupleMillis) {
+    long started = System.nanoTime();
+    CommitOutcome outcome = protocol.commit(files, summary, oldestTupleMillis);
+    metrics.committed(outcome, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started);
+    metrics.nothingPending();
+    if (outcome.landed()) {
+      tuples.ackAll(collector);
+    } else {
+      SinkTask.failAll(collector, tuples, lifecycle.reportable(outcome.error()));
+    }
+  }
+}

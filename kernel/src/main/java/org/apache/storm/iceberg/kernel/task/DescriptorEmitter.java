@@ -1,0 +1,63 @@
+package org.apache.storm.iceberg.kernel.task;
+
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
+import org.apache.storm.iceberg.kernel.batch.SealedBatch;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import org.apache.iceberg.Table;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.tuple.Values;
+
+/**
+ * {@code IcebergWriterBolt}'s handling of a sealed batch, in this order: emit one descriptor tuple
+ * holding the batch's data files ({@link DataFilesCodec} JSON), anchored to every tuple of the
+ * batch, then ack those tuples. Storm's anchoring keeps each source tuple pending until the
+ * committer acks (or fails) the descriptor, so at-least-once holds across the split.
+ */
+final class DescriptorEmitter implements SinkTask.SealedBatchHandler {
+  private final Table table;
+  private final TaskIdentity task;
+  private final OutputCollector collector;
+  private final LongSupplier clock;
+
+  private final SinkMetrics metrics;
+
+  DescriptorEmitter(Table table, TaskEnvironment env) {
+    this.table = table;
+    this.task = env.task();
+    this.collector = env.collector();
+    this.clock = env.clock();
+    this.metrics = env.metrics();
+  }
+
+  /** The files leave this task with the descriptor: from here on they are the committer's to count. */
+  @Override
+  public void handle(SealedBatch batch) {
+    metrics.nothingPending();
+    String batchId = task.component() + "-" + task.taskIndex() + "-" + UUID.randomUUID();
+    DataFilesCodec.Entry descriptor =
+        new DataFilesCodec.Entry(
+            batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles(),
+            batch.oldestTupleMillis());
+    // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
+    String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
+    // Anchoring updates each tuple's ack value: the acks below settle the same materialized tuples.
+    List<Integer> committers = collector.emit(batch.tuples().materialize(), new Values(json));
+    if (committers.isEmpty()) {
+      // Acking now would tell the spout these rows are safe while nothing will ever commit them.
+      SinkTask.failAll(
+          collector,
+          batch.tuples(),
+          new IllegalStateException(
+              "IcebergWriterBolt '" + task.component() + "' has no subscriber on its default stream: "
+                  + "connect an IcebergCommitterBolt to it with globalGrouping"));
+      return;
+    }
+    batch.tuples().ackAll(collector);
+  }
+}

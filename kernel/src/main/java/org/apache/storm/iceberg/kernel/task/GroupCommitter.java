@@ -1,0 +1,201 @@
+package org.apache.storm.iceberg.kernel.task;
+
+import org.apache.storm.iceberg.kernel.table.TableLifecycle;
+import org.apache.storm.iceberg.kernel.table.OpenedTable;
+import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
+import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.storm.iceberg.IcebergWriterBolt;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.kernel.ack.HeldTuples;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.utils.TupleUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What the {@code IcebergCommitterBolt} task does: accumulate the writers' descriptors and commit
+ * all their files in one append, through the same {@link CommitProtocol} as {@code IcebergBolt},
+ * when the first of the group thresholds is crossed (data files pending, or time since the first
+ * pending descriptor; checked on every descriptor and tick). Then it acks every descriptor, or fails
+ * them all if the append did not land.
+ *
+ * <p>Assumptions: one committer task per table and WAL namespace (the bolt warns otherwise); writers
+ * and committer name the same table in the same catalog; commit ids are never reused.
+ *
+ * <p>A descriptor it cannot use (corrupt, unknown version, a spec the table does not have even
+ * after a refresh, another table) fails on its own with a clear error; the group goes on.
+ */
+public final class GroupCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(GroupCommitter.class);
+
+  private final Catalog catalog;
+  private final Table table;
+  private final BatchCommitter committer;
+  private final OutputCollector collector;
+  private final LongSupplier clock;
+  private final SinkMetrics metrics;
+  private final long intervalMillis;
+  private final int maxDataFiles;
+  private final CommitProtocol protocol;
+  private final List<Pending> pending = new ArrayList<>();
+  private int pendingFileCount;
+  private long firstPendingAtMillis;
+
+  /** A descriptor waiting for the group's commit, with what it carries. */
+  private record Pending(Tuple descriptor, DataFilesCodec.Entry entry) {}
+
+  private GroupCommitter(OpenedTable opened, CommitProtocol protocol, TaskEnvironment env, SinkSettings settings) {
+    this.catalog = opened.catalog();
+    this.table = opened.table();
+    this.protocol = protocol;
+    this.committer = new BatchCommitter(protocol, TableLifecycle.of(opened, settings.target(), env.metrics()), env);
+    this.collector = env.collector();
+    this.clock = env.clock();
+    this.metrics = env.metrics();
+    this.intervalMillis = settings.splitSink().groupCommitIntervalMillis();
+    this.maxDataFiles = settings.splitSink().groupCommitMaxDataFiles();
+  }
+
+  public static GroupCommitter open(SinkSettings settings, TaskEnvironment env) {
+    TopologyChecks.forCommitter(settings, env);
+    return OpenedTable.open(settings.target())
+        .build(
+            opened -> {
+              HadoopCatalogWarning.warnIfCommitsMayRace(
+                  opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
+              CommitProtocol protocol = CommitProtocol.forTask(opened.table(), settings, env, opened.loader());
+              env.metrics().walEntriesDropped(protocol.droppedAtStartup());
+              return new GroupCommitter(opened, protocol, env, settings);
+            });
+  }
+
+  static GroupCommitter open(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+    return open(settings, TaskEnvironment.detached(task, collector, clock));
+  }
+
+  /** This task's metrics. */
+  public SinkMetrics metrics() {
+    return metrics;
+  }
+
+  public void execute(Tuple tuple) {
+    if (!TupleUtils.isTick(tuple)) {
+      accept(tuple);
+    }
+    commitIfDue();
+  }
+
+  private void accept(Tuple descriptor) {
+    DataFilesCodec.Entry entry;
+    try {
+      entry = decode(descriptor);
+    } catch (RuntimeException e) {
+      IllegalArgumentException error =
+          new IllegalArgumentException("Committer of " + table.name() + " cannot use a descriptor: " + e.getMessage(), e);
+      LOG.error(Redaction.redact(error.getMessage()), Redaction.of(error));
+      collector.reportError(error);
+      collector.fail(descriptor);
+      return;
+    }
+    if (pending.isEmpty()) {
+      firstPendingAtMillis = clock.getAsLong();
+    }
+    pending.add(new Pending(descriptor, entry));
+    pendingFileCount += entry.files().size();
+    metrics.pending(pendingFileCount, firstPendingAtMillis);
+  }
+
+  private DataFilesCodec.Entry decode(Tuple descriptor) {
+    Object value = descriptor.getValueByField(IcebergWriterBolt.DESCRIPTOR_FIELD);
+    byte[] payload = value instanceof byte[] ? (byte[]) value : String.valueOf(value).getBytes(StandardCharsets.UTF_8);
+    String origin =
+        "descriptor from component '" + descriptor.getSourceComponent() + "' task " + descriptor.getSourceTask()
+            + " (message id " + descriptor.getMessageId() + ")";
+    DataFilesCodec.Entry entry;
+    try {
+      entry = DataFilesCodec.decode(payload, origin, table.specs());
+    } catch (DataFilesCodec.UnknownSpecException e) {
+      // A writer may have seen a spec change this task has not: look again once.
+      table.refresh();
+      entry = DataFilesCodec.decode(payload, origin, table.specs());
+    }
+    if (!entry.table().equals(table.name())) {
+      throw new IllegalArgumentException(
+          origin + " is for table " + entry.table() + "; writers and committer must name the same table");
+    }
+    return entry;
+  }
+
+  private void commitIfDue() {
+    if (pending.isEmpty()) {
+      return;
+    }
+    boolean due =
+        pendingFileCount >= maxDataFiles || clock.getAsLong() - firstPendingAtMillis >= intervalMillis;
+    if (due) {
+      commitPending();
+    }
+  }
+
+  /**
+   * Commits the pending descriptors' files in one append. A descriptor whose batch has passed its
+   * commit deadline is failed instead, alone: Storm is about to replay its tuples.
+   */
+  private void commitPending() {
+    List<Tuple> descriptors = new ArrayList<>();
+    List<DataFile> files = new ArrayList<>();
+    TreeSet<Integer> writerTasks = new TreeSet<>();
+    long oldestTupleMillis = Long.MAX_VALUE;
+    for (Pending waiting : pending) {
+      if (protocol.expired(waiting.entry().oldestTupleMillis())) {
+        failExpired(waiting);
+        continue;
+      }
+      descriptors.add(waiting.descriptor());
+      files.addAll(waiting.entry().files());
+      writerTasks.add(waiting.entry().taskIndex());
+      oldestTupleMillis = Math.min(oldestTupleMillis, waiting.entry().oldestTupleMillis());
+    }
+    pending.clear();
+    pendingFileCount = 0;
+    metrics.nothingPending();
+    if (descriptors.isEmpty()) {
+      return;
+    }
+    Map<String, String> summary =
+        Map.of(
+            "writer-batches", String.valueOf(descriptors.size()),
+            "writer-tasks", String.join(",", writerTasks.stream().map(String::valueOf).toList()));
+    committer.commit(files, summary, HeldTuples.whole(descriptors), oldestTupleMillis);
+  }
+
+  private void failExpired(Pending waiting) {
+    IllegalStateException error =
+        new IllegalStateException(
+            "Committer of " + table.name() + " fails the descriptor of batch " + waiting.entry().id() + " from task "
+                + waiting.entry().taskIndex() + " without committing it: its oldest tuple is older than"
+                + " topology.message.timeout.secs less the commit deadline margin, so Storm replays it");
+    LOG.warn(Redaction.redact(error.getMessage()));
+    metrics.batchExpired();
+    collector.fail(waiting.descriptor());
+  }
+
+  /** Leaves pending descriptors to time out and replay, and closes the catalog. */
+  public void close() {
+    OpenedTable.closeCatalog(catalog);
+  }
+}
