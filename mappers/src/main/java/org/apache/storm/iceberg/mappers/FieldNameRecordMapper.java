@@ -87,11 +87,12 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
           "tuple field '" + resolution.strictRefusal + "' matches no column, and the mapper is strict");
     }
     Types.NestedField[] columns = resolution.columns.columns;
+    Class<?>[] keptAsIs = resolution.columns.keptAsIs;
     for (int pos = 0; pos < columns.length; pos++) {
       int fieldIndex = resolution.fieldIndexOfColumn[pos];
       Object value = fieldIndex < 0 ? null : tuple.getValue(fieldIndex);
       if (value != null) {
-        target.set(pos, conversions[pos].apply(value));
+        target.set(pos, value.getClass() == keptAsIs[pos] ? value : conversions[pos].apply(value));
       } else if (columns[pos].isRequired()) {
         Types.NestedField column = columns[pos];
         throw new RecordMappingException(

@@ -15,8 +15,8 @@ import org.apache.storm.iceberg.spi.RecordMappingException;
  * <b>milliseconds</b> as a {@code Long}; that is the one numeric timestamp unit (dates accept
  * epoch days).
  *
- * <p>A column's {@link Conversion} is built once, by visiting its type ({@link GenericConversions}
- * and {@link InternalConversions}), and then applied to every value of that column. The two
+ * <p>A column's {@link Conversion} is built once, by visiting its type (one visitor per
+ * representation), and then applied to every value of that column. The two
  * representations accept and refuse the same values with the same messages; they differ only in the
  * Java form of dates, times, timestamps, fixed values and structs (see {@link InternalRow}).
  */

@@ -81,6 +81,31 @@ final class ScalarConversions {
     }
   }
 
+  /**
+   * The Java class whose values both representations keep as they are for {@code type} (a {@code
+   * Long} for a long column), or null: a caller may skip the conversion for a value of that class.
+   */
+  static Class<?> keptAsIs(Type type) {
+    switch (type.typeId()) {
+      case BOOLEAN:
+        return Boolean.class;
+      case INTEGER:
+        return Integer.class;
+      case LONG:
+        return Long.class;
+      case FLOAT:
+        return Float.class;
+      case DOUBLE:
+        return Double.class;
+      case STRING:
+        return String.class;
+      case UUID:
+        return UUID.class;
+      default:
+        return null;
+    }
+  }
+
   /** For a type neither representation converts to (a variant, a nanosecond timestamp, ...): every value is refused. */
   static Conversion refusing(Type type, String path) {
     return value -> {

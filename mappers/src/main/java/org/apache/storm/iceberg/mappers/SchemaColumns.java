@@ -18,6 +18,12 @@ final class SchemaColumns {
   final Types.NestedField[] columns;
   final Conversion[] toGeneric;
   final Conversion[] toInternal;
+  /**
+   * Per column, the class of the values both representations keep as they are, or null. Checking it
+   * before calling the conversion keeps the common case out of a call site that sees one conversion
+   * class per column type.
+   */
+  final Class<?>[] keptAsIs;
   /** Copied for each tuple: cheaper than {@code GenericRecord.create}, which looks its field names up. */
   final Record emptyRecord;
 
@@ -26,10 +32,12 @@ final class SchemaColumns {
     this.columns = schema.columns().toArray(new Types.NestedField[0]);
     this.toGeneric = new Conversion[columns.length];
     this.toInternal = new Conversion[columns.length];
+    this.keptAsIs = new Class<?>[columns.length];
     Map<Integer, List<String>> formerNames = FormerNamesSchema.formerNamesById(schema);
     for (int pos = 0; pos < columns.length; pos++) {
       toGeneric[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name(), formerNames);
       toInternal[pos] = IcebergValues.internalConversion(columns[pos].type(), columns[pos].name(), formerNames);
+      keptAsIs[pos] = ScalarConversions.keptAsIs(columns[pos].type());
     }
     this.emptyRecord = GenericRecord.create(schema);
   }
