@@ -9,8 +9,8 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
-import org.apache.storm.iceberg.spi.FieldMatchingMapper;
 import org.apache.storm.iceberg.mappers.IcebergValues.Conversion;
+import org.apache.storm.iceberg.spi.FieldMatchingMapper;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.iceberg.spi.InternalRowMapper;
@@ -27,9 +27,10 @@ import org.apache.storm.tuple.ITuple;
  * with no current or former column is ignored (and reported to the kernel, which counts and logs
  * it: see {@link FieldMatchingMapper}), or is an error in strict mode.
  *
- * <p>Each column's conversions are built once per schema (id, columns and former names: {@link
- * SchemaColumns}), and columns are resolved to tuple field indexes once per schema and tuple field
- * layout, not by name on every tuple; a new schema (a column added to the table) is resolved again.
+ * <p>Each column's conversions are built once per schema (id, columns and former names), by
+ * visiting the column's type ({@link IcebergValues#conversion(org.apache.iceberg.types.Type, String,
+ * Map)}), and columns are resolved to tuple field indexes once per schema and tuple field layout,
+ * not by name on every tuple; a new schema (a column added to the table) is resolved again.
  * Every call returns a new record or row.
  */
 public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMapper {
