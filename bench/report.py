@@ -141,6 +141,27 @@ FINDINGS = """## What limits them (profiled by hand on 2026-12-01; not regenerat
     into it passes a card-marking fence; the new rows cut kernel CPU by 3–6 % in two paired runs.
   - At 100,000-record batches, the last three cuts together were within noise in a paired old/new
     run (0.813× against 0.815× the limit).
+- **Mapping, per representation** (2026-12-01; a harness of its own: MapperBenchmark's 5-column
+  tuples, two builds' mappers in two class loaders of one JVM, alternated round by round, timed in
+  thread CPU; JMH's wall-time figures were useless on the loaded machine). Each column's
+  conversion is built once per schema by visiting its type, one visitor per representation. A
+  value already of the column's Java class (a `Long` for a long column) skips the conversion call:
+  that call site sees one conversion class per column type and is not inlined, and without the
+  check the visitor-built mapper took 1.06× (generic) and 1.10× (internal rows) the CPU of the
+  mapper before it; with it, 0.93–1.02× and 0.93–0.97× (paired medians of three sessions), and the
+  json mapper 0.85–0.90×. Per tuple in the quietest session: 65–67 ns for a generic record, 43–45
+  ns for an internal row, 1.6–1.9 µs for a json document. Each timestamptz conversion keeps the
+  date of its last value: without it a generic record took 1.07× the CPU (one timestamptz column
+  in five; identical code measured 0.95× in the same session, so read ±5 %).
+- **Internal rows in the kernel** (2026-12-01; `KernelVsLimit 100000 3 5 'columns=5
+  partitions=1 .*'`, each build also with `-Dbench.genericRows=true`, the four alternated, two
+  sessions of 15 and 10 repetitions a variant). Kernel CPU a record with internal rows against
+  generic records: 1.77 against 1.56 µs and 1.15 against 1.32 µs with the mapper before the
+  visitors, 1.51 against 1.67 µs and 1.18 against 1.24 µs after. Generic records cost 0.88–1.15×
+  (median about 1.08×): internal rows save the mapper about 22 ns a tuple and spare the writer
+  taking `OffsetDateTime`s apart, but at the kernel's 1.1–1.8 µs a record the saving is inside this
+  machine's noise. The visitor-built mapper against the one before: 0.85× and 1.03× the kernel's
+  CPU a record.
 - **EndToEnd.** An acking-only topology already costs Storm 4–6 µs of CPU a tuple (spout, acker,
   queues); the sink adds mapping plus Parquet encoding on the bolt's one executor thread.
 - **Flink.** Flink's records carry no per-record ack and are written by one chained task. With a

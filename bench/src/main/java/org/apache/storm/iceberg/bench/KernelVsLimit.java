@@ -34,6 +34,8 @@ import org.apache.iceberg.types.Type;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.table.TableSetup;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
+import org.apache.storm.iceberg.mappers.FieldNameRecordMapper;
+import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.tuple.Tuple;
 
 /**
@@ -69,6 +71,10 @@ import org.apache.storm.tuple.Tuple;
  * here; 1,024 fit in it, as tuples just handed over by a worker's receive thread may; 65,536 fit
  * nowhere but L3. The kernel's tuples cycle on across batches; the limits start each batch at the
  * pool's first row.
+ *
+ * <p>With {@code -Dbench.genericRows=true} the kernel's mapper builds generic records only (the
+ * field-name mapper behind a plain {@code RecordMapper}), so the kernel writes them with the generic
+ * writer: what its internal-row path buys.
  *
  * <p>The batch size matters too: each batch pays the commit (an append of a few metadata files, the
  * WAL entry on the kernel's side), so small batches dilute the per-record costs in the per-batch
@@ -161,8 +167,13 @@ public final class KernelVsLimit {
   /** Records per second through a prepared IcebergBolt, batches committed and acked. */
   Rate kernel(BenchData data, Tuple[] tuples) {
     try (TempTables tables = new TempTables("bench-kernel")) {
-      IcebergOptions options =
-          data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch).build();
+      IcebergOptions.Builder builder = data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch);
+      if (Boolean.getBoolean("bench.genericRows")) {
+        // A mapper that builds generic records only: the kernel's path without internal rows.
+        FieldNameRecordMapper fieldName = new FieldNameRecordMapper();
+        builder.withRecordMapper((RecordMapper) fieldName::map);
+      }
+      IcebergOptions options = builder.build();
       try (PreparedBolt prepared = new PreparedBolt(options, data.fields)) {
         long total = (long) batch * batches;
         Rate rate =

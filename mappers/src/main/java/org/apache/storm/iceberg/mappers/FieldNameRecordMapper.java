@@ -7,14 +7,13 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
-import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.mappers.IcebergValues.Conversion;
 import org.apache.storm.iceberg.spi.FieldMatchingMapper;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.iceberg.spi.InternalRowMapper;
-import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.ITuple;
@@ -28,10 +27,11 @@ import org.apache.storm.tuple.ITuple;
  * with no current or former column is ignored (and reported to the kernel, which counts and logs
  * it: see {@link FieldMatchingMapper}), or is an error in strict mode.
  *
- * <p>Columns are resolved to tuple field indexes once per schema (id and columns) and tuple field
- * layout, not by name on every tuple; a new schema (a column added to the table) is resolved again.
- * Every call returns a new record or row (docs/BENCHMARKS.md says why not one overwritten per
- * layout, as the {@link RecordMapper} contract allows).
+ * <p>Each column's conversions are built once per schema (id, columns and former names), by
+ * visiting the column's type ({@link IcebergValues#conversion(org.apache.iceberg.types.Type, String,
+ * Map)}), and columns are resolved to tuple field indexes once per schema and tuple field layout,
+ * not by name on every tuple; a new schema (a column added to the table) is resolved again.
+ * Every call returns a new record or row.
  */
 public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMapper {
   private static final long serialVersionUID = 1L;
@@ -39,6 +39,7 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   private final boolean caseInsensitive;
   private final boolean strict;
   private transient Schema resolvedSchema;
+  private transient SchemaColumns columns;
   private transient Map<Fields, Resolution> resolutions;
   private transient Fields lastFields;
   private transient Resolution lastResolution;
@@ -61,16 +62,16 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   @Override
   public Record map(ITuple tuple, Schema schema) {
     Resolution resolution = resolve(schema, tuple.getFields());
-    Record record = resolution.emptyRecord.copy();
-    fill(record, resolution, tuple, false);
+    Record record = resolution.columns.emptyRecord.copy();
+    fill(record, resolution, resolution.columns.toGeneric, tuple);
     return record;
   }
 
   @Override
   public InternalRow mapInternal(ITuple tuple, Schema schema) {
     Resolution resolution = resolve(schema, tuple.getFields());
-    InternalRow row = new InternalRow(resolution.columns.length);
-    fill(row, resolution, tuple, true);
+    InternalRow row = new InternalRow(resolution.fieldIndexOfColumn.length);
+    fill(row, resolution, resolution.columns.toInternal, tuple);
     return row;
   }
 
@@ -80,23 +81,24 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   }
 
   /** Sets every field of a new record or row from the tuple. */
-  private static void fill(StructLike target, Resolution resolution, ITuple tuple, boolean internal) {
+  private static void fill(StructLike target, Resolution resolution, Conversion[] conversions, ITuple tuple) {
     if (resolution.strictRefusal != null) {
       throw new RecordMappingException(
           resolution.strictRefusal,
           "tuple field '" + resolution.strictRefusal + "' matches no column, and the mapper is strict");
     }
-    Types.NestedField[] columns = resolution.columns;
-    IcebergValues.Conversion[] conversions = internal ? resolution.toInternal : resolution.toGeneric;
+    Types.NestedField[] columns = resolution.columns.columns;
+    Class<?>[] keptAsIs = resolution.columns.keptAsIs;
     for (int pos = 0; pos < columns.length; pos++) {
       int fieldIndex = resolution.fieldIndexOfColumn[pos];
       Object value = fieldIndex < 0 ? null : tuple.getValue(fieldIndex);
-      Types.NestedField column = columns[pos];
-      if (value == null && column.isRequired()) {
+      if (value != null) {
+        target.set(pos, value.getClass() == keptAsIs[pos] ? value : conversions[pos].apply(value));
+      } else if (columns[pos].isRequired()) {
+        Types.NestedField column = columns[pos];
         throw new RecordMappingException(
             column.name(), "required column '" + column.name() + "' (" + column.type() + ") has no value");
       }
-      target.set(pos, value == null ? null : conversions[pos].apply(value));
     }
   }
 
@@ -104,13 +106,9 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   private Resolution resolve(Schema schema, Fields fields) {
     if (schema != resolvedSchema) {
       // Each table refresh that reads new metadata parses a new Schema object; only a different
-      // schema (another id, other columns, or other former names) needs the columns resolved again.
-      boolean sameSchema =
-          resolvedSchema != null
-              && schema.schemaId() == resolvedSchema.schemaId()
-              && schema.asStruct().equals(resolvedSchema.asStruct())
-              && FormerNamesSchema.formerNamesById(schema).equals(FormerNamesSchema.formerNamesById(resolvedSchema));
-      if (!sameSchema) {
+      // schema (another id, other columns, or other former names) needs the columns built again.
+      if (resolvedSchema == null || !SchemaColumns.same(schema, resolvedSchema)) {
+        columns = new SchemaColumns(schema);
         resolutions = new IdentityHashMap<>();
         lastFields = null;
       }
@@ -120,7 +118,7 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
     if (fields != lastFields) {
       Resolution resolution = resolutions.get(fields);
       if (resolution == null) {
-        resolution = Resolution.of(schema, fields, caseInsensitive, strict);
+        resolution = Resolution.of(columns, fields, caseInsensitive, strict);
         resolutions.put(fields, resolution);
         if (unmatchedListener != null && !resolution.unmatchedFields.isEmpty()) {
           unmatchedListener.found(schema, resolution.unmatchedFields);
@@ -133,37 +131,24 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   }
 
   /**
-   * Where each column's value is in a tuple of one field layout, the fields that match no column
-   * (the first of which strict mode refuses); with the schema's columns and their conversions, laid
-   * out once, not per tuple.
+   * Where each column's value is in a tuple of one field layout, and the fields that match no column
+   * (the first of which strict mode refuses): laid out once per layout and schema, not per tuple.
    */
   private static final class Resolution {
+    final SchemaColumns columns;
     final int[] fieldIndexOfColumn;
     final List<String> unmatchedFields;
     final String strictRefusal;
-    final Types.NestedField[] columns;
-    /** Per column, its conversion to each representation, resolved once. */
-    final IcebergValues.Conversion[] toGeneric;
-    final IcebergValues.Conversion[] toInternal;
-    /** Copied for each tuple: cheaper than {@code GenericRecord.create}, which looks its field names up. */
-    final Record emptyRecord;
 
-    private Resolution(Schema schema, int[] fieldIndexOfColumn, List<String> unmatchedFields, boolean strict) {
+    private Resolution(SchemaColumns columns, int[] fieldIndexOfColumn, List<String> unmatchedFields, boolean strict) {
+      this.columns = columns;
       this.fieldIndexOfColumn = fieldIndexOfColumn;
       this.unmatchedFields = List.copyOf(unmatchedFields);
       this.strictRefusal = strict && !unmatchedFields.isEmpty() ? unmatchedFields.get(0) : null;
-      this.columns = schema.columns().toArray(new Types.NestedField[0]);
-      this.toGeneric = new IcebergValues.Conversion[columns.length];
-      this.toInternal = new IcebergValues.Conversion[columns.length];
-      Map<Integer, List<String>> formerNames = FormerNamesSchema.formerNamesById(schema);
-      for (int pos = 0; pos < columns.length; pos++) {
-        toGeneric[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name(), false, formerNames);
-        toInternal[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name(), true, formerNames);
-      }
-      this.emptyRecord = GenericRecord.create(schema);
     }
 
-    static Resolution of(Schema schema, Fields fields, boolean caseInsensitive, boolean strict) {
+    static Resolution of(SchemaColumns columnsOfSchema, Fields fields, boolean caseInsensitive, boolean strict) {
+      Schema schema = columnsOfSchema.schema;
       List<String> fieldNames = new ArrayList<>(fields.toList());
       List<Types.NestedField> columns = schema.columns();
       int[] indexes = new int[columns.size()];
@@ -181,7 +166,7 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
           unmatched.add(fieldNames.get(i));
         }
       }
-      return new Resolution(schema, indexes, unmatched, strict);
+      return new Resolution(columnsOfSchema, indexes, unmatched, strict);
     }
 
     /**

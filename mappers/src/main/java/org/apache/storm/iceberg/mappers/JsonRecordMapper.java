@@ -22,7 +22,8 @@ import org.apache.storm.tuple.ITuple;
  * timestamptz), epoch milliseconds for a numeric timestamptz, base64 text for binary. Numbers are read
  * exactly (as BigDecimal), so a decimal column never sees a rounded double. A column or nested field
  * renamed from outside takes, when the document has no member under its name, the member under one
- * of its former names ({@link FormerNamesSchema}).
+ * of its former names ({@link FormerNamesSchema}). The readers of a schema's columns are built once
+ * per schema, not per document.
  */
 public class JsonRecordMapper implements RecordMapper {
   private static final long serialVersionUID = 1L;
@@ -30,6 +31,8 @@ public class JsonRecordMapper implements RecordMapper {
       JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
   private final String field;
+  private transient Schema readerSchema;
+  private transient JsonValues.Reader reader;
 
   /** @param field the tuple field holding the JSON document */
   public JsonRecordMapper(String field) {
@@ -46,7 +49,18 @@ public class JsonRecordMapper implements RecordMapper {
     if (!document.isObject()) {
       throw new RecordMappingException(field, "the JSON document in field '" + field + "' is a " + document.getNodeType() + ", not an object");
     }
-    return JsonValues.record(schema.asStruct(), document, null, FormerNamesSchema.formerNamesById(schema));
+    return (Record) reader(schema).read(document);
+  }
+
+  /** The document reader for {@code schema}, built once per schema (id, columns and former names). */
+  private JsonValues.Reader reader(Schema schema) {
+    if (schema != readerSchema) {
+      if (readerSchema == null || !SchemaColumns.same(schema, readerSchema)) {
+        reader = JsonValues.documentReader(schema.asStruct(), FormerNamesSchema.formerNamesById(schema));
+      }
+      readerSchema = schema;
+    }
+    return reader;
   }
 
   private JsonNode parse(Object payload) {

@@ -1,0 +1,54 @@
+package org.apache.storm.iceberg.mappers;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.mappers.IcebergValues.Conversion;
+import org.apache.storm.iceberg.spi.FormerNamesSchema;
+
+/**
+ * A schema's top-level columns with each column's conversion to both representations, built once
+ * per schema (with its former names) and shared by every tuple field layout mapped against it.
+ */
+final class SchemaColumns {
+  final Schema schema;
+  final Types.NestedField[] columns;
+  final Conversion[] toGeneric;
+  final Conversion[] toInternal;
+  /**
+   * Per column, the class of the values both representations keep as they are, or null. Checking it
+   * before calling the conversion keeps the common case out of a call site that sees one conversion
+   * class per column type.
+   */
+  final Class<?>[] keptAsIs;
+  /** Copied for each tuple: cheaper than {@code GenericRecord.create}, which looks its field names up. */
+  final Record emptyRecord;
+
+  SchemaColumns(Schema schema) {
+    this.schema = schema;
+    this.columns = schema.columns().toArray(new Types.NestedField[0]);
+    this.toGeneric = new Conversion[columns.length];
+    this.toInternal = new Conversion[columns.length];
+    this.keptAsIs = new Class<?>[columns.length];
+    Map<Integer, List<String>> formerNames = FormerNamesSchema.formerNamesById(schema);
+    for (int pos = 0; pos < columns.length; pos++) {
+      toGeneric[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name(), formerNames);
+      toInternal[pos] = IcebergValues.internalConversion(columns[pos].type(), columns[pos].name(), formerNames);
+      keptAsIs[pos] = ScalarConversions.keptAsIs(columns[pos].type());
+    }
+    this.emptyRecord = GenericRecord.create(schema);
+  }
+
+  /**
+   * Whether two schemas have the same id, columns and former names, so that what was built for one
+   * serves the other: each table refresh that reads new metadata parses a new, equal Schema object.
+   */
+  static boolean same(Schema schema, Schema other) {
+    return schema.schemaId() == other.schemaId()
+        && schema.asStruct().equals(other.asStruct())
+        && FormerNamesSchema.formerNamesById(schema).equals(FormerNamesSchema.formerNamesById(other));
+  }
+}
