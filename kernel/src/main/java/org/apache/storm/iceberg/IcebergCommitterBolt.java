@@ -1,7 +1,7 @@
 package org.apache.storm.iceberg;
 
 import java.util.Map;
-import org.apache.storm.iceberg.kernel.task.GroupCommitter;
+import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
@@ -26,7 +26,7 @@ public class IcebergCommitterBolt extends BaseRichBolt {
   private static final Logger LOG = LoggerFactory.getLogger(IcebergCommitterBolt.class);
 
   private final IcebergOptions options;
-  private transient GroupCommitter committer;
+  private transient CommitterTask committer;
   private transient ShutdownGuard guard;
 
   public IcebergCommitterBolt(IcebergOptions options) {
@@ -46,7 +46,7 @@ public class IcebergCommitterBolt extends BaseRichBolt {
           task.component(),
           task.componentTasks());
     }
-    committer = GroupCommitter.open(options.settings(), env);
+    committer = CommitterTask.open(options.settings(), env);
   }
 
   @Override

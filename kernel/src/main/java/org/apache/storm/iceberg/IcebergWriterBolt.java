@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg;
 
+import org.apache.storm.iceberg.kernel.task.DescriptorEmitter;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
@@ -22,7 +23,7 @@ public class IcebergWriterBolt extends SinkTaskBolt {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(IcebergWriterBolt.class);
   /** The field of the descriptor tuples this bolt emits. */
-  public static final String DESCRIPTOR_FIELD = "iceberg_data_files";
+  public static final String DESCRIPTOR_FIELD = DescriptorEmitter.DESCRIPTOR_FIELD;
 
   public IcebergWriterBolt(IcebergOptions options) {
     super(options);

@@ -8,7 +8,7 @@ import org.apache.storm.iceberg.IcebergBolt;
 import org.apache.storm.iceberg.IcebergCommitterBolt;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.IcebergWriterBolt;
-import org.apache.storm.iceberg.kernel.table.TableSetup;
+import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
 
 /**
@@ -66,7 +66,7 @@ public final class CommitScaling {
               .withTickIntervalSecs(1)
               .build();
       // Created up front so that writers do not race to auto-create it.
-      Table table = TableSetup.loadCatalog(new CatalogTarget(writerOptions.catalogName(), catalog, writerOptions.table(), null)).createTable(
+      Table table = OpenedTable.loadCatalog(new CatalogTarget(writerOptions.catalogName(), catalog, writerOptions.table(), null)).createTable(
           TableIdentifier.of("db", "events"), data.schema, data.spec, null, Map.of("format-version", "2"));
       CountingJdbcCatalog.reset();
       CountingSpout.Run run =

@@ -32,7 +32,7 @@ import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Type;
 import org.apache.storm.iceberg.IcebergOptions;
-import org.apache.storm.iceberg.kernel.table.TableSetup;
+import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
 import org.apache.storm.iceberg.mappers.FieldNameRecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
@@ -253,7 +253,7 @@ public final class KernelVsLimit {
       Function<Types.StructType, Function<T, StructLike>> partitionSource,
       IntFunction<T> rows) {
     try (TempTables tables = new TempTables("bench-limit")) {
-      Catalog catalog = TableSetup.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null));
+      Catalog catalog = OpenedTable.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null));
       Table table = catalog.createTable(TableIdentifier.of("db", "events"), data.schema, data.spec, null, Map.of("format-version", "2"));
       Function<T, StructLike> partitionOf = partitionSource.apply(table.schema().asStruct());
       return time((long) batch * batches, () -> {

@@ -1,7 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
-import org.apache.storm.iceberg.kernel.task.GroupCommitter;
+import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
@@ -190,8 +190,8 @@ class CommitDeadlineTest {
     clock.addAndGet(5_000);
     send(writer, 5, 5);
     assertThat(writerOut.emitted).hasSize(2);
-    GroupCommitter committer =
-        GroupCommitter.open(settings(options().withGroupCommitMaxDataFiles(1_000).withGroupCommitIntervalMillis(4_000).build()), environment());
+    CommitterTask committer =
+        CommitterTask.open(settings(options().withGroupCommitMaxDataFiles(1_000).withGroupCommitIntervalMillis(4_000).build()), environment());
     Tuples descriptors = Tuples.from("iceberg-writer", IcebergWriterBolt.DESCRIPTOR_FIELD);
     committer.execute(descriptors.tuple(writerOut.emitted.get(0).values().get(0)));
     committer.execute(descriptors.tuple(writerOut.emitted.get(1).values().get(0)));

@@ -1,8 +1,8 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
-import org.apache.storm.iceberg.kernel.task.HadoopCatalogWarning;
-import org.apache.storm.iceberg.kernel.task.GroupCommitter;
+import org.apache.storm.iceberg.kernel.table.HadoopCatalogWarning;
+import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
@@ -92,7 +92,7 @@ class HadoopCatalogWarningTest {
   void aSingleCommittingTaskStaysQuietInSeveralWorkers() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
     assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(4, 1)).close())).isEmpty();
-    assertThat(warningsOpening(() -> GroupCommitter.open(settings(options), env(4, 1)).close())).isEmpty();
+    assertThat(warningsOpening(() -> CommitterTask.open(settings(options), env(4, 1)).close())).isEmpty();
   }
 
   @Test
@@ -104,7 +104,7 @@ class HadoopCatalogWarningTest {
   @Test
   void aCommitterWithSeveralTasksInSeveralWorkersIsWarned() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
-    assertThat(warningsOpening(() -> GroupCommitter.open(settings(options), env(2, 4)).close())).containsExactly(WARNING);
+    assertThat(warningsOpening(() -> CommitterTask.open(settings(options), env(2, 4)).close())).containsExactly(WARNING);
   }
 
   @Test

@@ -41,6 +41,7 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
+import org.apache.storm.iceberg.kernel.ack.Holders;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
@@ -120,7 +121,7 @@ class SinkTaskTest {
         new GeneralTopologyContext(new StormTopology(), new HashMap<>(), Map.of(1, "events"), Map.of("events", List.of(1)),
             Map.of("events", Map.of("default", new Fields(TestTables.FIELDS))), "test-1");
     Instant time = Instant.parse("2026-11-01T10:00:00Z");
-    for (long id = 0; id <= (long) HeldTuples.COMPACT_TUPLES_ON_HEAP; id++) {
+    for (long id = 0; id <= (long) Holders.COMPACT_TUPLES_ON_HEAP; id++) {
       sink.execute(new TupleImpl(context, List.of(id, "eu", time, "p"), "events", 1, "default", MessageId.makeRootId(id, id)));
     }
 

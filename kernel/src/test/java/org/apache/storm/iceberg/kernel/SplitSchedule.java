@@ -1,7 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
-import org.apache.storm.iceberg.kernel.task.GroupCommitter;
+import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import java.util.ArrayList;
@@ -54,7 +54,7 @@ final class SplitSchedule {
   private final SinkTask[] writers;
   private final RecordingCollector[] writerOut;
   private final RecordingCollector committerOut = new RecordingCollector();
-  private GroupCommitter committer;
+  private CommitterTask committer;
   private final Tuples descriptorTuples = Tuples.from("iceberg-writer", IcebergWriterBolt.DESCRIPTOR_FIELD);
   // Insertion order, not Tuple hash order (identity hashes differ per run): one seed, one schedule.
   private final Map<Tuple, Attempt> events = new LinkedHashMap<>();
@@ -256,8 +256,8 @@ final class SplitSchedule {
     }
   }
 
-  private GroupCommitter openCommitter() {
-    return GroupCommitter.open(settings(committerOptions), new TaskIdentity("topology", "iceberg-committer", 1, 0, 1),
+  private CommitterTask openCommitter() {
+    return CommitterTask.open(settings(committerOptions), new TaskIdentity("topology", "iceberg-committer", 1, 0, 1),
         committerOut.collector(), schedule.clock::get);
   }
 

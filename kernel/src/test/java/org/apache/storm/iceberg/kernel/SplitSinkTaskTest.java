@@ -1,7 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
-import org.apache.storm.iceberg.kernel.task.GroupCommitter;
+import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
@@ -78,8 +78,8 @@ class SplitSinkTaskTest {
     return json;
   }
 
-  GroupCommitter committer(RecordingCollector out, Map<String, String> catalog, int maxFiles) {
-    return GroupCommitter.open(
+  CommitterTask committer(RecordingCollector out, Map<String, String> catalog, int maxFiles) {
+    return CommitterTask.open(
         settings(options(catalog).withGroupCommitIntervalMillis(5_000).withGroupCommitMaxDataFiles(maxFiles).build()),
         new TaskIdentity("topology", "iceberg-committer", 1, 0, 1),
         out.collector(),
@@ -148,7 +148,7 @@ class SplitSinkTaskTest {
     List<String> fromWriter0 = writeBatch(0, 0, 10);
     List<String> fromWriter3 = writeBatch(3, 10, 10);
     RecordingCollector out = new RecordingCollector();
-    GroupCommitter committer = committer(out, catalogProperties, 1_000);
+    CommitterTask committer = committer(out, catalogProperties, 1_000);
 
     Tuple first = descriptors.tuple(fromWriter0.get(0));
     Tuple second = descriptors.tuple(fromWriter3.get(0));
@@ -177,7 +177,7 @@ class SplitSinkTaskTest {
   @Test
   void theCommitterCommitsOnceEnoughDataFilesArePending() {
     RecordingCollector out = new RecordingCollector();
-    GroupCommitter committer = committer(out, catalogProperties, 4);
+    CommitterTask committer = committer(out, catalogProperties, 4);
     committer.execute(descriptors.tuple(writeBatch(0, 0, 10).get(0)));
     assertThat(out.acked).isEmpty();
     committer.execute(descriptors.tuple(writeBatch(1, 10, 10).get(0)));
@@ -190,7 +190,7 @@ class SplitSinkTaskTest {
   void aDescriptorItCannotUseFailsAloneWithAClearError() {
     String good = writeBatch(0, 0, 10).get(0);
     RecordingCollector out = new RecordingCollector();
-    GroupCommitter committer = committer(out, catalogProperties, 1_000);
+    CommitterTask committer = committer(out, catalogProperties, 1_000);
 
     Tuple corrupt = descriptors.tuple("{not json");
     Tuple futureVersion = descriptors.tuple(good.replace("\"version\":" + DataFilesCodec.VERSION, "\"version\":99"));
@@ -219,7 +219,7 @@ class SplitSinkTaskTest {
     batches.addAll(writeBatch(0, 0, 10));
     batches.addAll(writeBatch(1, 10, 10));
     RecordingCollector out = new RecordingCollector();
-    GroupCommitter committer = committer(out, FaultInjectingCatalog.properties(catalogProperties, faults), 1_000);
+    CommitterTask committer = committer(out, FaultInjectingCatalog.properties(catalogProperties, faults), 1_000);
     faults.inject(Faults.CommitFault.FAIL_BEFORE, 1);
 
     Tuple first = descriptors.tuple(batches.get(0));

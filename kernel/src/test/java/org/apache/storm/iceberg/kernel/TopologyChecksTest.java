@@ -1,7 +1,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
-import org.apache.storm.iceberg.kernel.task.GroupCommitter;
+import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.seal.ThresholdSealPolicy;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
@@ -194,7 +194,7 @@ class TopologyChecksTest {
 
   @Test
   void aGroupCommitIntervalNotBelowTheMessageTimeoutFails() {
-    assertThatThrownBy(() -> GroupCommitter.open(settings(options().withGroupCommitIntervalMillis(45_000).build()), env(conf(), 1)))
+    assertThatThrownBy(() -> CommitterTask.open(settings(options().withGroupCommitIntervalMillis(45_000).build()), env(conf(), 1)))
         .hasMessage("group commit interval 45000 ms is not below topology.message.timeout.secs (30 s): tuples would"
             + " time out and replay before they commit; lower withGroupCommitIntervalMillis or raise the timeout");
   }

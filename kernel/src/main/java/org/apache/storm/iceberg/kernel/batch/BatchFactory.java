@@ -28,7 +28,7 @@ import org.apache.storm.iceberg.spi.RecordMapper;
  * name ({@link FieldMatchingMapper}) reports the fields it writes nowhere to an {@link
  * UnmatchedFieldsLog}.
  */
-final class BatchFactory {
+public final class BatchFactory {
   private final Table table;
   private final ProviderChoice<FileFormatWriter> chosenFormat;
   private final RecordMapper mapper;
@@ -42,7 +42,7 @@ final class BatchFactory {
   private FormerNamesSchema mapperSchema;
   private int mapperSchemaHistory;
 
-  BatchFactory(
+  public BatchFactory(
       Table table,
       ProviderChoice<FileFormatWriter> chosenFormat,
       RecordMapper mapper,
@@ -64,7 +64,7 @@ final class BatchFactory {
   }
 
   /** Opens a batch; the caller has refreshed the table. */
-  OpenBatch<?> open(long nowMillis) {
+  public OpenBatch<?> open(long nowMillis) {
     return OpenBatch.open(
         table, mapperSchema(), mapper, formatWriter(), task.taskIndex(), task.taskId(), nowMillis, spillDirectory, bytesLimit);
   }

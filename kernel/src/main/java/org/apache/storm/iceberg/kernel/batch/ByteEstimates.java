@@ -11,12 +11,12 @@ package org.apache.storm.iceberg.kernel.batch;
  * the same way. Far from the threshold small records see the same 1000-record gap as ever; near it
  * they cost a few more estimates a batch (one per halving), not one per record.
  */
-final class ByteEstimates {
+public final class ByteEstimates {
   /**
    * Byte estimates walk every open file's column buffers, so they are refreshed at most every this
    * many records: as often as Iceberg's own rolling writer checks a file's size against its target.
    */
-  static final int MAX_GAP_RECORDS = 1000;
+  public static final int MAX_GAP_RECORDS = 1000;
   private final long bytesLimit;
   private long nextAtRecords = 1;
   private long lastRecords;

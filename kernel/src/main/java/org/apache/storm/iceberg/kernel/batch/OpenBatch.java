@@ -15,6 +15,7 @@ import org.apache.iceberg.io.FanoutDataWriter;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
+import org.apache.storm.iceberg.kernel.ack.Holders;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
@@ -29,7 +30,7 @@ import org.apache.storm.tuple.Tuple;
  *
  * <p>Not thread-safe: one task's executor thread owns it.
  */
-final class OpenBatch<T> {
+public final class OpenBatch<T> {
   private final BatchRows<T> rows;
   private final PartitionSpec spec;
   private final TrackingWriterFactory<T> files;
@@ -46,7 +47,7 @@ final class OpenBatch<T> {
       long bytesLimit) {
     this.rows = rows;
     this.estimates = new ByteEstimates(bytesLimit);
-    this.tuples = HeldTuples.compact(spillDirectory);
+    this.tuples = Holders.compact(spillDirectory);
     this.spec = table.spec();
     this.files = new TrackingWriterFactory<>(rows.writers());
     OutputFileFactory fileFactory =
@@ -71,7 +72,7 @@ final class OpenBatch<T> {
    * spillDirectory}. Its byte estimate is refreshed often enough near {@code bytesLimit} (the
    * smallest bytes threshold, {@link Long#MAX_VALUE} for none) to seal within about a record of it.
    */
-  static OpenBatch<?> open(
+  public static OpenBatch<?> open(
       Table table, FormerNamesSchema mapperSchema, RecordMapper mapper, FileFormatWriter format, int partitionId,
       long taskId, long nowMillis, Path spillDirectory, long bytesLimit) {
     BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema(), mapperSchema);
@@ -83,7 +84,7 @@ final class OpenBatch<T> {
    *
    * @throws RuntimeException when the mapper refuses the tuple; the batch is intact
    */
-  T map(Tuple tuple) {
+  public T map(Tuple tuple) {
     return rows.map(tuple);
   }
 
@@ -95,7 +96,7 @@ final class OpenBatch<T> {
    * @throws RuntimeException any other failure: the batch is broken and must be abandoned, and the
    *     tuple is not held by it
    */
-  void write(T row, Tuple tuple) {
+  public void write(T row, Tuple tuple) {
     try {
       partitionKey.partition(rows.partitionSource(row));
     } catch (RuntimeException e) {
@@ -111,27 +112,27 @@ final class OpenBatch<T> {
   }
 
   /** A record the batch refused without writing anything: fail its tuple alone. */
-  static final class RecordRejectedException extends RuntimeException {
+  public static final class RecordRejectedException extends RuntimeException {
     RecordRejectedException(String message, Throwable cause) {
       super(message, cause);
     }
   }
 
-  long openedAtMillis() {
+  public long openedAtMillis() {
     return openedAtMillis;
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return records == 0;
   }
 
-  BatchStats stats(long nowMillis) {
+  public BatchStats stats(long nowMillis) {
     return new BatchStats(
         records, bytes, nowMillis - openedAtMillis, files.filesOpened(), files.partitions(), nowMillis);
   }
 
   /** Closes every open file: they become durable and stay invisible until committed. */
-  SealedBatch seal() {
+  public SealedBatch seal() {
     try {
       writer.close();
     } catch (IOException e) {
@@ -145,7 +146,7 @@ final class OpenBatch<T> {
    * Closes every file the batch opened, each on its own so one failing close cannot leave the
    * others' streams open; the tuples are the caller's to fail. The files become orphans.
    */
-  HeldTuples abandon() {
+  public HeldTuples abandon() {
     files.closeAllQuietly();
     return tuples;
   }

@@ -16,7 +16,7 @@ import org.apache.storm.utils.ObjectReader;
  * which is later. The margin covers that queueing and one catalog call that starts before the
  * deadline and answers after it; neither can be bounded here.
  */
-final class CommitDeadline {
+public final class CommitDeadline {
   /** No deadline: a task outside Storm, or a topology with message timeouts turned off. */
   static final CommitDeadline NONE = new CommitDeadline(Long.MAX_VALUE, () -> Long.MIN_VALUE);
 
@@ -33,7 +33,7 @@ final class CommitDeadline {
    *
    * @throws IllegalStateException when the margin leaves no time to commit, saying how to fix it
    */
-  static CommitDeadline of(Map<String, Object> topologyConfig, long marginMillis, LongSupplier clock) {
+  public static CommitDeadline of(Map<String, Object> topologyConfig, long marginMillis, LongSupplier clock) {
     if (topologyConfig.isEmpty()
         || !ObjectReader.getBoolean(topologyConfig.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true)) {
       return NONE;

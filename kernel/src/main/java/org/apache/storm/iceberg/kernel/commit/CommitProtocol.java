@@ -1,9 +1,6 @@
 package org.apache.storm.iceberg.kernel.commit;
 
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
-import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
-import org.apache.storm.iceberg.kernel.env.TaskIdentity;
-import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,11 +10,9 @@ import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
-import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
-import org.apache.storm.iceberg.spi.WalStoreFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +46,6 @@ public final class CommitProtocol {
   private final LongSupplier clock;
   private final CommitSettler settler;
   private final CommitDeadline deadline;
-  private int droppedAtStartup;
 
   public CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties) {
     this(table, wal, scope, snapshotProperties, CommitSettler.Retries.DEFAULT);
@@ -61,7 +55,7 @@ public final class CommitProtocol {
     this(table, wal, scope, snapshotProperties, retries, CommitDeadline.NONE);
   }
 
-  CommitProtocol(
+  public CommitProtocol(
       Table table,
       WalStore wal,
       WalScope scope,
@@ -92,32 +86,6 @@ public final class CommitProtocol {
     this.clock = clock;
     this.settler = new CommitSettler(table, retries);
     this.deadline = deadline;
-  }
-
-  /**
-   * The commit protocol of one committing task: resolves the options' WAL store on {@code loader},
-   * scopes it to the task, and drops the entries the task's previous incarnation left.
-   */
-  public static CommitProtocol forTask(Table table, SinkSettings settings, TaskEnvironment env, ClassLoader loader) {
-    TaskIdentity task = env.task();
-    SinkSettings.Commits commits = settings.commits();
-    CommitDeadline deadline = CommitDeadline.of(env.topologyConfig(), commits.deadlineMarginMillis(), env.clock());
-    WalStore wal = settings.providers().walStore().resolve(loader);
-    WalScope scope = new WalScope(table, commits.walNamespace(), task.topology(), task.component(), task.taskIndex());
-    ProviderRegistry.find(WalStoreFactory.class, settings.providers().walStore().name(), loader).validate(table);
-    CommitProtocol protocol =
-        new CommitProtocol(table, wal, scope, commits.snapshotProperties(),
-            new CommitSettler.Retries(commits.retries(), commits.retryBackoffMillis()), deadline);
-    protocol.droppedAtStartup = protocol.clearStaleEntries();
-    if (protocol.droppedAtStartup > 0) {
-      LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, protocol.droppedAtStartup);
-    }
-    return protocol;
-  }
-
-  /** How many stale WAL entries {@link #forTask} dropped when the task started. */
-  public int droppedAtStartup() {
-    return droppedAtStartup;
   }
 
   /** User properties first, the sink's own keys last so they win. */

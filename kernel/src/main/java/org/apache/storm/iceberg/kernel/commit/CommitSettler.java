@@ -1,6 +1,5 @@
 package org.apache.storm.iceberg.kernel.commit;
 
-import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
@@ -9,7 +8,6 @@ import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.exceptions.CleanableFailure;
 import org.apache.iceberg.exceptions.ValidationException;
-import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,14 +56,15 @@ import org.slf4j.LoggerFactory;
  *       possible).
  * </ul>
  */
-final class CommitSettler {
+public final class CommitSettler {
   private static final Logger LOG = LoggerFactory.getLogger(CommitSettler.class);
   private static final long MAX_BACKOFF_MILLIS = 30_000;
 
   /** How many times, and how patiently, an ambiguous commit is retried. */
-  record Retries(int max, long backoffMillis) {
-    static final Retries DEFAULT =
-        new Retries(SinkSettings.Commits.DEFAULT_RETRIES, SinkSettings.Commits.DEFAULT_RETRY_BACKOFF_MILLIS);
+  public record Retries(int max, long backoffMillis) {
+    public static final int DEFAULT_MAX = 3;
+    public static final long DEFAULT_BACKOFF_MILLIS = 500;
+    static final Retries DEFAULT = new Retries(DEFAULT_MAX, DEFAULT_BACKOFF_MILLIS);
   }
 
   private final Table table;
@@ -101,7 +100,7 @@ final class CommitSettler {
         LOG.info("Commit {} to {} reported {} but landed in snapshot {}; acking", commitId, table.name(), Redaction.redact(firstError.toString()), snapshotId);
         return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
       }
-      if (TableLifecycle.isEvidentlyGone(firstError)) {
+      if (TableGoneErrors.isEvidentlyGone(firstError)) {
         // Dropped or recreated: a retry cannot land in the old table and must not land in a new one.
         return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
       }

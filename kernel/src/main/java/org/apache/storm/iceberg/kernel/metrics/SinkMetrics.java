@@ -69,25 +69,25 @@ public final class SinkMetrics {
    * Counts one record written. The counter is a {@code LongAdder}, an atomic add per call, so
    * records are counted here first and reach it at the next {@link #publishRecordsWritten}.
    */
-  void recordWritten() {
+  public void recordWritten() {
     unpublishedRecords++;
   }
 
   /** Adds the records counted since the last call to {@code iceberg-records-written}. */
-  void publishRecordsWritten() {
+  public void publishRecordsWritten() {
     if (unpublishedRecords > 0) {
       recordsWritten.inc(unpublishedRecords);
       unpublishedRecords = 0;
     }
   }
 
-  void sealed(int files, long nanos) {
+  public void sealed(int files, long nanos) {
     dataFilesSealed.inc(files);
     sealLatency.update(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** Counts one commit by its outcome. */
-  void committed(CommitOutcome outcome, int files, long bytes, long nanos) {
+  public void committed(CommitOutcome outcome, int files, long bytes, long nanos) {
     commitLatency.update(nanos, TimeUnit.NANOSECONDS);
     if (outcome.landed()) {
       dataFilesCommitted.inc(files);
@@ -104,31 +104,31 @@ public final class SinkMetrics {
   }
 
   /** Counts a batch failed, without a commit attempt, because it passed its commit deadline. */
-  void batchExpired() {
+  public void batchExpired() {
     batchesExpired.inc();
   }
 
-  void walEntriesDropped(int entries) {
+  public void walEntriesDropped(int entries) {
     walEntriesDropped.inc(entries);
   }
 
   /** Counts a tuple field that matches no column, once per field and schema id. */
-  void fieldUnmatched() {
+  public void fieldUnmatched() {
     fieldsUnmatched.inc();
   }
 
   /** Counts one batch, or one tuple refused before a batch could open, failed because the table was dropped or recreated. */
-  void tableDropped() {
+  public void tableDropped() {
     tableDropped.inc();
   }
 
   /** What is waiting to be committed: {@code files} data files, the oldest since {@code sinceMillis}. */
-  void pending(int files, long sinceMillis) {
+  public void pending(int files, long sinceMillis) {
     pendingDataFiles = files;
     oldestPendingSinceMillis = sinceMillis;
   }
 
-  void nothingPending() {
+  public void nothingPending() {
     pendingDataFiles = 0;
     oldestPendingSinceMillis = -1;
   }

@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel.options;
 
+import org.apache.storm.iceberg.kernel.commit.CommitSettler;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Collections;
@@ -103,8 +104,8 @@ public record SinkSettings(
       long retryBackoffMillis,
       long deadlineMarginMillis)
       implements Serializable {
-    public static final int DEFAULT_RETRIES = 3;
-    public static final long DEFAULT_RETRY_BACKOFF_MILLIS = 500;
+    public static final int DEFAULT_RETRIES = CommitSettler.Retries.DEFAULT_MAX;
+    public static final long DEFAULT_RETRY_BACKOFF_MILLIS = CommitSettler.Retries.DEFAULT_BACKOFF_MILLIS;
 
     public Commits {
       snapshotProperties = Collections.unmodifiableMap(new LinkedHashMap<>(snapshotProperties));

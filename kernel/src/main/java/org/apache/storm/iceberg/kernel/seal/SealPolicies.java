@@ -6,11 +6,11 @@ import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.spi.SealPolicy;
 
 /** The seal policies of a sink: its commit-interval thresholds, then the policies chosen by the user. */
-final class SealPolicies {
+public final class SealPolicies {
   private SealPolicies() {}
 
   /** Every seal policy of the sink, named ones resolved on {@code loader}. The first one crossed seals. */
-  static List<SealPolicy> of(SinkSettings settings, ClassLoader loader) {
+  public static List<SealPolicy> of(SinkSettings settings, ClassLoader loader) {
     List<SealPolicy> policies = thresholds(settings.thresholds());
     settings.providers().sealPolicies().forEach(choice -> policies.add(choice.resolve(loader)));
     return policies;

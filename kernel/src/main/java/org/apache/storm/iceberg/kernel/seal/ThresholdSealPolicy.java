@@ -51,7 +51,7 @@ public final class ThresholdSealPolicy implements SealPolicy {
   }
 
   /** The smallest limit among {@code policies} on {@code measure}, {@link Long#MAX_VALUE} for none. */
-  static long smallestLimit(java.util.List<SealPolicy> policies, Measure measure) {
+  public static long smallestLimit(java.util.List<SealPolicy> policies, Measure measure) {
     long smallest = Long.MAX_VALUE;
     for (SealPolicy policy : policies) {
       if (policy instanceof ThresholdSealPolicy threshold && threshold.measure == measure) {

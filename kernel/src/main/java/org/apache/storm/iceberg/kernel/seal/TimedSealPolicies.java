@@ -1,6 +1,6 @@
 package org.apache.storm.iceberg.kernel.seal;
 
-import org.apache.storm.iceberg.kernel.task.TopologyChecks;
+import org.apache.storm.iceberg.kernel.seal.TopologyChecks;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.storm.iceberg.kernel.options.ProviderChoice;
@@ -73,7 +73,7 @@ public final class TimedSealPolicies {
    * Whether {@code policy} may read {@code BatchStats}' time: the kernel knows its own policies, and
    * takes every plug-in to read it.
    */
-  static boolean readsTime(SealPolicy policy) {
+  public static boolean readsTime(SealPolicy policy) {
     if (policy instanceof ThresholdSealPolicy threshold) {
       return threshold.measure() == ThresholdSealPolicy.Measure.AGE_MILLIS;
     }

@@ -9,12 +9,12 @@ import org.apache.storm.task.OutputCollector;
  * #reportError} hands it to Storm, which logs it and shows it in the UI. Built in one place so that
  * no reporting site can forget to redact.
  */
-final class RedactingCollector extends OutputCollector {
+public final class RedactingCollector extends OutputCollector {
   private RedactingCollector(OutputCollector collector) {
     super(collector);
   }
 
-  static OutputCollector wrap(OutputCollector collector) {
+  public static OutputCollector wrap(OutputCollector collector) {
     return collector instanceof RedactingCollector ? collector : new RedactingCollector(collector);
   }
 

@@ -50,7 +50,7 @@ public final class SecretReferences {
     return resolve(catalogProperties, System::getenv);
   }
 
-  static Map<String, String> resolve(Map<String, String> catalogProperties, UnaryOperator<String> environment) {
+  public static Map<String, String> resolve(Map<String, String> catalogProperties, UnaryOperator<String> environment) {
     Map<String, String> resolved = new LinkedHashMap<>(catalogProperties);
     resolved.replaceAll(
         (key, value) -> SecretProperties.isSecret(key) && isReference(value) ? read(key, value, environment) : value);

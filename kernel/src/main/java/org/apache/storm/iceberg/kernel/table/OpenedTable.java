@@ -1,30 +1,42 @@
 package org.apache.storm.iceberg.kernel.table;
 
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
+import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.kernel.secrets.SecretReferences;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What every task opens at prepare: the catalog, the checked table, and the class loader that holds
+ * What every task opens at prepare, and how: the catalog built from the settings, the table (loaded,
+ * or created when auto-create is set, and refused unless format version 2), and the class loader that holds
  * the topology's classes (the worker's context class loader), for provider lookups.
  *
  * @param catalog the catalog built from the options
  * @param table the table, created if auto-create is on, refused unless format version 2
  * @param loader where providers are looked up
  */
-record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
+public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
   private static final Logger LOG = LoggerFactory.getLogger(OpenedTable.class);
 
   /**
    * Opens the catalog and the table. What it throws is redacted: Storm logs and reports an error
    * thrown at prepare, and a catalog that cannot connect names its URL.
    */
-  static OpenedTable open(CatalogTarget target) {
+  public static OpenedTable open(CatalogTarget target) {
     try {
       return openUnredacted(target);
     } catch (RuntimeException e) {
@@ -33,10 +45,10 @@ record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
   }
 
   private static OpenedTable openUnredacted(CatalogTarget target) {
-    Catalog catalog = TableSetup.loadCatalog(target);
+    Catalog catalog = loadCatalog(target);
     try {
       return new OpenedTable(
-          catalog, TableSetup.openTable(catalog, target), Thread.currentThread().getContextClassLoader());
+          catalog, openTable(catalog, target), Thread.currentThread().getContextClassLoader());
     } catch (RuntimeException e) {
       closeCatalog(catalog);
       throw e;
@@ -44,7 +56,7 @@ record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
   }
 
   /** Builds what the task needs from the opened table, closing the catalog if that fails. */
-  <T> T build(java.util.function.Function<OpenedTable, T> builder) {
+  public <T> T build(java.util.function.Function<OpenedTable, T> builder) {
     try {
       return builder.apply(this);
     } catch (RuntimeException e) {
@@ -53,13 +65,112 @@ record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
     }
   }
 
-  static void closeCatalog(Catalog catalog) {
+  public static void closeCatalog(Catalog catalog) {
     if (catalog instanceof Closeable) {
       try {
         ((Closeable) catalog).close();
       } catch (IOException e) {
         LOG.warn("Cannot close catalog {}", catalog.name(), Redaction.of(e));
       }
+    }
+  }
+  static final int REQUIRED_FORMAT_VERSION = 2;
+
+
+  /**
+   * Builds the catalog with its secret references resolved on this worker ({@link SecretReferences}),
+   * and remembers its secrets so that every error the sink logs or reports masks them.
+   */
+  public static Catalog loadCatalog(CatalogTarget target) {
+    Map<String, String> properties = SecretReferences.resolve(target.catalogProperties());
+    Redaction.remember(properties);
+    return CatalogUtil.buildIcebergCatalog(target.catalogName(), properties, hadoopConfigurationIfPresent());
+  }
+
+  /** Loads (or creates) the table and checks it is format version 2; the stored spec wins. */
+  public static Table openTable(Catalog catalog, CatalogTarget target) {
+    TableIdentifier identifier = target.tableIdentifier();
+    Table table;
+    try {
+      table = catalog.loadTable(identifier);
+    } catch (NoSuchTableException e) {
+      if (target.autoCreate() == null) {
+        throw new IllegalStateException(
+            "Table "
+                + target.table()
+                + " does not exist in catalog '"
+                + target.catalogName()
+                + "' (catalogs such as JDBC keep tables per catalog name: match withCatalogName to the"
+                + " name other engines use); create the table, or set withAutoCreate(schema, spec)",
+            e);
+      }
+      table = create(catalog, identifier, target.autoCreate());
+    }
+    requireAppendableV2(table);
+    return table;
+  }
+
+  /** Refuses tables whose format version is not 2 with a message that says why and how to fix it. */
+  public static void requireAppendableV2(Table table) {
+    int version = TableUtil.formatVersion(table);
+    if (version != REQUIRED_FORMAT_VERSION) {
+      throw new IllegalStateException(
+          "Table "
+              + table.name()
+              + " has format version "
+              + version
+              + "; storm-iceberg appends only to format-version 2 tables (their manifests carry the"
+              + " sequence numbers and snapshot summaries the commit protocol relies on, and v3"
+              + " features are not yet supported). Upgrade the table with"
+              + " table.updateProperties().set(\"format-version\", \"2\").commit() or write to a v2 table.");
+    }
+  }
+
+  private static Table create(Catalog catalog, TableIdentifier identifier, AutoCreate autoCreate) {
+    createNamespaceIfMissing(catalog, identifier.namespace());
+    Map<String, String> properties = new HashMap<>(autoCreate.properties());
+    properties.putIfAbsent(TableProperties.FORMAT_VERSION, String.valueOf(REQUIRED_FORMAT_VERSION));
+    try {
+      Table table =
+          catalog.createTable(identifier, autoCreate.schema(), autoCreate.spec(), properties);
+      LOG.info("Created table {} with spec {}", identifier, table.spec());
+      return table;
+    } catch (RuntimeException e) {
+      // Every task of the sink auto-creates at once; whoever loses the race sees the winner's table.
+      // Catalogs report losing differently (JDBC on SQLite: a constraint violation), so look.
+      if (catalog.tableExists(identifier)) {
+        return catalog.loadTable(identifier);
+      }
+      throw e;
+    }
+  }
+
+  private static void createNamespaceIfMissing(Catalog catalog, Namespace namespace) {
+    if (namespace.isEmpty() || !(catalog instanceof SupportsNamespaces)) {
+      return;
+    }
+    SupportsNamespaces namespaces = (SupportsNamespaces) catalog;
+    if (!namespaces.namespaceExists(namespace)) {
+      try {
+        namespaces.createNamespace(namespace);
+      } catch (RuntimeException e) {
+        // As for tables: another task may have created it first.
+        if (!namespaces.namespaceExists(namespace)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /**
+   * Hadoop is provided by the worker, not bundled: catalogs and FileIOs that need a Configuration
+   * get one when Hadoop is on the classpath; others (REST with a non-Hadoop FileIO) work without.
+   */
+  private static Object hadoopConfigurationIfPresent() {
+    try {
+      return Class.forName("org.apache.hadoop.conf.Configuration").getDeclaredConstructor().newInstance();
+    } catch (ReflectiveOperationException | LinkageError e) {
+      return null;
     }
   }
 }

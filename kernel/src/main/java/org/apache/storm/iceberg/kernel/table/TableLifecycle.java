@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.kernel.table;
 
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.kernel.commit.TableGoneErrors;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -39,10 +40,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A recreated table is refused, not reloaded: see {@link TableDroppedException#recreated}.
  */
-final class TableLifecycle {
+public final class TableLifecycle {
   private static final Logger LOG = LoggerFactory.getLogger(TableLifecycle.class);
-  private static final Pattern UUID_MISMATCH =
-      Pattern.compile("Table UUID does not match: current=(\\S+) != refreshed=(\\S+)");
 
   private final Catalog catalog;
   private final String catalogName;
@@ -61,7 +60,7 @@ final class TableLifecycle {
   }
 
   /** The lifecycle of the table a task opened at prepare. */
-  static TableLifecycle of(OpenedTable opened, SinkSettings.CatalogTarget target, SinkMetrics metrics) {
+  public static TableLifecycle of(OpenedTable opened, SinkSettings.CatalogTarget target, SinkMetrics metrics) {
     return new TableLifecycle(
         opened.catalog(), target.catalogName(), target.tableIdentifier(), opened.table().uuid().toString(), metrics);
   }
@@ -70,7 +69,7 @@ final class TableLifecycle {
    * What to report for {@code error}: the {@link TableDroppedException} it means, counted in {@code
    * iceberg-table-dropped}, or {@code error} itself.
    */
-  Exception reportable(Exception error) {
+  public Exception reportable(Exception error) {
     TableDroppedException gone = explain(error);
     if (gone == null) {
       return error;
@@ -87,7 +86,7 @@ final class TableLifecycle {
    *
    * @throws TableDroppedException when the table was recreated
    */
-  void refresh(Table table) {
+  public void refresh(Table table) {
     table.refresh();
     String uuid = currentUuid(table);
     if (uuid == null) {
@@ -105,20 +104,6 @@ final class TableLifecycle {
       return current == null ? null : current.uuid();
     }
     return table.uuid().toString();
-  }
-
-  /**
-   * Whether {@code error} (or a cause, or a suppressed error) says by itself that the table is gone
-   * or is now another table: a commit that met it must not be retried, for a retry cannot land in a
-   * dropped table, and could land in the new one.
-   */
-  static boolean isEvidentlyGone(Throwable error) {
-    for (Throwable t : chain(error)) {
-      if (t instanceof NoSuchTableException || t instanceof TableDroppedException || uuidMismatch(t) != null) {
-        return true;
-      }
-    }
-    return false;
   }
 
   /**
@@ -151,8 +136,8 @@ final class TableLifecycle {
   }
 
   private TableDroppedException evident(Throwable error) {
-    for (Throwable t : chain(error)) {
-      Matcher mismatch = uuidMismatch(t);
+    for (Throwable t : TableGoneErrors.chain(error)) {
+      Matcher mismatch = TableGoneErrors.uuidMismatch(t);
       if (mismatch != null) {
         return recreated(mismatch.group(2), error);
       }
@@ -190,39 +175,15 @@ final class TableLifecycle {
 
   /** Whether {@code error} is of a kind a dropped or recreated table raises (see the class comment). */
   private static boolean mayMeanGone(Throwable error) {
-    for (Throwable t : chain(error)) {
+    for (Throwable t : TableGoneErrors.chain(error)) {
       if (t instanceof NoSuchTableException
           || t instanceof NotFoundException
           || t instanceof ValidationException
-          || uuidMismatch(t) != null) {
+          || TableGoneErrors.uuidMismatch(t) != null) {
         return true;
       }
     }
     return false;
   }
 
-  /** Iceberg's "Table UUID does not match" refusal, matched (group 2: the UUID the name holds now), or null. */
-  private static Matcher uuidMismatch(Throwable t) {
-    if (!(t instanceof IllegalStateException) || t.getMessage() == null) {
-      return null;
-    }
-    Matcher matcher = UUID_MISMATCH.matcher(t.getMessage());
-    return matcher.find() ? matcher : null;
-  }
-
-  /** {@code error}, its causes and the suppressed errors of each (a settled commit keeps its retries' errors there). */
-  private static List<Throwable> chain(Throwable error) {
-    List<Throwable> chain = new ArrayList<>();
-    collect(error, Collections.newSetFromMap(new IdentityHashMap<>()), chain);
-    return chain;
-  }
-
-  private static void collect(Throwable error, Set<Throwable> seen, List<Throwable> chain) {
-    for (Throwable t = error; t != null && seen.add(t); t = t.getCause()) {
-      chain.add(t);
-      for (Throwable suppressed : t.getSuppressed()) {
-        collect(suppressed, seen, chain);
-      }
-    }
-  }
 }

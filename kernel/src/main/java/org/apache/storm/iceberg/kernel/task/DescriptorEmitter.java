@@ -19,7 +19,10 @@ import org.apache.storm.tuple.Values;
  * batch, then ack those tuples. Storm's anchoring keeps each source tuple pending until the
  * committer acks (or fails) the descriptor, so at-least-once holds across the split.
  */
-final class DescriptorEmitter implements SinkTask.SealedBatchHandler {
+public final class DescriptorEmitter implements SealedBatchHandler {
+  /** The field of the descriptor tuples a writer emits and the committer reads. */
+  public static final String DESCRIPTOR_FIELD = "iceberg_data_files";
+
   private final Table table;
   private final TaskIdentity task;
   private final OutputCollector collector;
@@ -50,7 +53,7 @@ final class DescriptorEmitter implements SinkTask.SealedBatchHandler {
     List<Integer> committers = collector.emit(batch.tuples().materialize(), new Values(json));
     if (committers.isEmpty()) {
       // Acking now would tell the spout these rows are safe while nothing will ever commit them.
-      SinkTask.failAll(
+      BatchFailures.failAll(
           collector,
           batch.tuples(),
           new IllegalStateException(

@@ -1,5 +1,7 @@
 package org.apache.storm.iceberg.kernel.task;
 
+import org.apache.storm.iceberg.kernel.seal.TopologyChecks;
+import org.apache.storm.iceberg.kernel.table.HadoopCatalogWarning;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
@@ -23,6 +25,7 @@ import org.apache.storm.Config;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
+import org.apache.storm.iceberg.kernel.ack.Holders;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.task.OutputCollector;
@@ -52,7 +55,7 @@ public final class SinkTask implements Closeable {
    * many records, or one tick, after it passes. A task without ticks whose policies may read time
    * reads it after every record.
    */
-  static final int RECORDS_PER_CLOCK_READ = 16;
+  public static final int RECORDS_PER_CLOCK_READ = 16;
 
   private final Catalog catalog;
   private final Table table;
@@ -94,12 +97,6 @@ public final class SinkTask implements Closeable {
     return ObjectReader.getInt(env.topologyConfig().get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS), 0) > 0;
   }
 
-  /** What a task does with a batch once its files are closed. */
-  interface SealedBatchHandler {
-    /** Settles the batch: acks or fails every one of its tuples (directly or through anchors). */
-    void handle(SealedBatch batch);
-  }
-
   /**
    * Opens a committing task ({@code IcebergBolt}): opens the table (auto-creating it when
    * configured), checks it and the topology configuration, resolves the providers on this worker's
@@ -112,9 +109,8 @@ public final class SinkTask implements Closeable {
         (opened, lifecycle) -> {
           HadoopCatalogWarning.warnIfCommitsMayRace(
               opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
-          CommitProtocol protocol = CommitProtocol.forTask(opened.table(), settings, env, opened.loader());
-          env.metrics().walEntriesDropped(protocol.droppedAtStartup());
-          return new BatchCommitter(protocol, lifecycle, env);
+          CommitProtocol protocol = TaskCommitProtocol.open(opened.table(), settings, env, opened.loader());
+          return new CommitThenAck(protocol, lifecycle, env);
         });
   }
 
@@ -123,7 +119,7 @@ public final class SinkTask implements Closeable {
     return open(settings, TaskEnvironment.detached(task, collector, System::currentTimeMillis));
   }
 
-  static SinkTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+  public static SinkTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
     return open(settings, TaskEnvironment.detached(task, collector, clock));
   }
 
@@ -135,7 +131,7 @@ public final class SinkTask implements Closeable {
     return create(settings, env, (opened, lifecycle) -> new DescriptorEmitter(opened.table(), env));
   }
 
-  static SinkTask openWriter(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+  public static SinkTask openWriter(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
     return openWriter(settings, TaskEnvironment.detached(task, collector, clock));
   }
 
@@ -144,7 +140,7 @@ public final class SinkTask implements Closeable {
       TaskEnvironment env,
       java.util.function.BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
     TopologyChecks.forWriter(settings, env);
-    Path spillDirectory = HeldTuples.requireSpillDirectory(settings.spillPath());
+    Path spillDirectory = Holders.requireSpillDirectory(settings.spillPath());
     return OpenedTable.open(settings.target())
         .build(
             opened -> {
@@ -236,13 +232,13 @@ public final class SinkTask implements Closeable {
     BatchStats stats = batch.stats(nowMillis);
     for (SealPolicy policy : policies) {
       if (policy.shouldSeal(stats)) {
-        sealAndCommit();
+        sealAndHandOff();
         return;
       }
     }
   }
 
-  private void sealAndCommit() {
+  private void sealAndHandOff() {
     metrics.publishRecordsWritten();
     OpenBatch<?> sealing = batch;
     batch = null;
@@ -290,19 +286,10 @@ public final class SinkTask implements Closeable {
   /** Fails every tuple of a broken batch, then lets go of them. */
   private void failBatch(HeldTuples tuples, Exception cause) {
     try {
-      failAll(collector, tuples, cause);
+      BatchFailures.failAll(collector, tuples, cause);
     } finally {
       tuples.release();
     }
-  }
-
-  /** Fails every tuple of a batch, reporting why once. */
-  static void failAll(OutputCollector collector, HeldTuples tuples, Exception cause) {
-    LOG.warn("Failing {} tuples of a batch", tuples.size(), Redaction.of(cause));
-    if (cause != null) {
-      collector.reportError(cause);
-    }
-    tuples.failAll(collector);
   }
 
   /** Closes the catalog under a call still running on another thread, leaving its batch alone. */

@@ -98,7 +98,7 @@ class HeldTuplesTest {
     Tuple tuple = emitted(1, "default", List.of(1L, "eu"));
     // Something anchored an emit to the tuple before the batch held it; the child is acked downstream.
     Tuple child = acker.emit(List.of(tuple));
-    HeldTuples held = HeldTuples.compact(spillDirectory);
+    HeldTuples held = Holders.compact(spillDirectory);
     held.hold(tuple);
 
     held.ackAll(acker);
@@ -110,7 +110,7 @@ class HeldTuplesTest {
 
   @Test
   void anchoringAnEmitToTheMaterializedCopiesAndAckingThemKeepsTheTreesOpenUntilTheChildIsAcked() {
-    HeldTuples held = HeldTuples.compact(spillDirectory);
+    HeldTuples held = Holders.compact(spillDirectory);
     holdEvents(held, 100);
 
     Tuple descriptor = acker.emit(held.materialize());
@@ -146,7 +146,7 @@ class HeldTuplesTest {
             new StormTopology(), new HashMap<>(), Map.of(1, "events"), Map.of("events", List.of(1)),
             Map.of("events", Map.of("default", new Fields("id", "region"))), "test-1");
     Tuple foreign = new TupleImpl(otherContext, List.of(3L, "eu"), "events", 1, "default", MessageId.makeRootId(5L, 6L));
-    HeldTuples held = HeldTuples.compact(spillDirectory);
+    HeldTuples held = Holders.compact(spillDirectory);
     held.hold(unanchored);
     held.hold(joined);
     held.hold(foreign);
@@ -167,7 +167,7 @@ class HeldTuplesTest {
     TupleImpl sampled = (TupleImpl) emitted(1, "default", List.of(1L, "eu"));
     sampled.setProcessSampleStartTime(123_456L);
     Tuple notSampled = emitted(1, "default", List.of(2L, "eu"));
-    HeldTuples held = HeldTuples.compact(spillDirectory);
+    HeldTuples held = Holders.compact(spillDirectory);
     held.hold(notSampled);
     held.hold(sampled);
 
@@ -332,10 +332,10 @@ class HeldTuplesTest {
 
   @Test
   void aBatchSettlesOnceWhetherItsTuplesWereMaterializedOrNot() {
-    HeldTuples acked = HeldTuples.compact(spillDirectory);
+    HeldTuples acked = Holders.compact(spillDirectory);
     holdEvents(acked, 3);
     acked.ackAll(acker);
-    HeldTuples materialized = HeldTuples.compact(spillDirectory);
+    HeldTuples materialized = Holders.compact(spillDirectory);
     holdEvents(materialized, 3);
     List<Tuple> copies = materialized.materialize();
 
@@ -354,7 +354,7 @@ class HeldTuplesTest {
   void wholeTuplesAreSettledAsThemselves() {
     Tuple first = emitted(1, "default", List.of(1L, "eu"));
     Tuple second = emitted(3, "raw", List.of("doc"));
-    HeldTuples held = HeldTuples.whole(List.of(first));
+    HeldTuples held = Holders.whole(List.of(first));
     held.hold(second);
 
     assertThat(held.materialize()).containsExactly(first, second);

@@ -104,7 +104,7 @@ class StormAckInternalsTest {
   @Test
   void stormsAckerCompletesTheTreesOfTheCopiesOnlyOnceAnEmitAnchoredToThemIsAcked() {
     RealAcker acker = new RealAcker();
-    HeldTuples held = HeldTuples.compact(spillDirectory);
+    HeldTuples held = Holders.compact(spillDirectory);
     List<Long> roots = new ArrayList<>();
     for (int i = 0; i < 50; i++) {
       TupleImpl tuple = acker.spoutEmit(i);
@@ -130,7 +130,7 @@ class StormAckInternalsTest {
   @Test
   void stormsAckerCompletesTheTreeOfAnUnsampledCopyAckedAlone() {
     RealAcker acker = new RealAcker();
-    HeldTuples held = HeldTuples.compact(spillDirectory);
+    HeldTuples held = Holders.compact(spillDirectory);
     TupleImpl tuple = acker.spoutEmit(1);
     held.hold(tuple);
 

@@ -1,4 +1,4 @@
-package org.apache.storm.iceberg.kernel.task;
+package org.apache.storm.iceberg.kernel.table;
 
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
@@ -25,20 +25,20 @@ import org.slf4j.LoggerFactory;
  * in several workers, so a single-worker topology stays quiet, as does a catalog given a {@code
  * lock-impl} (a lock every worker shares).
  */
-final class HadoopCatalogWarning {
+public final class HadoopCatalogWarning {
   private static final Logger LOG = LoggerFactory.getLogger(HadoopCatalogWarning.class);
   private static final String HADOOP_CATALOG = "org.apache.iceberg.hadoop.HadoopCatalog";
 
   private HadoopCatalogWarning() {}
 
   /** Logs the warning once for this task, when its commits may race. */
-  static void warnIfCommitsMayRace(Catalog catalog, Table table, Map<String, String> catalogProperties, TaskEnvironment env) {
+  public static void warnIfCommitsMayRace(Catalog catalog, Table table, Map<String, String> catalogProperties, TaskEnvironment env) {
     warning(catalog, table.name(), table.location(), catalogProperties, env.task(), env.topologyConfig())
         .ifPresent(LOG::warn);
   }
 
   /** The warning for a table at {@code location}, or empty when its commits cannot race. */
-  static Optional<String> warning(
+  public static Optional<String> warning(
       Catalog catalog, String table, String location, Map<String, String> catalogProperties, TaskIdentity task,
       Map<String, Object> conf) {
     int workers = ObjectReader.getInt(conf.get(Config.TOPOLOGY_WORKERS), 1);

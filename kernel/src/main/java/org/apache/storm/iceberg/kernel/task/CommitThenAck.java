@@ -18,13 +18,13 @@ import org.apache.storm.task.OutputCollector;
  * sealed batch (the tuples are the batch's), {@code IcebergCommitterBolt} for each group (the tuples
  * are the writers' descriptors).
  */
-final class BatchCommitter implements SinkTask.SealedBatchHandler {
+final class CommitThenAck implements SealedBatchHandler {
   private final CommitProtocol protocol;
   private final OutputCollector collector;
   private final SinkMetrics metrics;
   private final TableLifecycle lifecycle;
 
-  BatchCommitter(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env) {
+  CommitThenAck(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env) {
     this.protocol = protocol;
     this.lifecycle = lifecycle;
     this.collector = env.collector();
@@ -49,7 +49,7 @@ final class BatchCommitter implements SinkTask.SealedBatchHandler {
     if (outcome.landed()) {
       tuples.ackAll(collector);
     } else {
-      SinkTask.failAll(collector, tuples, lifecycle.reportable(outcome.error()));
+      BatchFailures.failAll(collector, tuples, lifecycle.reportable(outcome.error()));
     }
   }
 }

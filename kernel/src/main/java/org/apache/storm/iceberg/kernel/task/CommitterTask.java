@@ -1,5 +1,7 @@
 package org.apache.storm.iceberg.kernel.task;
 
+import org.apache.storm.iceberg.kernel.seal.TopologyChecks;
+import org.apache.storm.iceberg.kernel.table.HadoopCatalogWarning;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
@@ -17,9 +19,9 @@ import java.util.function.LongSupplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
-import org.apache.storm.iceberg.IcebergWriterBolt;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
+import org.apache.storm.iceberg.kernel.ack.Holders;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.TupleUtils;
@@ -39,12 +41,12 @@ import org.slf4j.LoggerFactory;
  * <p>A descriptor it cannot use (corrupt, unknown version, a spec the table does not have even
  * after a refresh, another table) fails on its own with a clear error; the group goes on.
  */
-public final class GroupCommitter {
-  private static final Logger LOG = LoggerFactory.getLogger(GroupCommitter.class);
+public final class CommitterTask {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitterTask.class);
 
   private final Catalog catalog;
   private final Table table;
-  private final BatchCommitter committer;
+  private final CommitThenAck committer;
   private final OutputCollector collector;
   private final LongSupplier clock;
   private final SinkMetrics metrics;
@@ -58,11 +60,11 @@ public final class GroupCommitter {
   /** A descriptor waiting for the group's commit, with what it carries. */
   private record Pending(Tuple descriptor, DataFilesCodec.Entry entry) {}
 
-  private GroupCommitter(OpenedTable opened, CommitProtocol protocol, TaskEnvironment env, SinkSettings settings) {
+  private CommitterTask(OpenedTable opened, CommitProtocol protocol, TaskEnvironment env, SinkSettings settings) {
     this.catalog = opened.catalog();
     this.table = opened.table();
     this.protocol = protocol;
-    this.committer = new BatchCommitter(protocol, TableLifecycle.of(opened, settings.target(), env.metrics()), env);
+    this.committer = new CommitThenAck(protocol, TableLifecycle.of(opened, settings.target(), env.metrics()), env);
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();
@@ -70,20 +72,19 @@ public final class GroupCommitter {
     this.maxDataFiles = settings.splitSink().groupCommitMaxDataFiles();
   }
 
-  public static GroupCommitter open(SinkSettings settings, TaskEnvironment env) {
+  public static CommitterTask open(SinkSettings settings, TaskEnvironment env) {
     TopologyChecks.forCommitter(settings, env);
     return OpenedTable.open(settings.target())
         .build(
             opened -> {
               HadoopCatalogWarning.warnIfCommitsMayRace(
                   opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
-              CommitProtocol protocol = CommitProtocol.forTask(opened.table(), settings, env, opened.loader());
-              env.metrics().walEntriesDropped(protocol.droppedAtStartup());
-              return new GroupCommitter(opened, protocol, env, settings);
+              CommitProtocol protocol = TaskCommitProtocol.open(opened.table(), settings, env, opened.loader());
+              return new CommitterTask(opened, protocol, env, settings);
             });
   }
 
-  static GroupCommitter open(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
+  public static CommitterTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
     return open(settings, TaskEnvironment.detached(task, collector, clock));
   }
 
@@ -120,7 +121,7 @@ public final class GroupCommitter {
   }
 
   private DataFilesCodec.Entry decode(Tuple descriptor) {
-    Object value = descriptor.getValueByField(IcebergWriterBolt.DESCRIPTOR_FIELD);
+    Object value = descriptor.getValueByField(DescriptorEmitter.DESCRIPTOR_FIELD);
     byte[] payload = value instanceof byte[] ? (byte[]) value : String.valueOf(value).getBytes(StandardCharsets.UTF_8);
     String origin =
         "descriptor from component '" + descriptor.getSourceComponent() + "' task " + descriptor.getSourceTask()
@@ -180,7 +181,7 @@ public final class GroupCommitter {
         Map.of(
             "writer-batches", String.valueOf(descriptors.size()),
             "writer-tasks", String.join(",", writerTasks.stream().map(String::valueOf).toList()));
-    committer.commit(files, summary, HeldTuples.whole(descriptors), oldestTupleMillis);
+    committer.commit(files, summary, Holders.whole(descriptors), oldestTupleMillis);
   }
 
   private void failExpired(Pending waiting) {

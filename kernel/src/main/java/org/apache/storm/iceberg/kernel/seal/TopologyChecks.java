@@ -1,4 +1,4 @@
-package org.apache.storm.iceberg.kernel.task;
+package org.apache.storm.iceberg.kernel.seal;
 
 import org.apache.storm.iceberg.kernel.seal.TimedSealPolicies;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
@@ -15,13 +15,13 @@ import org.slf4j.LoggerFactory;
  * topology's configuration, component settings included, is known). Each failure says how to fix
  * the problem. A task run outside Storm has no configuration, and nothing to check.
  */
-final class TopologyChecks {
+public final class TopologyChecks {
   private static final Logger LOG = LoggerFactory.getLogger(TopologyChecks.class);
 
   private TopologyChecks() {}
 
   /** Checks for tasks that write batches: {@code IcebergBolt} and {@code IcebergWriterBolt}. */
-  static void forWriter(SinkSettings settings, TaskEnvironment env) {
+  public static void forWriter(SinkSettings settings, TaskEnvironment env) {
     Map<String, Object> conf = env.topologyConfig();
     if (conf.isEmpty()) {
       return;
@@ -44,7 +44,7 @@ final class TopologyChecks {
   }
 
   /** Checks for {@code IcebergCommitterBolt}. */
-  static void forCommitter(SinkSettings settings, TaskEnvironment env) {
+  public static void forCommitter(SinkSettings settings, TaskEnvironment env) {
     Map<String, Object> conf = env.topologyConfig();
     if (conf.isEmpty()) {
       return;

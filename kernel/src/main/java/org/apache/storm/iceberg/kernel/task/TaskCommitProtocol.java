@@ -1,0 +1,44 @@
+package org.apache.storm.iceberg.kernel.task;
+
+import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.kernel.commit.CommitDeadline;
+import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
+import org.apache.storm.iceberg.kernel.commit.CommitSettler;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
+import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.spi.WalScope;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Builds the commit protocol of one committing task from its settings: the wiring the commit stage does not do itself. */
+final class TaskCommitProtocol {
+  private static final Logger LOG = LoggerFactory.getLogger(TaskCommitProtocol.class);
+
+  private TaskCommitProtocol() {}
+
+  /**
+   * Resolves the settings' WAL store on {@code loader}, checks it can serve the table, scopes it to
+   * the task, and drops (and counts) the entries the task's previous incarnation left.
+   */
+  static CommitProtocol open(Table table, SinkSettings settings, TaskEnvironment env, ClassLoader loader) {
+    TaskIdentity task = env.task();
+    SinkSettings.Commits commits = settings.commits();
+    CommitDeadline deadline = CommitDeadline.of(env.topologyConfig(), commits.deadlineMarginMillis(), env.clock());
+    WalStore wal = settings.providers().walStore().resolve(loader);
+    ProviderRegistry.find(WalStoreFactory.class, settings.providers().walStore().name(), loader).validate(table);
+    WalScope scope = new WalScope(table, commits.walNamespace(), task.topology(), task.component(), task.taskIndex());
+    CommitProtocol protocol =
+        new CommitProtocol(table, wal, scope, commits.snapshotProperties(),
+            new CommitSettler.Retries(commits.retries(), commits.retryBackoffMillis()), deadline);
+    int dropped = protocol.clearStaleEntries();
+    if (dropped > 0) {
+      LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, dropped);
+    }
+    env.metrics().walEntriesDropped(dropped);
+    return protocol;
+  }
+}
