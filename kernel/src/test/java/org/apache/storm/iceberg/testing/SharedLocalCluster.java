@@ -6,9 +6,11 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
 
 /**
- * Hands every test (or {@code @BeforeAll}) method that takes a {@link LocalCluster} the same one,
- * started on first use and closed when the whole test run ends: a LocalCluster takes seconds to
- * start, and its topologies are named per test, so test classes can share it.
+ * Hands every test (or {@code @BeforeAll}) method of a test class that takes a {@link LocalCluster}
+ * the same one, started on first use and closed when the class's tests end: a LocalCluster takes
+ * seconds to start, and its topologies are named per test. One cluster for the whole run was tried
+ * and dropped: Storm's in-process supervisor then raced a topology killed by one class against the
+ * next class's submission ("Unable to read local file ... stormcode.ser") and halted the JVM.
  */
 public final class SharedLocalCluster implements ParameterResolver {
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedLocalCluster.class);
@@ -20,10 +22,14 @@ public final class SharedLocalCluster implements ParameterResolver {
 
   @Override
   public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(Running.class, key -> new Running(), Running.class).cluster;
+    ExtensionContext testClass = context;
+    while (testClass.getTestMethod().isPresent() && testClass.getParent().isPresent()) {
+      testClass = testClass.getParent().get();
+    }
+    return testClass.getStore(NAMESPACE).getOrComputeIfAbsent(Running.class, key -> new Running(), Running.class).cluster;
   }
 
-  /** The cluster, as a root-store value JUnit closes when the run ends. */
+  /** The cluster, as a class-store value JUnit closes when the class's tests end. */
   private static final class Running implements AutoCloseable {
     final LocalCluster cluster;
 
