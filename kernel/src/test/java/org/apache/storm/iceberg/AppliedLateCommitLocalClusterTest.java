@@ -24,6 +24,7 @@ import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -59,6 +60,9 @@ class AppliedLateCommitLocalClusterTest {
   @ParameterizedTest
   @EnumSource(CatalogKind.class)
   void commitsAnsweredWithAGenericErrorAndAppliedLateLeaveEveryIdOnce(CatalogKind kind) throws Exception {
+    if (kind != CatalogKind.values()[0]) {
+      TestTiers.longTierOnly("the quick tier applies late on one catalog; the kernel tests cover both");
+    }
     Map<String, String> real = kind == CatalogKind.HADOOP ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
     Catalog catalog = TestCatalogs.load(real);
     if (catalog instanceof SupportsNamespaces namespaces) {

@@ -23,6 +23,7 @@ import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -56,6 +57,7 @@ class ConcurrentCommitsLocalClusterTest {
   @ParameterizedTest
   @EnumSource(CatalogKind.class)
   void sixteenTasksCommitWithoutLosingOrRepeatingARow(CatalogKind kind) throws Exception {
+    TestTiers.longTierOnly("sixteen tasks contending for one table take a minute on two cores");
     RestCatalogServer rest = kind == CatalogKind.REST ? new RestCatalogServer(dir.resolve("rest")) : null;
     try {
       Map<String, String> catalogProperties = kind == CatalogKind.REST ? rest.clientProperties() : TestCatalogs.jdbcSqlite(dir);

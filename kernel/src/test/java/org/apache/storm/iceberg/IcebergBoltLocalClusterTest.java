@@ -20,6 +20,7 @@ import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -51,6 +52,9 @@ class IcebergBoltLocalClusterTest {
   @ParameterizedTest
   @EnumSource(CatalogKind.class)
   void everyTupleLandsAndIsAckedOnlyAfterItsCommit(CatalogKind kind) throws Exception {
+    if (kind == CatalogKind.REST) {
+      TestTiers.longTierOnly("the REST catalog runs in LocalCluster in the gateway tests too");
+    }
     RestCatalogServer rest = kind == CatalogKind.REST ? new RestCatalogServer(dir.resolve("rest")) : null;
     try {
       Map<String, String> catalogProperties =

@@ -30,6 +30,7 @@ import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -73,6 +74,9 @@ class KillMidCommitLocalClusterTest {
   @ParameterizedTest
   @EnumSource(Hold.class)
   void killingATopologyMidCommitReportsNothingAndTheNextTopologyInTheJvmCommits(Hold hold) throws Exception {
+    if (hold != Hold.values()[0]) {
+      TestTiers.longTierOnly("the quick tier kills one commit held one way");
+    }
     Map<String, String> jdbc = TestCatalogs.jdbcSqlite(dir);
     Catalog catalog = TestCatalogs.load(jdbc);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));

@@ -29,6 +29,7 @@ import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.RestFaultProxy;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,6 +64,9 @@ class RestGatewayFaultsLocalClusterTest {
     "bolt, 31, all", "bolt, 32, all", "split, 41, all", "split, 42, all"
   })
   void aGatewayMistreatingCommitsLosesNothingAndDuplicatesOnlyReplays(String sink, long seed, String points) throws Exception {
+    if (seed != 11 && seed != 41) {
+      TestTiers.longTierOnly("the quick tier runs one bolt schedule of gateway faults and one split schedule of all faults");
+    }
     Faults faults = Faults.create();
     try (RestCatalogServer rest = new RestCatalogServer(dir.resolve("rest"));
         RestFaultProxy proxy = new RestFaultProxy(rest.uri());

@@ -18,6 +18,7 @@ import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
@@ -119,6 +120,7 @@ class SplitSinkLocalClusterTest {
 
   @Test
   void aCommitThatLandedBeforeItsAnswerWasLostLeavesNoDuplicates() throws Exception {
+    TestTiers.longTierOnly("the quick tier runs the split pair end to end and through a failed append");
     faults.inject(Faults.CommitFault.UNKNOWN_AFTER, 1);
 
     ReplayingSpout.Ledger ledger = run(EVENTS, 1);
@@ -130,6 +132,7 @@ class SplitSinkLocalClusterTest {
 
   @Test
   void aCommitterWithTwoTasksWarns() throws Exception {
+    TestTiers.longTierOnly("the quick tier runs the split pair end to end and through a failed append");
     try (LogCapture logs = new LogCapture()) {
       run(1_000, 2);
       assertThat(logs.lines.stream().filter(l -> l.startsWith("WARN IcebergCommitterBolt component 'iceberg-committer' has 2 tasks; run it at parallelism 1 behind globalGrouping")))

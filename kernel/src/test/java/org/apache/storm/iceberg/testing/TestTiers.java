@@ -1,0 +1,22 @@
+package org.apache.storm.iceberg.testing;
+
+import org.junit.jupiter.api.Assumptions;
+
+/**
+ * The two test tiers. {@code mvn verify} runs the quick tier; {@code -Plong} (what CI runs) sets
+ * {@code tests.long} and runs every case. A case marked long-tier-only is skipped in the quick tier:
+ * another case of the same test covers its path there, and the long tier runs it in full.
+ */
+public final class TestTiers {
+  private TestTiers() {}
+
+  /** Whether this run is the long tier. */
+  public static boolean isLongTier() {
+    return Boolean.getBoolean("tests.long");
+  }
+
+  /** Skips the calling case unless this run is the long tier. */
+  public static void longTierOnly(String why) {
+    Assumptions.assumeTrue(isLongTier(), "long tier only (-Plong): " + why);
+  }
+}
