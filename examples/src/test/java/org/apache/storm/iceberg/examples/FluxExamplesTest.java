@@ -17,6 +17,7 @@ import org.apache.storm.flux.parser.FluxParser;
 import org.apache.storm.generated.KillOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,6 +46,9 @@ class FluxExamplesTest {
     "/flux/iceberg-split-sink.yaml, examples.flux_events_split"
   })
   void theYamlBuildsAndRunsTheExample(String resource, String table) throws Exception {
+    if (resource.equals("/flux/iceberg-bolt.yaml")) {
+      Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the quick tier runs this example from Java");
+    }
     Path warehouse = dir.resolve("warehouse");
     String runId = UUID.randomUUID().toString();
     Path properties = dir.resolve("example.properties");

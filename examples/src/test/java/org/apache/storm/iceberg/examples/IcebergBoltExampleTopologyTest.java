@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,6 +33,7 @@ class IcebergBoltExampleTopologyTest {
 
   @Test
   void thePartitionedExampleWritesAFilePerPartitionOfEachBatch() throws Exception {
+    Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the quick tier runs this example from its Flux YAML");
     String summary = IcebergPartitionedBoltExampleTopology.run(warehouse, 2_000);
     assertThat(summary).contains("the table now holds 2000 rows");
     Table table = table(IcebergPartitionedBoltExampleTopology.TABLE);
@@ -41,6 +43,7 @@ class IcebergBoltExampleTopologyTest {
 
   @Test
   void theSplitSinkExampleCommitsThroughOneCommitter() throws Exception {
+    Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the quick tier runs this example from its Flux YAML");
     String summary = IcebergSplitSinkExampleTopology.run(warehouse, 2_000);
     assertThat(summary).contains("the table now holds 2000 rows");
     table(IcebergSplitSinkExampleTopology.TABLE).snapshots().forEach(s ->
