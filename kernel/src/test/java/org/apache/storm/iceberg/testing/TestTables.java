@@ -61,6 +61,26 @@ public final class TestTables {
     return rows(table).stream().map(r -> (Long) r.getField("id")).sorted().collect(Collectors.toList());
   }
 
+  /**
+   * Asserts that ids {@code 0..count-1} are each in the table, and that an id is there more than
+   * once only if the spout replayed it ({@code replayed}: every id it saw failed or timed out).
+   * Counts every row: a duplicate is never hidden by a distinct().
+   */
+  public static void assertEveryIdOnceUnlessReplayed(Table table, long count, java.util.Set<Long> replayed) {
+    java.util.Map<Long, Long> copies =
+        ids(table).stream().collect(Collectors.groupingBy(id -> id, java.util.TreeMap::new, Collectors.counting()));
+    org.assertj.core.api.Assertions.assertThat(copies.keySet())
+        .as("every id in the table")
+        .containsExactlyElementsOf(java.util.stream.LongStream.range(0, count).boxed().collect(Collectors.toList()));
+    java.util.Map<Long, Long> duplicated = new java.util.TreeMap<>();
+    copies.forEach((id, n) -> {
+      if (n > 1 && !replayed.contains(id)) {
+        duplicated.put(id, n);
+      }
+    });
+    org.assertj.core.api.Assertions.assertThat(duplicated).as("ids in the table more than once that the spout never replayed").isEmpty();
+  }
+
   public static List<Snapshot> snapshots(Table table) {
     table.refresh();
     return StreamSupport.stream(table.snapshots().spliterator(), false).collect(Collectors.toList());
