@@ -14,11 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.apache.storm.trident.state.StateType;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.kernel.commit.SummaryKeys;
 import org.apache.storm.iceberg.kernel.options.OptionKeys;
+import org.apache.storm.iceberg.kernel.options.OptionsAccess;
 import org.apache.storm.iceberg.kernel.options.OptionsChecks;
 import org.apache.storm.iceberg.kernel.options.ProviderChoice;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
@@ -57,6 +59,8 @@ public final class IcebergOptions implements Serializable {
   public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = 10_000;
   /** How many data files the split sink's committer gathers, at most, into one commit. */
   public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = 1_000;
+  /** {@link Builder#withTridentStateName}: what a Trident state's commits are named by, with the topology's name. */
+  public static final String DEFAULT_TRIDENT_STATE_NAME = "trident";
   /** Summary key carrying the commit id of every snapshot the sink commits. */
   public static final String COMMIT_ID_PROPERTY = SummaryKeys.COMMIT_ID;
   /** Prefix of the snapshot-summary keys the sink owns; user snapshot properties may not use it. */
@@ -87,7 +91,13 @@ public final class IcebergOptions implements Serializable {
           .optional("commit-retry-backoff-millis", wholeNumber(Builder::withCommitRetryBackoffMillis))
           .optional("commit-deadline-margin-millis", wholeNumber(Builder::withCommitDeadlineMarginMillis))
           .optional("group-commit-interval-millis", wholeNumber(Builder::withGroupCommitIntervalMillis))
-          .optional("group-commit-max-data-files", wholeInt(Builder::withGroupCommitMaxDataFiles));
+          .optional("group-commit-max-data-files", wholeInt(Builder::withGroupCommitMaxDataFiles))
+          .optional("trident-state-name", text(Builder::withTridentStateName))
+          .optional("trident-state-type", text(Builder::withTridentStateType));
+
+  static {
+    OptionsAccess.register(options -> ((IcebergOptions) options).settings);
+  }
 
   private final SinkSettings settings;
 
@@ -231,6 +241,8 @@ public final class IcebergOptions implements Serializable {
     private long groupCommitIntervalMillis = DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
     private int groupCommitMaxDataFiles = DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
     private String spillDirectory;
+    private String tridentStateName = DEFAULT_TRIDENT_STATE_NAME;
+    private StateType tridentStateType = StateType.OPAQUE;
 
     /**
      * Catalog properties, passed to {@code CatalogUtil.buildIcebergCatalog} on each worker. The value
@@ -399,6 +411,38 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
+    /**
+     * Names a Trident state's commits (with the WAL namespace and the topology's name); default
+     * {@value #DEFAULT_TRIDENT_STATE_NAME}. Keep it across redeploys: it is how a restarted state finds
+     * the transactions it committed. Two Trident states writing one table in one topology need
+     * different names.
+     */
+    public Builder withTridentStateName(String name) {
+      this.tridentStateName = name;
+      return this;
+    }
+
+    /**
+     * What a replayed Trident transaction brings, as the spout promises: {@code TRANSACTIONAL} (the
+     * same tuples: a replay of a committed transaction is skipped), {@code OPAQUE} (the default;
+     * perhaps other tuples: a replay of the last committed transaction replaces its files) or {@code
+     * NON_TRANSACTIONAL} (at-least-once).
+     */
+    public Builder withTridentStateType(StateType type) {
+      this.tridentStateType = Objects.requireNonNull(type, "withTridentStateType");
+      return this;
+    }
+
+    /** {@link #withTridentStateType(StateType)} by name: {@code transactional}, {@code opaque} or {@code non-transactional}. */
+    public Builder withTridentStateType(String type) {
+      try {
+        return withTridentStateType(StateType.valueOf(type.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
+      } catch (IllegalArgumentException | NullPointerException e) {
+        throw new IllegalArgumentException(
+            "withTridentStateType takes transactional, opaque or non-transactional, got '" + type + "'");
+      }
+    }
+
     /** Validates everything; an {@link IllegalArgumentException} says what to change. */
     public IcebergOptions build() {
       boolean noThreshold =
@@ -411,6 +455,7 @@ public final class IcebergOptions implements Serializable {
           new SinkSettings.Commits(walNamespace, snapshotProperties, commitRetries, commitRetryBackoffMillis,
               commitDeadlineMarginMillis),
           new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
+          new SinkSettings.Trident(tridentStateName, tridentStateType),
           spillDirectory)));
     }
   }

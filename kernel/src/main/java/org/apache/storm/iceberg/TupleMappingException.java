@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg;
 
 import org.apache.storm.iceberg.spi.RecordMappingException;
+import org.apache.storm.tuple.ITuple;
 import org.apache.storm.tuple.Tuple;
 
 /**
@@ -13,6 +14,11 @@ public class TupleMappingException extends RuntimeException {
   private final String columnPath;
 
   public TupleMappingException(String table, Tuple tuple, RuntimeException cause) {
+    this(table, (ITuple) tuple, cause);
+  }
+
+  /** A tuple that is not a bolt's {@code Tuple}, such as a Trident tuple, names only its fields. */
+  public TupleMappingException(String table, ITuple tuple, RuntimeException cause) {
     super(message(table, tuple, cause), cause);
     this.table = table;
     this.columnPath = cause instanceof RecordMappingException ? ((RecordMappingException) cause).columnPath() : null;
@@ -27,7 +33,7 @@ public class TupleMappingException extends RuntimeException {
     return columnPath;
   }
 
-  private static String message(String table, Tuple tuple, RuntimeException cause) {
+  private static String message(String table, ITuple tuple, RuntimeException cause) {
     String mapperMessage = String.valueOf(cause.getMessage());
     // Name the column unless the mapper's own message already does.
     String column =
@@ -40,14 +46,18 @@ public class TupleMappingException extends RuntimeException {
         + ": "
         + column
         + mapperMessage
-        + " (tuple from component '"
-        + tuple.getSourceComponent()
-        + "', stream '"
-        + tuple.getSourceStreamId()
-        + "', message id "
-        + tuple.getMessageId()
-        + ", fields "
+        + " ("
+        + origin(tuple)
+        + "fields "
         + tuple.getFields()
         + ")";
+  }
+
+  private static String origin(ITuple tuple) {
+    if (tuple instanceof Tuple boltTuple) {
+      return "tuple from component '" + boltTuple.getSourceComponent() + "', stream '" + boltTuple.getSourceStreamId()
+          + "', message id " + boltTuple.getMessageId() + ", ";
+    }
+    return "Trident tuple, ";
   }
 }

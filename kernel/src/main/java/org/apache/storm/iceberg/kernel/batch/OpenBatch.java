@@ -20,6 +20,7 @@ import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.tuple.ITuple;
 import org.apache.storm.tuple.Tuple;
 
 /**
@@ -84,7 +85,7 @@ public final class OpenBatch<T> {
    *
    * @throws RuntimeException when the mapper refuses the tuple; the batch is intact
    */
-  public T map(Tuple tuple) {
+  public T map(ITuple tuple) {
     return rows.map(tuple);
   }
 
@@ -97,6 +98,15 @@ public final class OpenBatch<T> {
    *     tuple is not held by it
    */
   public void write(T row, Tuple tuple) {
+    write(row);
+    tuples.hold(tuple);
+  }
+
+  /**
+   * Writes the row into its partition's open file, holding no tuple: for a caller whose source
+   * settles its tuples itself (a Trident batch). Throws as {@link #write(Object, Tuple)}.
+   */
+  public void write(T row) {
     try {
       partitionKey.partition(rows.partitionSource(row));
     } catch (RuntimeException e) {
@@ -108,7 +118,6 @@ public final class OpenBatch<T> {
       bytes = files.bytesWritten();
       estimates.refreshed(records, bytes);
     }
-    tuples.hold(tuple);
   }
 
   /** A record the batch refused without writing anything: fail its tuple alone. */

@@ -1,7 +1,6 @@
 package org.apache.storm.iceberg.kernel.commit;
 
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -81,20 +80,11 @@ public final class CommitProtocol {
     this.table = table;
     this.wal = wal;
     this.scope = scope;
-    this.summary = summaryWithSinkKeys(snapshotProperties, scope);
+    this.summary = SummaryKeys.withTaskKeys(snapshotProperties, scope.topology(), scope.component(), scope.taskIndex());
     this.commitIds = commitIds;
     this.clock = clock;
     this.settler = new CommitSettler(table, retries);
     this.deadline = deadline;
-  }
-
-  /** User properties first, the sink's own keys last so they win. */
-  private static Map<String, String> summaryWithSinkKeys(Map<String, String> user, WalScope scope) {
-    Map<String, String> summary = new LinkedHashMap<>(user);
-    summary.put(SummaryKeys.RESERVED_PREFIX + "topology", scope.topology());
-    summary.put(SummaryKeys.RESERVED_PREFIX + "component", scope.component());
-    summary.put(SummaryKeys.RESERVED_PREFIX + "task-index", String.valueOf(scope.taskIndex()));
-    return summary;
   }
 
   /** Whether a batch whose oldest tuple arrived at {@code oldestTupleMillis} has passed its commit deadline. */

@@ -1,5 +1,8 @@
 package org.apache.storm.iceberg.kernel.commit;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * The snapshot-summary keys of the commit protocol. The commit stage owns them; {@code
  * IcebergOptions} publishes {@link #COMMIT_ID} and {@link #RESERVED_PREFIX}, by which users find the
@@ -12,4 +15,16 @@ public final class SummaryKeys {
   public static final String COMMIT_ID = RESERVED_PREFIX + "commit-id";
 
   private SummaryKeys() {}
+
+  /**
+   * The summary every commit of a task carries: the user's snapshot properties first, then the
+   * sink's own keys naming the task, which win.
+   */
+  static Map<String, String> withTaskKeys(Map<String, String> user, String topology, String component, int taskIndex) {
+    Map<String, String> summary = new LinkedHashMap<>(user);
+    summary.put(RESERVED_PREFIX + "topology", topology);
+    summary.put(RESERVED_PREFIX + "component", component);
+    summary.put(RESERVED_PREFIX + "task-index", String.valueOf(taskIndex));
+    return summary;
+  }
 }

@@ -32,6 +32,8 @@ public final class SinkMetrics {
   private final Counter batchesExpired;
   private final Counter fieldsUnmatched;
   private final Counter tableDropped;
+  private final Counter transactionsSkipped;
+  private final Counter txidRegressions;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -51,6 +53,8 @@ public final class SinkMetrics {
     this.batchesExpired = context.registerCounter("iceberg-batches-expired");
     this.fieldsUnmatched = context.registerCounter("iceberg-fields-unmatched");
     this.tableDropped = context.registerCounter("iceberg-table-dropped");
+    this.transactionsSkipped = context.registerCounter("iceberg-transactions-skipped");
+    this.txidRegressions = context.registerCounter("iceberg-txid-regressions");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -120,6 +124,16 @@ public final class SinkMetrics {
   /** Counts one batch, or one tuple refused before a batch could open, failed because the table was dropped or recreated. */
   public void tableDropped() {
     tableDropped.inc();
+  }
+
+  /** Counts a Trident transaction not written again because the table already holds it. */
+  public void transactionSkipped() {
+    transactionsSkipped.inc();
+  }
+
+  /** Counts a Trident transaction refused because its txid is older than one the table holds. */
+  public void txidRegression() {
+    txidRegressions.inc();
   }
 
   /** What is waiting to be committed: {@code files} data files, the oldest since {@code sinceMillis}. */

@@ -32,6 +32,7 @@ public final class OptionsChecks {
     requireName(settings.commits().walNamespace(), "withWalNamespace");
     requireAbsolutePath(settings.spillDirectory(), "withSpillDirectory");
     requireName(target.catalogName(), "withCatalogName");
+    requireStateName(settings.trident().stateName());
     settings.commits().snapshotProperties().keySet().forEach(OptionsChecks::requireUserSummaryKey);
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     SinkSettings.Providers providers = settings.providers();
@@ -97,6 +98,14 @@ public final class OptionsChecks {
   private static void requireName(String value, String setter) {
     if (value == null || value.isBlank() || value.contains("/")) {
       throw new IllegalArgumentException(setter + " needs a non-blank name without '/', got '" + value + "'");
+    }
+  }
+
+  /** A Trident state name goes into commit ids, which use ':' and '/' as separators. */
+  private static void requireStateName(String value) {
+    if (value == null || !value.matches("[A-Za-z0-9._-]+")) {
+      throw new IllegalArgumentException(
+          "withTridentStateName needs a name of letters, digits, '.', '_' and '-', got '" + value + "'");
     }
   }
 

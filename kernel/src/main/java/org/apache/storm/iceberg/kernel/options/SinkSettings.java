@@ -2,6 +2,7 @@ package org.apache.storm.iceberg.kernel.options;
 
 import org.apache.storm.iceberg.kernel.commit.CommitSettler;
 import java.io.Serializable;
+import org.apache.storm.trident.state.StateType;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -29,6 +30,7 @@ public record SinkSettings(
     Providers providers,
     Commits commits,
     SplitSink splitSink,
+    Trident trident,
     String spillDirectory)
     implements Serializable {
 
@@ -115,4 +117,13 @@ public record SinkSettings(
   /** When the split sink's committer commits the descriptors it gathered. */
   public record SplitSink(long groupCommitIntervalMillis, int groupCommitMaxDataFiles)
       implements Serializable {}
+
+  /**
+   * How a Trident state names its transactions and treats a replayed one.
+   *
+   * @param stateName names the state's commits, with the WAL namespace and the topology's name
+   * @param stateType what a replayed transaction may bring: the same tuples (transactional), others
+   *     (opaque), or no promise (non-transactional: at-least-once)
+   */
+  public record Trident(String stateName, StateType stateType) implements Serializable {}
 }

@@ -1,0 +1,200 @@
+package org.apache.storm.iceberg.kernel.commit;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotUpdate;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.trident.state.StateType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits the Trident transactions of one {@link TransactionScope}, each at most once: the commit path
+ * of the Trident states, beside {@link CommitProtocol}'s for the bolts.
+ *
+ * <p>A transaction's commit id is built from its scope and txid, so the table itself records which
+ * transactions landed, whatever happened in between (a crash, a lost answer, a worker restart). Per
+ * transaction, {@link #plan} decides from the scope's newest transaction in the table:
+ *
+ * <ul>
+ *   <li>a newer txid is appended in one snapshot;
+ *   <li>the same txid is skipped ({@link StateType#TRANSACTIONAL}: a replay brings the same tuples)
+ *       or replaces the files that transaction's snapshot added, in one overwrite ({@link
+ *       StateType#OPAQUE}: a replay may bring other tuples);
+ *   <li>an older txid fails loudly ({@link TransactionRegressionException}).
+ * </ul>
+ *
+ * <p>Every commit is validated against the head its plan saw ({@link HeadUnchanged}), and an error
+ * is settled by {@link CommitSettler} under the same commit id, as for the bolts; there is no
+ * commit deadline, since a commit landing late is found by its id on the replay. {@link
+ * StateType#NON_TRANSACTIONAL}, or a batch without a txid, commits under a random id: at-least-once.
+ *
+ * <p>Assumption: one task commits a scope at a time. The newest transaction is read from the table
+ * when the task starts, on every replay (a txid not above the newest known) and after an outcome
+ * that leaves it unsure; otherwise it is carried from the task's own commits, and the validator
+ * refuses a commit whose head changed meanwhile.
+ */
+public final class TransactionCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(TransactionCommitter.class);
+
+  private final Table table;
+  private final TransactionScope scope;
+  private final StateType type;
+  private final Map<String, String> summary;
+  private final CommitSettler settler;
+  private final SinkMetrics metrics;
+  private final LongSupplier clock;
+  private LastTransaction head;
+  private boolean headKnown;
+
+  /**
+   * @param snapshotProperties the user's snapshot properties
+   * @param component the state's component, and {@code taskIndex} its task, for the summary
+   */
+  public TransactionCommitter(
+      Table table,
+      TransactionScope scope,
+      StateType type,
+      Map<String, String> snapshotProperties,
+      String topology,
+      String component,
+      int taskIndex,
+      CommitSettler.Retries retries,
+      SinkMetrics metrics,
+      LongSupplier clock) {
+    this.table = table;
+    this.scope = scope;
+    this.type = type;
+    this.summary = SummaryKeys.withTaskKeys(snapshotProperties, topology, component, taskIndex);
+    this.settler = new CommitSettler(table, retries);
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /**
+   * Decides what transaction {@code txid} needs.
+   *
+   * @throws TransactionRegressionException when the table holds a newer transaction of this scope
+   */
+  public TransactionPlan plan(Long txid) {
+    if (txid == null || type == StateType.NON_TRANSACTIONAL) {
+      return new TransactionPlan(txid, TransactionPlan.Action.APPEND, null);
+    }
+    if (!headKnown || (head != null && txid <= head.txid())) {
+      table.refresh();
+      head = LastTransaction.in(SnapshotUtil.currentAncestors(table), scope);
+      headKnown = true;
+    }
+    if (head == null || txid > head.txid()) {
+      return new TransactionPlan(txid, TransactionPlan.Action.APPEND, head);
+    }
+    if (txid == head.txid()) {
+      if (type == StateType.TRANSACTIONAL) {
+        metrics.transactionSkipped();
+        return new TransactionPlan(txid, TransactionPlan.Action.SKIP, head);
+      }
+      return new TransactionPlan(txid, TransactionPlan.Action.REPLACE, head);
+    }
+    metrics.txidRegression();
+    throw new TransactionRegressionException(table.name(), scope, txid, head.txid());
+  }
+
+  /**
+   * Commits {@code files} as {@code plan} says, and says how it settled; never throws for commit
+   * errors. Empty when there is nothing to commit: a skipped transaction, or an append of no files
+   * (no work, no snapshot).
+   */
+  public Optional<CommitOutcome> commit(TransactionPlan plan, List<DataFile> files) {
+    boolean replaces = plan.action() == TransactionPlan.Action.REPLACE;
+    if (!plan.writes() || (files.isEmpty() && !replaces)) {
+      return Optional.empty();
+    }
+    boolean deterministic = plan.txid() != null && type != StateType.NON_TRANSACTIONAL;
+    String commitId =
+        !deterministic
+            ? UUID.randomUUID().toString()
+            : replaces
+                ? scope.replacementCommitId(plan.txid(), plan.head().snapshotId())
+                : scope.commitId(plan.txid());
+    Supplier<SnapshotUpdate<?>> update = () -> replaces ? replacement(plan, commitId, files) : append(plan, commitId, files);
+    long attemptMillis = clock.getAsLong();
+    long started = System.nanoTime();
+    CommitOutcome outcome = deterministic ? validated(plan, commitId, update, attemptMillis) : unvalidated(commitId, update, attemptMillis);
+    metrics.committed(outcome, files.size(), 0, System.nanoTime() - started);
+    if (outcome.landed()) {
+      // The commit refreshed the table: the walk stops at once, at the snapshot just made.
+      head = deterministic ? LastTransaction.in(SnapshotUtil.currentAncestors(table), scope) : head;
+      headKnown = head != null && commitId.equals(head.commitId());
+    } else if (outcome.status() != CommitOutcome.Status.FAILED) {
+      headKnown = false;
+    }
+    return Optional.of(outcome);
+  }
+
+  private CommitOutcome validated(TransactionPlan plan, String commitId, Supplier<SnapshotUpdate<?>> update, long attemptMillis) {
+    HeadUnchanged expected = new HeadUnchanged(scope, plan.head() == null ? null : plan.head().commitId());
+    try {
+      SnapshotUpdate<?> first = update.get();
+      first.validateWith(expected);
+      first.commit();
+      return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, null);
+    } catch (RuntimeException error) {
+      if (expected.refused()) {
+        headKnown = false;
+        LOG.warn("Commit {} to {} refused: {}; the transaction replays and is planned again",
+            commitId, table.name(), expected.errorMessage());
+        return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, error);
+      }
+      return settler.settle(commitId, attemptMillis, error, update, CommitDeadline.NONE.guardFor(attemptMillis));
+    }
+  }
+
+  private CommitOutcome unvalidated(String commitId, Supplier<SnapshotUpdate<?>> update, long attemptMillis) {
+    try {
+      update.get().commit();
+      return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, null);
+    } catch (RuntimeException error) {
+      return settler.settle(commitId, attemptMillis, error, update, CommitDeadline.NONE.guardFor(attemptMillis));
+    }
+  }
+
+  private SnapshotUpdate<?> append(TransactionPlan plan, String commitId, List<DataFile> files) {
+    var append = table.newAppend();
+    files.forEach(append::appendFile);
+    return tagged(append, plan, commitId);
+  }
+
+  /** Replaces exactly the files the plan's head snapshot added with {@code files}, in one overwrite. */
+  private SnapshotUpdate<?> replacement(TransactionPlan plan, String commitId, List<DataFile> files) {
+    Snapshot replaced = table.snapshot(plan.head().snapshotId());
+    if (replaced == null) {
+      throw new IllegalStateException(
+          "Cannot replace transaction " + plan.txid() + " in " + table.name() + ": its snapshot "
+              + plan.head().snapshotId() + " has expired");
+    }
+    OverwriteFiles overwrite = table.newOverwrite();
+    replaced.addedDataFiles(table.io()).forEach(overwrite::deleteFile);
+    files.forEach(overwrite::addFile);
+    LOG.info("Opaque replay of transaction {} of {} replaces the data files snapshot {} added to {}",
+        plan.txid(), scope, plan.head().snapshotId(), table.name());
+    return tagged(overwrite, plan, commitId);
+  }
+
+  private <U extends SnapshotUpdate<U>> U tagged(U update, TransactionPlan plan, String commitId) {
+    summary.forEach(update::set);
+    if (plan.txid() != null && type != StateType.NON_TRANSACTIONAL) {
+      scope.summaryOf(plan.txid()).forEach(update::set);
+    }
+    update.set(SummaryKeys.COMMIT_ID, commitId);
+    return update;
+  }
+}

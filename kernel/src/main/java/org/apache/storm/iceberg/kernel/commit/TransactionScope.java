@@ -1,0 +1,48 @@
+package org.apache.storm.iceberg.kernel.commit;
+
+import java.util.Map;
+import org.apache.iceberg.Snapshot;
+
+/**
+ * One partition of one Trident state, as the sink's snapshots name it. A state's name joins the WAL
+ * namespace, the topology's name and the state name the options set, so it survives a redeploy; the
+ * partition is the state task's index, or {@link #WHOLE_STREAM} for the one committer of a whole
+ * stream. Every snapshot of a transaction carries its scope and txid in its summary, and a commit id
+ * built from them: the table alone says which transactions of which partition landed.
+ *
+ * @param state the state's full name
+ * @param partition the partition index, or {@link #WHOLE_STREAM}
+ */
+public record TransactionScope(String state, String partition) {
+  /** The partition name of a state that commits a whole stream's transaction at once. */
+  public static final String WHOLE_STREAM = "whole-stream";
+
+  static final String STATE_KEY = SummaryKeys.RESERVED_PREFIX + "trident-state";
+  static final String PARTITION_KEY = SummaryKeys.RESERVED_PREFIX + "trident-partition";
+  static final String TXID_KEY = SummaryKeys.RESERVED_PREFIX + "trident-txid";
+
+  public static TransactionScope of(String walNamespace, String topology, String stateName, String partition) {
+    return new TransactionScope(walNamespace + "/" + topology + "/" + stateName, partition);
+  }
+
+  /** The commit id of the first commit of {@code txid}: the same on every replay of it. */
+  String commitId(long txid) {
+    return "trident:" + state + ":" + partition + ":" + txid;
+  }
+
+  /** The commit id of a commit that replaces the snapshot {@code replacedSnapshotId} of {@code txid}. */
+  String replacementCommitId(long txid, long replacedSnapshotId) {
+    return commitId(txid) + ":replaces-" + replacedSnapshotId;
+  }
+
+  /** Whether {@code snapshot} was committed by this scope. */
+  boolean owns(Snapshot snapshot) {
+    Map<String, String> summary = snapshot.summary();
+    return summary != null && state.equals(summary.get(STATE_KEY)) && partition.equals(summary.get(PARTITION_KEY));
+  }
+
+  /** The summary keys that tie a commit of {@code txid} to this scope. */
+  Map<String, String> summaryOf(long txid) {
+    return Map.of(STATE_KEY, state, PARTITION_KEY, partition, TXID_KEY, Long.toString(txid));
+  }
+}

@@ -1,0 +1,57 @@
+package org.apache.storm.iceberg.kernel.trident;
+
+import java.util.Map;
+import org.apache.storm.generated.GlobalStreamId;
+import org.apache.storm.generated.Grouping;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.trident.state.StateType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The checks a Trident state task makes when it starts; each failure says how to fix the topology. */
+public final class TridentChecks {
+  private static final Logger LOG = LoggerFactory.getLogger(TridentChecks.class);
+
+  private TridentChecks() {}
+
+  /**
+   * Refuses a per-partition state fed by a shuffled stream. Skipping a replayed transaction per
+   * partition is exactly-once only when the replay brings each partition the same tuples: a shuffle
+   * sends them elsewhere, so one partition would skip tuples it never wrote while another writes
+   * tuples already in the table. Trident's own coordination streams (named {@code $...}) are not
+   * looked at.
+   */
+  public static void requireDeterministicPartitioning(TopologyContext context, String table, StateType type) {
+    if (type == StateType.NON_TRANSACTIONAL) {
+      return;
+    }
+    for (Map.Entry<GlobalStreamId, Grouping> input : context.getThisSources().entrySet()) {
+      GlobalStreamId stream = input.getKey();
+      if (stream.get_streamId().startsWith("$")) {
+        continue;
+      }
+      Grouping._Fields grouping = input.getValue().getSetField();
+      if (grouping == Grouping._Fields.SHUFFLE || grouping == Grouping._Fields.LOCAL_OR_SHUFFLE
+          || grouping == Grouping._Fields.NONE) {
+        throw new IllegalStateException(
+            "The Trident state writing " + table + " (IcebergStateFactory, " + type + ") is fed by a "
+                + grouping.getFieldName() + " grouping from '" + stream.get_componentId() + "': a replayed"
+                + " transaction would bring its partitions other tuples, so skipping it per partition could"
+                + " lose or duplicate rows. Put partitionBy(fields) right before partitionPersist, or use"
+                + " IcebergTrident.persist, which commits the whole stream at once and needs no such grouping");
+      }
+    }
+  }
+
+  /** Warns that the bolts' commit-interval thresholds do nothing here: a transaction is one commit. */
+  public static void warnIgnoredThresholds(SinkSettings settings, long defaultRecords) {
+    SinkSettings.Thresholds thresholds = settings.thresholds();
+    boolean set = thresholds.records() != defaultRecords || thresholds.bytes() > 0 || thresholds.millis() > 0
+        || !settings.providers().sealPolicies().isEmpty();
+    if (set) {
+      LOG.warn("Commit-interval thresholds and seal policies do not apply to a Trident state of {}: each"
+          + " Trident transaction is one commit, so size it with the spout's batch size", settings.target().table());
+    }
+  }
+}

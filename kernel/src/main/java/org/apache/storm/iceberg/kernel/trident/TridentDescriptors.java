@@ -1,0 +1,36 @@
+package org.apache.storm.iceberg.kernel.trident;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.UUID;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
+
+/**
+ * The descriptors a Trident writer partition sends the whole-stream committer: the data files it
+ * wrote for one batch, in the split sink's {@link DataFilesCodec} JSON. A partition with no records
+ * sends one with no files, so the committer sees every transaction, even one replayed empty.
+ */
+public final class TridentDescriptors {
+  private TridentDescriptors() {}
+
+  /** Encodes {@code files}, written against the table's current specs. */
+  public static String encode(Table table, int partitionIndex, List<DataFile> files, long nowMillis) {
+    DataFilesCodec.Entry entry =
+        new DataFilesCodec.Entry("trident-" + partitionIndex + "-" + UUID.randomUUID(), table.name(), "trident-writer",
+            partitionIndex, nowMillis, files);
+    return new String(DataFilesCodec.encode(entry, table.specs()), StandardCharsets.UTF_8);
+  }
+
+  /** Decodes a descriptor, refreshing the table once if a file's spec is newer than the metadata held. */
+  public static List<DataFile> decode(Table table, String descriptor) {
+    byte[] payload = descriptor.getBytes(StandardCharsets.UTF_8);
+    try {
+      return DataFilesCodec.decode(payload, "a Trident descriptor", table.specs()).files();
+    } catch (DataFilesCodec.UnknownSpecException e) {
+      table.refresh();
+      return DataFilesCodec.decode(payload, "a Trident descriptor", table.specs()).files();
+    }
+  }
+}

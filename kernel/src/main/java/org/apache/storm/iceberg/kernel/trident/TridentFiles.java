@@ -1,0 +1,107 @@
+package org.apache.storm.iceberg.kernel.trident;
+
+import java.util.List;
+import java.util.function.LongSupplier;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.TupleMappingException;
+import org.apache.storm.iceberg.kernel.batch.BatchFactory;
+import org.apache.storm.iceberg.kernel.batch.OpenBatch;
+import org.apache.storm.iceberg.kernel.batch.SealedBatch;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.table.TableLifecycle;
+import org.apache.storm.tuple.ITuple;
+
+/**
+ * Writes the tuples of Trident batches into new data files of the table, through the kernel's map
+ * and write stages: the same record mapper, file format and writers as the bolts. The files are
+ * durable and invisible until a transaction commits them. Not thread-safe.
+ */
+public final class TridentFiles {
+  private final Table table;
+  private final BatchFactory batches;
+  private final TableLifecycle lifecycle;
+  private final SinkMetrics metrics;
+  private final LongSupplier clock;
+
+  public TridentFiles(Table table, BatchFactory batches, TableLifecycle lifecycle, SinkMetrics metrics, LongSupplier clock) {
+    this.table = table;
+    this.batches = batches;
+    this.lifecycle = lifecycle;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /** Writes every tuple's record and closes the files; throws as {@link Writing#add} and {@link Writing#finish}. */
+  public List<DataFile> write(Iterable<? extends ITuple> tuples) {
+    Writing writing = start();
+    for (ITuple tuple : tuples) {
+      writing.add(tuple);
+    }
+    return writing.finish();
+  }
+
+  /** Starts writing one batch against the table's current schema and spec. */
+  public Writing start() {
+    lifecycle.refresh(table);
+    return new Writing(batches.open(clock.getAsLong()));
+  }
+
+  /** One batch being written. A method that throws has abandoned it: nothing of it is kept. */
+  public final class Writing {
+    private final OpenBatch<?> batch;
+
+    private Writing(OpenBatch<?> batch) {
+      this.batch = batch;
+    }
+
+    /**
+     * Maps the tuple and writes its record.
+     *
+     * @throws TupleMappingException when the tuple cannot be mapped or partitioned
+     */
+    public void add(ITuple tuple) {
+      try {
+        write(batch, tuple);
+      } catch (RuntimeException e) {
+        abandon();
+        throw e;
+      }
+    }
+
+    /** Closes the files; none is visible until a transaction commits it. */
+    public List<DataFile> finish() {
+      try {
+        long started = System.nanoTime();
+        SealedBatch sealed = batch.seal();
+        metrics.sealed(sealed.dataFiles().size(), System.nanoTime() - started);
+        return sealed.dataFiles();
+      } catch (RuntimeException e) {
+        abandon();
+        throw e;
+      } finally {
+        metrics.publishRecordsWritten();
+      }
+    }
+
+    /** Closes the files, which become orphans. */
+    public void abandon() {
+      batch.abandon().release();
+    }
+  }
+
+  private <T> void write(OpenBatch<T> batch, ITuple tuple) {
+    T row;
+    try {
+      row = batch.map(tuple);
+    } catch (RuntimeException e) {
+      throw new TupleMappingException(table.name(), tuple, e);
+    }
+    try {
+      batch.write(row);
+    } catch (OpenBatch.RecordRejectedException e) {
+      throw new TupleMappingException(table.name(), tuple, e);
+    }
+    metrics.recordWritten();
+  }
+}

@@ -1,0 +1,77 @@
+package org.apache.storm.iceberg.kernel.trident;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.iceberg.DataFile;
+import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
+import org.apache.storm.iceberg.kernel.commit.TransactionCommitter;
+import org.apache.storm.iceberg.kernel.commit.TransactionPlan;
+import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.topology.ReportedFailedException;
+
+/**
+ * One Trident state task's transactions, in the order Trident drives them: {@link #begin} at {@code
+ * beginCommit} plans the txid, the batch's files are {@link #add added}, and {@link #commit} commits
+ * them at {@code commit}. Every failure is a {@link ReportedFailedException}: Trident fails and
+ * replays the batch, and shows the error; any other exception from a state would kill the worker.
+ * Not thread-safe: Trident calls a state from one thread.
+ */
+public final class TridentTransactions {
+  private final String table;
+  private final TransactionCommitter committer;
+  private final List<DataFile> files = new ArrayList<>();
+  private TransactionPlan plan;
+
+  public TridentTransactions(String table, TransactionCommitter committer) {
+    this.table = table;
+    this.committer = committer;
+  }
+
+  /** Plans transaction {@code txid} (null for a batch without one) against the table. */
+  public void begin(Long txid) {
+    files.clear();
+    plan = null;
+    try {
+      plan = committer.plan(txid);
+    } catch (RuntimeException e) {
+      throw failed("Cannot start transaction " + txid + " on " + table, e);
+    }
+  }
+
+  /** Whether the transaction begun needs its tuples written: false when the table already holds it. */
+  public boolean wantsFiles() {
+    return plan != null && plan.writes();
+  }
+
+  public void add(List<DataFile> batchFiles) {
+    files.addAll(batchFiles);
+  }
+
+  /** Commits the files added since {@link #begin}, once; nothing when there are none to commit. */
+  public void commit(Long txid) {
+    if (plan == null) {
+      throw new ReportedFailedException("Transaction " + txid + " on " + table + " was never begun");
+    }
+    Optional<CommitOutcome> outcome;
+    try {
+      outcome = committer.commit(plan, List.copyOf(files));
+    } finally {
+      files.clear();
+      plan = null;
+    }
+    if (outcome.isPresent() && !outcome.get().landed()) {
+      throw failed("Transaction " + txid + " did not commit to " + table + " (" + outcome.get().status() + ")",
+          outcome.get().error());
+    }
+  }
+
+  /** A Trident failure for {@code cause}, redacted, so the batch replays and the error shows. */
+  public static ReportedFailedException failed(String message, Exception cause) {
+    if (cause == null) {
+      return new ReportedFailedException(Redaction.redact(message));
+    }
+    return new ReportedFailedException(
+        Redaction.redact(message + ": " + cause.getMessage()), Redaction.of((Throwable) cause));
+  }
+}

@@ -1,0 +1,74 @@
+package org.apache.storm.iceberg.trident;
+
+import java.util.Map;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.OptionsAccess;
+import org.apache.storm.iceberg.kernel.trident.TridentDescriptors;
+import org.apache.storm.iceberg.kernel.trident.TridentFiles;
+import org.apache.storm.iceberg.kernel.trident.TridentTask;
+import org.apache.storm.iceberg.kernel.trident.TridentTransactions;
+import org.apache.storm.trident.operation.Aggregator;
+import org.apache.storm.trident.operation.TridentCollector;
+import org.apache.storm.trident.operation.TridentOperationContext;
+import org.apache.storm.trident.tuple.TridentTuple;
+import org.apache.storm.tuple.Values;
+
+/**
+ * One writing partition of {@link IcebergTrident#persist}: writes each tuple's record as it arrives
+ * and, when the batch ends, emits one descriptor of the files, with no files when the partition got
+ * no tuples. The files stay invisible until the committing state commits the transaction.
+ */
+final class FilesAggregator implements Aggregator<FilesAggregator.Batch> {
+  private static final long serialVersionUID = 1L;
+
+  private final IcebergOptions options;
+  private transient TridentTask task;
+  private transient int partitionIndex;
+
+  FilesAggregator(IcebergOptions options) {
+    this.options = options;
+  }
+
+  /** A batch's writing, opened at its first tuple. */
+  static final class Batch {
+    private TridentFiles.Writing writing;
+  }
+
+  @Override
+  public void prepare(Map<String, Object> conf, TridentOperationContext context) {
+    partitionIndex = context.getPartitionIndex();
+    task = TridentTask.openWriter(OptionsAccess.settings(options), conf, context, partitionIndex, context.numPartitions());
+  }
+
+  @Override
+  public Batch init(Object batchId, TridentCollector collector) {
+    return new Batch();
+  }
+
+  @Override
+  public void aggregate(Batch batch, TridentTuple tuple, TridentCollector collector) {
+    try {
+      if (batch.writing == null) {
+        batch.writing = task.files().start();
+      }
+      batch.writing.add(tuple);
+    } catch (RuntimeException e) {
+      // The writing abandoned itself; the batch replays from scratch.
+      batch.writing = null;
+      throw TridentTransactions.failed("Cannot write a Trident batch", e);
+    }
+  }
+
+  @Override
+  public void complete(Batch batch, TridentCollector collector) {
+    try {
+      var files = batch.writing == null ? java.util.List.<org.apache.iceberg.DataFile>of() : batch.writing.finish();
+      collector.emit(new Values(TridentDescriptors.encode(task.table(), partitionIndex, files, System.currentTimeMillis())));
+    } catch (RuntimeException e) {
+      throw TridentTransactions.failed("Cannot close a Trident batch's data files", e);
+    }
+  }
+
+  @Override
+  public void cleanup() {}
+}

@@ -1,0 +1,51 @@
+package org.apache.storm.iceberg.trident;
+
+import java.util.Map;
+import java.util.Objects;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.OptionsAccess;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.kernel.trident.TridentChecks;
+import org.apache.storm.iceberg.kernel.trident.TridentTask;
+import org.apache.storm.task.IMetricsContext;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.trident.state.State;
+import org.apache.storm.trident.state.StateFactory;
+
+/**
+ * Makes one {@link IcebergState} per partition of a {@code partitionPersist}:
+ *
+ * <pre>{@code
+ * stream.partitionBy(new Fields("key"))
+ *     .partitionPersist(new IcebergStateFactory(options), fields, new IcebergStateUpdater());
+ * }</pre>
+ *
+ * <p>Each partition commits its part of a transaction in one snapshot of its own. The skip of a
+ * replayed transaction is per partition, so it is exactly-once only when a replay brings each
+ * partition the same tuples: the stream must be partitioned deterministically ({@code
+ * partitionBy}, or no repartitioning after the spout), and a state fed by {@code shuffle()} is
+ * refused when it starts. A change of the state's parallelism renumbers the partitions: make it
+ * while no transaction is in flight (deactivate the topology first), or use {@link
+ * IcebergTrident#persist}, which commits the whole stream at once and has neither requirement.
+ */
+public final class IcebergStateFactory implements StateFactory {
+  private static final long serialVersionUID = 1L;
+
+  private final IcebergOptions options;
+
+  public IcebergStateFactory(IcebergOptions options) {
+    this.options = Objects.requireNonNull(options, "options");
+  }
+
+  @Override
+  public State makeState(Map<String, Object> conf, IMetricsContext metrics, int partitionIndex, int numPartitions) {
+    SinkSettings settings = OptionsAccess.settings(options);
+    if (metrics instanceof TopologyContext context) {
+      TridentChecks.requireDeterministicPartitioning(context, settings.target().table(), settings.trident().stateType());
+    }
+    TridentChecks.warnIgnoredThresholds(settings, IcebergOptions.DEFAULT_COMMIT_INTERVAL_RECORDS);
+    TridentTask task =
+        TridentTask.openState(settings, conf, metrics, partitionIndex, numPartitions, Integer.toString(partitionIndex));
+    return new IcebergState(task.transactions(), task.files());
+  }
+}
