@@ -1,7 +1,7 @@
 package org.apache.storm.iceberg.mappers;
 
 import java.util.ArrayList;
-import java.util.IdentityHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -109,13 +109,15 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
       // schema (another id, other columns, or other former names) needs the columns built again.
       if (resolvedSchema == null || !SchemaColumns.same(schema, resolvedSchema)) {
         columns = new SchemaColumns(schema);
-        resolutions = new IdentityHashMap<>();
+        resolutions = new HashMap<>();
         lastFields = null;
       }
       resolvedSchema = schema;
     }
-    // A stream's tuples share one Fields object; skip the identity hash for a run of them.
-    if (fields != lastFields) {
+    // A bolt stream's tuples share one Fields object, so a run of them costs one comparison. Trident
+    // builds a new Fields for every getFields() call: layouts are told apart by their names, never
+    // by identity, or the map would grow with every tuple.
+    if (fields != lastFields && !fields.equals(lastFields)) {
       Resolution resolution = resolutions.get(fields);
       if (resolution == null) {
         resolution = Resolution.of(columns, fields, caseInsensitive, strict);
