@@ -252,6 +252,7 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
         case UNKNOWN_AFTER:
           ops.commit(base, metadata);
           faults.realCommits.incrementAndGet();
+          faults.afterAppliedCommit.run();
           throw new CommitStateUnknownException(new IOException("injected: answer lost after the commit landed"));
         case UNKNOWN_NOT_APPLIED:
           throw new CommitStateUnknownException(new IOException("injected: answer lost, commit not applied"));

@@ -49,6 +49,8 @@ public final class Faults {
   public volatile boolean hidePrefixListing;
   /** Runs inside every commit, before it reaches the catalog: to look at the sink mid-commit. */
   public volatile Runnable duringCommit = () -> {};
+  /** Runs after a commit {@link CommitFault#UNKNOWN_AFTER} applied, before its lost answer is thrown. */
+  public volatile Runnable afterAppliedCommit = () -> {};
   /** The properties the catalog received at initialize, as the task built it (references resolved). */
   public volatile Map<String, String> catalogProperties = Map.of();
   /** How many catalogs built with these faults were closed (a task's cleanup closes its catalog). */

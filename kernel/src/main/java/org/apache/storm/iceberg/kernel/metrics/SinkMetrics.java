@@ -66,7 +66,12 @@ public final class SinkMetrics {
 
   /** Metrics kept in a registry of their own, for a task run outside Storm (tests, tools). */
   public static SinkMetrics detached(MetricRegistry registry, LongSupplier clock) {
-    return new SinkMetrics(new RegistryContext(registry), clock);
+    return new SinkMetrics(detachedContext(registry), clock);
+  }
+
+  /** A metrics context over a registry of its own, for a task run outside Storm (tests, tools). */
+  public static IMetricsContext detachedContext(MetricRegistry registry) {
+    return new RegistryContext(registry);
   }
 
   /**
@@ -199,6 +204,8 @@ public final class SinkMetrics {
 
     @Override
     public <T> Gauge<T> registerGauge(String name, Gauge<T> gauge) {
+      // A task opened again over the same registry (a restart, in a test or a tool) reports its own gauges.
+      registry.remove(name);
       return registry.register(name, gauge);
     }
 

@@ -1,0 +1,220 @@
+package org.apache.storm.iceberg.kernel;
+
+import static org.apache.storm.iceberg.OptionsInternals.settings;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import org.apache.iceberg.DataOperations;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.Config;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.commit.TransactionScope;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.trident.TridentTask;
+import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
+import org.apache.storm.iceberg.testing.Faults;
+import org.apache.storm.iceberg.testing.Faults.CommitFault;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.topology.ReportedFailedException;
+import org.apache.storm.trident.state.StateType;
+import org.apache.storm.trident.tuple.TridentTuple;
+import org.apache.storm.trident.tuple.TridentTupleView;
+import org.apache.storm.tuple.Fields;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A Trident state partition's transactions on real catalogs, driven as Trident drives them
+ * ({@code beginCommit}, the batch's files, {@code commit}), with the table as the only record of
+ * what landed: replays are skipped or replace, an empty batch makes no snapshot, txids going back
+ * fail loudly, and a commit whose answer was lost is never written twice.
+ */
+class TridentTransactionsTest {
+  static final Map<String, Object> CONF = Map.of(Config.TOPOLOGY_NAME, "orders");
+
+  @TempDir Path dir;
+  final Faults faults = Faults.create();
+  final MetricRegistry registry = new MetricRegistry();
+  final TridentTupleView.FreshOutputFactory tuples = new TridentTupleView.FreshOutputFactory(new Fields(TestTables.FIELDS));
+  Map<String, String> catalogProperties;
+  Table table;
+
+  void createTable(SinkTaskTest.CatalogKind kind) {
+    Map<String, String> real = kind == SinkTaskTest.CatalogKind.HADOOP ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
+    Catalog catalog = TestCatalogs.load(real);
+    if (catalog instanceof SupportsNamespaces namespaces) {
+      namespaces.createNamespace(Namespace.of("db"));
+    }
+    table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
+    catalogProperties = FaultInjectingCatalog.properties(real, faults);
+  }
+
+  /** A state task, as a worker (re)starting would open it. */
+  TridentTask open(StateType type) {
+    IcebergOptions options = new IcebergOptions.Builder()
+        .withCatalogName("test")
+        .withCatalogProperties(catalogProperties)
+        .withTable("db.events")
+        .withTridentStateType(type)
+        .withCommitRetryBackoffMillis(20)
+        .build();
+    return TridentTask.openState(settings(options), CONF, SinkMetrics.detachedContext(registry), 0, 1, "0");
+  }
+
+  List<TridentTuple> batch(long fromId, long toId) {
+    return LongStream.range(fromId, toId).mapToObj(id -> (TridentTuple) tuples.create(java.util.Arrays.asList(id, "eu", null, "p" + id))).toList();
+  }
+
+  /** One transaction, as Trident's commit phase runs it. */
+  void run(TridentTask task, long txid, List<TridentTuple> batch) {
+    task.transactions().begin(txid);
+    if (task.transactions().wantsFiles()) {
+      task.transactions().add(task.files().write(batch));
+    }
+    task.transactions().commit(txid);
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void aTransactionalReplayOfACommittedTxidIsSkippedEvenByANewIncarnation(SinkTaskTest.CatalogKind kind) {
+    createTable(kind);
+    TridentTask task = open(StateType.TRANSACTIONAL);
+    run(task, 1, batch(0, 10));
+    run(task, 1, batch(0, 10));
+    run(open(StateType.TRANSACTIONAL), 1, batch(0, 10));
+    run(task, 2, batch(10, 20));
+
+    table.refresh();
+    assertThat(TestTables.ids(table)).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 20).boxed().toList());
+    assertThat(TestTables.snapshots(table)).extracting(s -> s.summary().get("storm.iceberg.trident-txid"))
+        .containsExactly("1", "2");
+    assertThat(registry.counter("iceberg-transactions-skipped").getCount()).isEqualTo(2);
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void anOpaqueReplayReplacesExactlyTheFilesItsEarlierCommitAdded(SinkTaskTest.CatalogKind kind) {
+    createTable(kind);
+    TridentTask task = open(StateType.OPAQUE);
+    run(task, 1, batch(0, 10));
+    run(task, 2, batch(10, 20));
+    run(open(StateType.OPAQUE), 2, batch(10, 15));
+    run(task, 2, batch(100, 103));
+
+    table.refresh();
+    assertThat(TestTables.ids(table))
+        .containsExactlyInAnyOrderElementsOf(List.of(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L, 100L, 101L, 102L));
+    List<Snapshot> snapshots = TestTables.snapshots(table);
+    assertThat(snapshots).extracting(Snapshot::operation)
+        .containsExactly(DataOperations.APPEND, DataOperations.APPEND, DataOperations.OVERWRITE, DataOperations.OVERWRITE);
+    assertThat(snapshots).extracting(s -> s.summary().get("storm.iceberg.trident-txid")).containsExactly("1", "2", "2", "2");
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void aBatchWithNoRecordsMakesNoSnapshot(SinkTaskTest.CatalogKind kind) {
+    createTable(kind);
+    TridentTask task = open(StateType.TRANSACTIONAL);
+    run(task, 1, List.of());
+
+    table.refresh();
+    assertThat(TestTables.snapshots(table)).isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(StateType.class)
+  void aTxidGoingBackwardsFailsLoudlyAndIsCounted(StateType type) {
+    createTable(SinkTaskTest.CatalogKind.HADOOP);
+    TridentTask task = open(type);
+    run(task, 5, batch(0, 3));
+
+    if (type == StateType.NON_TRANSACTIONAL) {
+      run(task, 4, batch(3, 6));
+      table.refresh();
+      assertThat(TestTables.ids(table)).hasSize(6);
+      return;
+    }
+    assertThatThrownBy(() -> run(open(type), 4, batch(3, 6)))
+        .isInstanceOf(ReportedFailedException.class)
+        .hasMessageContaining("Trident transaction 4 of state default/orders/trident partition 0 is older than transaction 5,"
+            + " which table test.db.events already holds");
+    assertThat(registry.counter("iceberg-txid-regressions").getCount()).isEqualTo(1);
+    table.refresh();
+    assertThat(TestTables.ids(table)).hasSize(3);
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void aCommitThatLandedBehindALostAnswerIsNotWrittenAgainOnItsReplay(SinkTaskTest.CatalogKind kind) {
+    createTable(kind);
+    TridentTask task = open(StateType.TRANSACTIONAL);
+    // Every look and retry stays ambiguous: the outcome is unknown, the batch fails and replays.
+    faults.inject(CommitFault.UNKNOWN_AFTER, 1);
+    faults.afterAppliedCommit = faults::takeDown;
+    assertThatThrownBy(() -> run(task, 1, batch(0, 10))).isInstanceOf(ReportedFailedException.class);
+    faults.clear();
+
+    run(task, 1, batch(0, 10));
+
+    table.refresh();
+    assertThat(TestTables.ids(table)).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 10).boxed().toList());
+  }
+
+  @ParameterizedTest
+  @EnumSource(CommitFault.class)
+  void everyCommitFaultLeavesTheTransactionInTheTableOnceAfterItsReplays(CommitFault fault) throws Exception {
+    createTable(SinkTaskTest.CatalogKind.JDBC_SQLITE);
+    TridentTask task = open(StateType.TRANSACTIONAL);
+    faults.inject(fault, 1);
+    for (int attempt = 0; attempt < 5; attempt++) {
+      try {
+        run(task, 1, batch(0, 10));
+        break;
+      } catch (ReportedFailedException replayed) {
+        faults.clear();
+      }
+    }
+    faults.late.await(java.time.Duration.ofSeconds(10));
+    run(task, 2, batch(10, 20));
+
+    table.refresh();
+    assertThat(TestTables.ids(table)).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 20).boxed().toList());
+  }
+
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void aSecondIncarnationCommittingTheSameTxidFirstMakesTheFirstReplanAndSkip(SinkTaskTest.CatalogKind kind) {
+    createTable(kind);
+    TridentTask zombie = open(StateType.TRANSACTIONAL);
+    TridentTask successor = open(StateType.TRANSACTIONAL);
+    zombie.transactions().begin(1L);
+    zombie.transactions().add(zombie.files().write(batch(0, 10)));
+    run(successor, 1, batch(0, 10));
+
+    assertThatThrownBy(() -> zombie.transactions().commit(1L))
+        .isInstanceOf(ReportedFailedException.class)
+        .hasMessageContaining("committed another transaction since this one was planned");
+    run(zombie, 1, batch(0, 10));
+
+    table.refresh();
+    assertThat(TestTables.ids(table)).hasSize(10);
+    assertThat(TestTables.snapshots(table)).hasSize(1);
+    assertThat(TestTables.snapshots(table).get(0).summary())
+        .containsEntry("storm.iceberg.commit-id", "trident:default/orders/trident:0:1")
+        .containsEntry("storm.iceberg.trident-partition", "0");
+    assertThat(TransactionScope.WHOLE_STREAM).isEqualTo("whole-stream");
+  }
+}
