@@ -12,7 +12,6 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
-import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.trident.state.StateType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +50,6 @@ public final class TransactionCommitter {
   private final StateType type;
   private final Map<String, String> summary;
   private final CommitSettler settler;
-  private final SinkMetrics metrics;
   private final LongSupplier clock;
   private LastTransaction head;
   private boolean headKnown;
@@ -69,14 +67,12 @@ public final class TransactionCommitter {
       String component,
       int taskIndex,
       CommitSettler.Retries retries,
-      SinkMetrics metrics,
       LongSupplier clock) {
     this.table = table;
     this.scope = scope;
     this.type = type;
     this.summary = SummaryKeys.withTaskKeys(snapshotProperties, topology, component, taskIndex);
     this.settler = new CommitSettler(table, retries);
-    this.metrics = metrics;
     this.clock = clock;
   }
 
@@ -99,12 +95,10 @@ public final class TransactionCommitter {
     }
     if (txid == head.txid()) {
       if (type == StateType.TRANSACTIONAL) {
-        metrics.transactionSkipped();
         return new TransactionPlan(txid, TransactionPlan.Action.SKIP, head);
       }
       return new TransactionPlan(txid, TransactionPlan.Action.REPLACE, head);
     }
-    metrics.txidRegression();
     throw new TransactionRegressionException(table.name(), scope, txid, head.txid());
   }
 
@@ -127,9 +121,7 @@ public final class TransactionCommitter {
                 : scope.commitId(plan.txid());
     Supplier<SnapshotUpdate<?>> update = () -> replaces ? replacement(plan, commitId, files) : append(plan, commitId, files);
     long attemptMillis = clock.getAsLong();
-    long started = System.nanoTime();
     CommitOutcome outcome = deterministic ? validated(plan, commitId, update, attemptMillis) : unvalidated(commitId, update, attemptMillis);
-    metrics.committed(outcome, files.size(), 0, System.nanoTime() - started);
     if (outcome.landed()) {
       // The commit refreshed the table: the walk stops at once, at the snapshot just made.
       head = deterministic ? LastTransaction.in(SnapshotUtil.currentAncestors(table), scope) : head;

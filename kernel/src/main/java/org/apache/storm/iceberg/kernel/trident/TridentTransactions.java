@@ -7,6 +7,9 @@ import org.apache.iceberg.DataFile;
 import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
 import org.apache.storm.iceberg.kernel.commit.TransactionCommitter;
 import org.apache.storm.iceberg.kernel.commit.TransactionPlan;
+import org.apache.storm.iceberg.kernel.commit.TransactionRegressionException;
+import org.apache.storm.iceberg.kernel.batch.SealedBatch;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.topology.ReportedFailedException;
 
@@ -20,12 +23,14 @@ import org.apache.storm.topology.ReportedFailedException;
 public final class TridentTransactions {
   private final String table;
   private final TransactionCommitter committer;
+  private final SinkMetrics metrics;
   private final List<DataFile> files = new ArrayList<>();
   private TransactionPlan plan;
 
-  public TridentTransactions(String table, TransactionCommitter committer) {
+  public TridentTransactions(String table, TransactionCommitter committer, SinkMetrics metrics) {
     this.table = table;
     this.committer = committer;
+    this.metrics = metrics;
   }
 
   /** Plans transaction {@code txid} (null for a batch without one) against the table. */
@@ -34,8 +39,14 @@ public final class TridentTransactions {
     plan = null;
     try {
       plan = committer.plan(txid);
+    } catch (TransactionRegressionException e) {
+      metrics.txidRegression();
+      throw failed("Cannot start transaction " + txid + " on " + table, e);
     } catch (RuntimeException e) {
       throw failed("Cannot start transaction " + txid + " on " + table, e);
+    }
+    if (plan.action() == TransactionPlan.Action.SKIP) {
+      metrics.transactionSkipped();
     }
   }
 
@@ -54,12 +65,14 @@ public final class TridentTransactions {
       throw new ReportedFailedException("Transaction " + txid + " on " + table + " was never begun");
     }
     Optional<CommitOutcome> outcome;
+    long started = System.nanoTime();
     try {
       outcome = committer.commit(plan, List.copyOf(files));
     } finally {
-      files.clear();
       plan = null;
     }
+    outcome.ifPresent(settled -> metrics.committed(settled, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started));
+    files.clear();
     if (outcome.isPresent() && !outcome.get().landed()) {
       throw failed("Transaction " + txid + " did not commit to " + table + " (" + outcome.get().status() + ")",
           outcome.get().error());
