@@ -8,9 +8,6 @@ import static org.apache.storm.iceberg.kernel.options.OptionKeys.wholeNumber;
 
 import java.io.Serializable;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -22,6 +19,7 @@ import org.apache.storm.iceberg.kernel.commit.SummaryKeys;
 import org.apache.storm.iceberg.kernel.options.OptionKeys;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
 import org.apache.storm.iceberg.kernel.options.OptionsChecks;
+import org.apache.storm.iceberg.kernel.options.OptionsDraft;
 import org.apache.storm.iceberg.kernel.options.ProviderChoice;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
@@ -31,7 +29,6 @@ import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
-import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
 /**
@@ -43,33 +40,26 @@ import org.apache.storm.iceberg.spi.WalStoreFactory;
 public final class IcebergOptions implements Serializable {
   private static final long serialVersionUID = 2L;
 
-  public static final String DEFAULT_CATALOG_NAME = "storm_iceberg";
-  /** Records per batch when no threshold or seal policy is configured. */
-  public static final long DEFAULT_COMMIT_INTERVAL_RECORDS = 1000;
-  public static final String DEFAULT_RECORD_MAPPER = "field-name";
-  public static final String DEFAULT_WAL_STORE = "table-fileio";
-  public static final String DEFAULT_WAL_NAMESPACE = "default";
-  /** How many times an ambiguous commit (its answer lost) is re-appended under its commit id. */
+  // Each DEFAULT_X is the default of the builder method withX, whose Javadoc says what it does.
+  public static final String DEFAULT_CATALOG_NAME = OptionsDraft.DEFAULT_CATALOG_NAME;
+  /** Records per batch when no commit interval or seal policy is configured. */
+  public static final long DEFAULT_COMMIT_INTERVAL_RECORDS = OptionsDraft.DEFAULT_COMMIT_INTERVAL_RECORDS;
+  public static final String DEFAULT_RECORD_MAPPER = OptionsDraft.DEFAULT_RECORD_MAPPER;
+  public static final String DEFAULT_WAL_STORE = OptionsDraft.DEFAULT_WAL_STORE;
+  public static final String DEFAULT_WAL_NAMESPACE = OptionsDraft.DEFAULT_WAL_NAMESPACE;
   public static final int DEFAULT_COMMIT_RETRIES = SinkSettings.Commits.DEFAULT_RETRIES;
-  /** The first wait before such a retry; it doubles on each one. */
   public static final long DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS = SinkSettings.Commits.DEFAULT_RETRY_BACKOFF_MILLIS;
-  /** {@link Builder#withCommitDeadlineMarginMillis}: how long before a tuple would time out its batch stops committing. */
-  public static final long DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS = 5_000;
-  /** How long the split sink's committer lets descriptors wait, at most, before it commits them. */
-  public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = 10_000;
-  /** How many data files the split sink's committer gathers, at most, into one commit. */
-  public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = 1_000;
+  public static final long DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS = OptionsDraft.DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS;
+  public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = OptionsDraft.DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
+  public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = OptionsDraft.DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
   /** {@link Builder#withTridentStateName}: what a Trident state's commits are named by, with the topology's name. */
-  public static final String DEFAULT_TRIDENT_STATE_NAME = "trident";
+  public static final String DEFAULT_TRIDENT_STATE_NAME = OptionsDraft.DEFAULT_TRIDENT_STATE_NAME;
   /** Summary key carrying the commit id of every snapshot the sink commits. */
   public static final String COMMIT_ID_PROPERTY = SummaryKeys.COMMIT_ID;
   /** Prefix of the snapshot-summary keys the sink owns; user snapshot properties may not use it. */
   public static final String RESERVED_SUMMARY_PREFIX = SummaryKeys.RESERVED_PREFIX;
 
-  /**
-   * Each {@link #fromMap} key and the builder method it calls; README's options table lists both.
-   * (Overloaded methods need the type witness.)
-   */
+  /** Each {@link #fromMap} key and the builder method it calls (overloaded ones need the type witness). */
   private static final OptionKeys<Builder> MAP_KEYS =
       new OptionKeys<Builder>()
           .required("catalog", stringMap(Builder::withCatalogProperties))
@@ -124,125 +114,40 @@ public final class IcebergOptions implements Serializable {
     return settings;
   }
 
-  public String catalogName() {
-    return settings.target().catalogName();
-  }
+  // Each getter x() returns what the builder method withX set (0 when unset), or its default.
 
+  public String catalogName() { return settings.target().catalogName(); }
   /** The catalog properties exactly as given (references unresolved); never log them, use {@link #toString()}. */
-  public Map<String, String> catalogProperties() {
-    return settings.target().catalogProperties();
-  }
-
-  public String table() {
-    return settings.target().table();
-  }
-
-  public TableIdentifier tableIdentifier() {
-    return settings.target().tableIdentifier();
-  }
-
+  public Map<String, String> catalogProperties() { return settings.target().catalogProperties(); }
+  public String table() { return settings.target().table(); }
+  public TableIdentifier tableIdentifier() { return settings.target().tableIdentifier(); }
   /** The schema to create the table with when it does not exist, or null for no auto-create. */
-  public Schema autoCreateSchema() {
-    return autoCreate().schema();
-  }
-
-  public PartitionSpec autoCreateSpec() {
-    return autoCreate().spec();
-  }
-
-  public Map<String, String> autoCreateProperties() {
-    return autoCreate().properties();
-  }
-
-  private AutoCreate autoCreate() {
-    AutoCreate autoCreate = settings.target().autoCreate();
-    return autoCreate != null ? autoCreate : new AutoCreate(null, null, Map.of());
-  }
-
+  public Schema autoCreateSchema() { return settings.target().autoCreateOrNone().schema(); }
+  public PartitionSpec autoCreateSpec() { return settings.target().autoCreateOrNone().spec(); }
+  public Map<String, String> autoCreateProperties() { return settings.target().autoCreateOrNone().properties(); }
   /** Records per batch, 0 when unset (only when another threshold or a seal policy is set). */
-  public long commitIntervalRecords() {
-    return settings.thresholds().records();
-  }
-
-  public long commitIntervalBytes() {
-    return settings.thresholds().bytes();
-  }
-
-  public long commitIntervalMillis() {
-    return settings.thresholds().millis();
-  }
-
-  /** Seconds between tick tuples asked for with {@link Builder#withTickIntervalSecs}, 0 when unset. */
-  public int tickIntervalSecs() {
-    return settings.thresholds().tickIntervalSecs();
-  }
-
-  public String walNamespace() {
-    return settings.commits().walNamespace();
-  }
-
-  /** User snapshot-summary properties added to every commit (the sink's own keys win). */
-  public Map<String, String> snapshotProperties() {
-    return settings.commits().snapshotProperties();
-  }
-
-  public int commitRetries() {
-    return settings.commits().retries();
-  }
-
-  public long commitRetryBackoffMillis() {
-    return settings.commits().retryBackoffMillis();
-  }
-
-  public long commitDeadlineMarginMillis() {
-    return settings.commits().deadlineMarginMillis();
-  }
-
+  public long commitIntervalRecords() { return settings.thresholds().records(); }
+  public long commitIntervalBytes() { return settings.thresholds().bytes(); }
+  public long commitIntervalMillis() { return settings.thresholds().millis(); }
+  public int tickIntervalSecs() { return settings.thresholds().tickIntervalSecs(); }
+  public String walNamespace() { return settings.commits().walNamespace(); }
+  public Map<String, String> snapshotProperties() { return settings.commits().snapshotProperties(); }
+  public int commitRetries() { return settings.commits().retries(); }
+  public long commitRetryBackoffMillis() { return settings.commits().retryBackoffMillis(); }
+  public long commitDeadlineMarginMillis() { return settings.commits().deadlineMarginMillis(); }
   /** Where held ack ids spill on a worker: {@link Builder#withSpillDirectory}, or its {@code java.io.tmpdir}. */
-  public Path spillDirectory() {
-    return settings.spillPath();
-  }
-
-  public long groupCommitIntervalMillis() {
-    return settings.splitSink().groupCommitIntervalMillis();
-  }
-
-  public int groupCommitMaxDataFiles() {
-    return settings.splitSink().groupCommitMaxDataFiles();
-  }
+  public Path spillDirectory() { return settings.spillPath(); }
+  public long groupCommitIntervalMillis() { return settings.splitSink().groupCommitIntervalMillis(); }
+  public int groupCommitMaxDataFiles() { return settings.splitSink().groupCommitMaxDataFiles(); }
 
   @Override
   public String toString() {
-    return "IcebergOptions{" + settings.target() + ", " + settings.thresholds() + ", " + settings.providers()
-        + ", " + settings.commits() + ", " + settings.splitSink() + ", spillDirectory="
-        + (settings.spillDirectory() != null ? settings.spillDirectory() : "java.io.tmpdir") + "}";
+    return "IcebergOptions{" + settings + "}";
   }
 
   /** Builds {@link IcebergOptions}; every setter returns the builder. */
   public static final class Builder {
-    private String catalogName = DEFAULT_CATALOG_NAME;
-    private Map<String, String> catalogProperties = Map.of();
-    private String table;
-    private AutoCreate autoCreate;
-    private long commitIntervalRecords;
-    private long commitIntervalBytes;
-    private long commitIntervalMillis;
-    private int tickIntervalSecs;
-    private ProviderChoice<RecordMapper> recordMapper =
-        ProviderChoice.named(RecordMapperFactory.class, DEFAULT_RECORD_MAPPER, Map.of());
-    private ProviderChoice<FileFormatWriter> fileFormat;
-    private ProviderChoice<WalStore> walStore = ProviderChoice.named(WalStoreFactory.class, DEFAULT_WAL_STORE, Map.of());
-    private final List<ProviderChoice<SealPolicy>> sealPolicies = new ArrayList<>();
-    private String walNamespace = DEFAULT_WAL_NAMESPACE;
-    private final Map<String, String> snapshotProperties = new LinkedHashMap<>();
-    private int commitRetries = DEFAULT_COMMIT_RETRIES;
-    private long commitRetryBackoffMillis = DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS;
-    private long commitDeadlineMarginMillis = DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS;
-    private long groupCommitIntervalMillis = DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
-    private int groupCommitMaxDataFiles = DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
-    private String spillDirectory;
-    private String tridentStateName = DEFAULT_TRIDENT_STATE_NAME;
-    private StateType tridentStateType = StateType.OPAQUE;
+    private final OptionsDraft draft = new OptionsDraft();
 
     /**
      * Catalog properties, passed to {@code CatalogUtil.buildIcebergCatalog} on each worker. The value
@@ -250,90 +155,82 @@ public final class IcebergOptions implements Serializable {
      * resolved on the worker (README.md, "Secrets").
      */
     public Builder withCatalogProperties(Map<String, String> properties) {
-      this.catalogProperties = Map.copyOf(Objects.requireNonNull(properties, "catalog properties"));
+      draft.catalogProperties = Map.copyOf(Objects.requireNonNull(properties, "catalog properties"));
       return this;
     }
 
     /** The catalog's name (used in Iceberg's metrics and logs); default {@value #DEFAULT_CATALOG_NAME}. */
     public Builder withCatalogName(String name) {
-      this.catalogName = name;
+      draft.catalogName = name;
       return this;
     }
 
     /** The target table, {@code namespace.table} (nested namespaces with more dots). */
     public Builder withTable(String tableName) {
-      this.table = tableName;
+      draft.table = tableName;
       return this;
     }
 
     public Builder withCommitIntervalRecords(long records) {
-      this.commitIntervalRecords = OptionsChecks.requireNonNegative(records, "withCommitIntervalRecords");
+      draft.commitIntervalRecords = OptionsChecks.requireNonNegative(records, "withCommitIntervalRecords");
       return this;
     }
 
     public Builder withCommitIntervalBytes(long bytes) {
-      this.commitIntervalBytes = OptionsChecks.requireNonNegative(bytes, "withCommitIntervalBytes");
+      draft.commitIntervalBytes = OptionsChecks.requireNonNegative(bytes, "withCommitIntervalBytes");
       return this;
     }
 
     public Builder withCommitIntervalMillis(long millis) {
-      this.commitIntervalMillis = OptionsChecks.requireNonNegative(millis, "withCommitIntervalMillis");
+      draft.commitIntervalMillis = OptionsChecks.requireNonNegative(millis, "withCommitIntervalMillis");
       return this;
     }
 
     /** Asks Storm for a tick tuple every {@code seconds}, so time thresholds fire in a lull. */
     public Builder withTickIntervalSecs(int seconds) {
-      this.tickIntervalSecs = (int) OptionsChecks.requireNonNegative(seconds, "withTickIntervalSecs");
+      draft.tickIntervalSecs = (int) OptionsChecks.requireNonNegative(seconds, "withTickIntervalSecs");
       return this;
     }
 
     /** Creates a missing table with this schema and spec; for an existing table the stored ones win. */
-    public Builder withAutoCreate(Schema schema, PartitionSpec spec) {
-      return withAutoCreate(schema, spec, Map.of());
-    }
+    public Builder withAutoCreate(Schema schema, PartitionSpec spec) { return withAutoCreate(schema, spec, Map.of()); }
 
     /** As {@link #withAutoCreate(Schema, PartitionSpec)}, with table properties for the create. */
     public Builder withAutoCreate(Schema schema, PartitionSpec spec, Map<String, String> tableProperties) {
       Objects.requireNonNull(schema, "auto-create schema");
-      this.autoCreate = new AutoCreate(schema, spec == null ? PartitionSpec.unpartitioned() : spec, tableProperties);
+      draft.autoCreate = new AutoCreate(schema, spec == null ? PartitionSpec.unpartitioned() : spec, tableProperties);
       return this;
     }
 
     public Builder withRecordMapper(RecordMapper mapper) {
-      this.recordMapper = ProviderChoice.instance(mapper);
+      draft.recordMapper = ProviderChoice.instance(mapper);
       return this;
     }
 
-    public Builder withRecordMapper(String name) {
-      return withRecordMapper(name, Map.of());
-    }
+    public Builder withRecordMapper(String name) { return withRecordMapper(name, Map.of()); }
 
     public Builder withRecordMapper(String name, Map<String, String> properties) {
-      this.recordMapper = ProviderChoice.named(RecordMapperFactory.class, name, properties);
+      draft.recordMapper = ProviderChoice.named(RecordMapperFactory.class, name, properties);
       return this;
     }
 
     /** Writes every file in this format, whatever the table's {@code write.format.default}. */
-    public Builder withFileFormat(String name) {
-      return withFileFormat(name, Map.of());
-    }
+    public Builder withFileFormat(String name) { return withFileFormat(name, Map.of()); }
 
     public Builder withFileFormat(String name, Map<String, String> properties) {
-      this.fileFormat = ProviderChoice.named(FileFormatWriterFactory.class, name, properties);
+      draft.fileFormat = ProviderChoice.named(FileFormatWriterFactory.class, name, properties);
       return this;
     }
 
     public Builder withFileFormat(FileFormatWriter writer) {
-      this.fileFormat = ProviderChoice.instance(writer);
+      draft.fileFormat = ProviderChoice.instance(writer);
       return this;
     }
 
-    public Builder withWalStore(String name) {
-      return withWalStore(name, Map.of());
-    }
+    public Builder withWalStore(String name) { return withWalStore(name, Map.of()); }
 
     public Builder withWalStore(String name, Map<String, String> properties) {
-      this.walStore = ProviderChoice.named(WalStoreFactory.class, name, properties);
+      draft.walStore = ProviderChoice.named(WalStoreFactory.class, name, properties);
       return this;
     }
 
@@ -342,25 +239,25 @@ public final class IcebergOptions implements Serializable {
      * on the first threshold crossed, among them and the commit intervals.
      */
     public Builder withSealPolicy(String name, Map<String, String> properties) {
-      this.sealPolicies.add(ProviderChoice.named(SealPolicyFactory.class, name, properties));
+      draft.sealPolicies.add(ProviderChoice.named(SealPolicyFactory.class, name, properties));
       return this;
     }
 
     /** Adds a seal policy instance; it travels with the topology, so it must be serializable. */
     public Builder withSealPolicy(SealPolicy policy) {
-      this.sealPolicies.add(ProviderChoice.instance(policy));
+      draft.sealPolicies.add(ProviderChoice.instance(policy));
       return this;
     }
 
     /** Separates the WAL of sinks that share a table, topology name and component name. */
     public Builder withWalNamespace(String namespace) {
-      this.walNamespace = namespace;
+      draft.walNamespace = namespace;
       return this;
     }
 
     /** Adds a property to every snapshot summary the sink commits. */
     public Builder withSnapshotProperty(String key, String value) {
-      this.snapshotProperties.put(key, value);
+      draft.snapshotProperties.put(key, value);
       return this;
     }
 
@@ -369,13 +266,13 @@ public final class IcebergOptions implements Serializable {
      * the same commit id, before its batch is failed; 0 to fail at once.
      */
     public Builder withCommitRetries(int retries) {
-      this.commitRetries = (int) OptionsChecks.requireNonNegative(retries, "withCommitRetries");
+      draft.commitRetries = (int) OptionsChecks.requireNonNegative(retries, "withCommitRetries");
       return this;
     }
 
     /** The wait before the first such retry; it doubles on each one, up to 30 s. */
     public Builder withCommitRetryBackoffMillis(long millis) {
-      this.commitRetryBackoffMillis = OptionsChecks.requireNonNegative(millis, "withCommitRetryBackoffMillis");
+      draft.commitRetryBackoffMillis = OptionsChecks.requireNonNegative(millis, "withCommitRetryBackoffMillis");
       return this;
     }
 
@@ -385,19 +282,19 @@ public final class IcebergOptions implements Serializable {
      * failed instead. Must be below the message timeout (checked when the task starts).
      */
     public Builder withCommitDeadlineMarginMillis(long millis) {
-      this.commitDeadlineMarginMillis = OptionsChecks.requireNonNegative(millis, "withCommitDeadlineMarginMillis");
+      draft.commitDeadlineMarginMillis = OptionsChecks.requireNonNegative(millis, "withCommitDeadlineMarginMillis");
       return this;
     }
 
     /** Split sink: the committer commits once the oldest pending descriptor has waited this long. */
     public Builder withGroupCommitIntervalMillis(long millis) {
-      this.groupCommitIntervalMillis = OptionsChecks.requirePositive(millis, "withGroupCommitIntervalMillis");
+      draft.groupCommitIntervalMillis = OptionsChecks.requirePositive(millis, "withGroupCommitIntervalMillis");
       return this;
     }
 
     /** Split sink: the committer commits once this many data files are pending. */
     public Builder withGroupCommitMaxDataFiles(int dataFiles) {
-      this.groupCommitMaxDataFiles = (int) OptionsChecks.requirePositive(dataFiles, "withGroupCommitMaxDataFiles");
+      draft.groupCommitMaxDataFiles = (int) OptionsChecks.requirePositive(dataFiles, "withGroupCommitMaxDataFiles");
       return this;
     }
 
@@ -407,7 +304,7 @@ public final class IcebergOptions implements Serializable {
      * (checked when the task starts).
      */
     public Builder withSpillDirectory(String directory) {
-      this.spillDirectory = directory;
+      draft.spillDirectory = directory;
       return this;
     }
 
@@ -418,7 +315,7 @@ public final class IcebergOptions implements Serializable {
      * different names.
      */
     public Builder withTridentStateName(String name) {
-      this.tridentStateName = name;
+      draft.tridentStateName = name;
       return this;
     }
 
@@ -429,7 +326,7 @@ public final class IcebergOptions implements Serializable {
      * NON_TRANSACTIONAL} (at-least-once).
      */
     public Builder withTridentStateType(StateType type) {
-      this.tridentStateType = Objects.requireNonNull(type, "withTridentStateType");
+      draft.tridentStateType = Objects.requireNonNull(type, "withTridentStateType");
       return this;
     }
 
@@ -445,18 +342,7 @@ public final class IcebergOptions implements Serializable {
 
     /** Validates everything; an {@link IllegalArgumentException} says what to change. */
     public IcebergOptions build() {
-      boolean noThreshold =
-          commitIntervalRecords == 0 && commitIntervalBytes == 0 && commitIntervalMillis == 0 && sealPolicies.isEmpty();
-      return new IcebergOptions(OptionsChecks.checked(new SinkSettings(
-          new SinkSettings.CatalogTarget(catalogName, catalogProperties, table, autoCreate),
-          new SinkSettings.Thresholds(noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : commitIntervalRecords,
-              commitIntervalBytes, commitIntervalMillis, tickIntervalSecs),
-          new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies),
-          new SinkSettings.Commits(walNamespace, snapshotProperties, commitRetries, commitRetryBackoffMillis,
-              commitDeadlineMarginMillis),
-          new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
-          new SinkSettings.Trident(tridentStateName, tridentStateType),
-          spillDirectory)));
+      return new IcebergOptions(draft.settings());
     }
   }
 }

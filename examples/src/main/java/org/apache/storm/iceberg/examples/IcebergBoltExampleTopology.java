@@ -3,6 +3,7 @@ package org.apache.storm.iceberg.examples;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.storm.ILocalCluster;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.IcebergBolt;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -37,8 +38,8 @@ public final class IcebergBoltExampleTopology {
     return builder.createTopology();
   }
 
-  /** Runs in LocalCluster until {@code events} are acked; returns what was committed. */
-  public static String run(Path warehouse, long events) throws Exception {
-    return LocalExampleRun.run("iceberg-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, options(LocalExampleRun.catalogProperties(warehouse))));
+  /** Runs in {@code cluster} until {@code events} are acked; returns what was committed. */
+  public static String run(ILocalCluster cluster, Path warehouse, long events) throws Exception {
+    return LocalExampleRun.run(cluster, "iceberg-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, options(LocalExampleRun.catalogProperties(warehouse))));
   }
 }

@@ -2,6 +2,7 @@ package org.apache.storm.iceberg.examples;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.apache.storm.ILocalCluster;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.IcebergBolt;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -38,7 +39,7 @@ public final class IcebergPartitionedBoltExampleTopology {
     return builder.createTopology();
   }
 
-  public static String run(Path warehouse, long events) throws Exception {
-    return LocalExampleRun.run("iceberg-partitioned-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, options(LocalExampleRun.catalogProperties(warehouse))));
+  public static String run(ILocalCluster cluster, Path warehouse, long events) throws Exception {
+    return LocalExampleRun.run(cluster, "iceberg-partitioned-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, options(LocalExampleRun.catalogProperties(warehouse))));
   }
 }

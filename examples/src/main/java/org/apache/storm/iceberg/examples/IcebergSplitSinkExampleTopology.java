@@ -2,6 +2,7 @@ package org.apache.storm.iceberg.examples;
 
 import java.nio.file.Path;
 import java.util.Map;
+import org.apache.storm.ILocalCluster;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.IcebergCommitterBolt;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -47,7 +48,7 @@ public final class IcebergSplitSinkExampleTopology {
     return builder.createTopology();
   }
 
-  public static String run(Path warehouse, long events) throws Exception {
-    return LocalExampleRun.run("iceberg-split-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, LocalExampleRun.catalogProperties(warehouse)));
+  public static String run(ILocalCluster cluster, Path warehouse, long events) throws Exception {
+    return LocalExampleRun.run(cluster, "iceberg-split-example", warehouse, TABLE, events, (runId, n) -> topology(runId, n, LocalExampleRun.catalogProperties(warehouse)));
   }
 }

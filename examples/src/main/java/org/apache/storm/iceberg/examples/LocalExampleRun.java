@@ -10,6 +10,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.storm.Config;
+import org.apache.storm.ILocalCluster;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.StormTopology;
@@ -41,25 +42,30 @@ public final class LocalExampleRun {
     return conf;
   }
 
-  public static String run(String name, Path warehouse, String table, long events, TopologyFactory topology)
-      throws Exception {
-    return run(name, warehouse, table, events, config(), topology);
+  /** Runs in a LocalCluster of its own, as an example's {@code main} does. */
+  static String run(String name, Path warehouse, String table, long events, TopologyFactory topology) throws Exception {
+    try (LocalCluster cluster = new LocalCluster()) {
+      return run(cluster, name, warehouse, table, events, topology);
+    }
   }
 
-  static String run(String name, Path warehouse, String table, long events, Map<String, Object> conf, TopologyFactory topology)
+  /**
+   * Runs in {@code cluster}, which may be shared: returns once the topology has left it, so the
+   * next run may reuse its name.
+   */
+  public static String run(ILocalCluster cluster, String name, Path warehouse, String table, long events, TopologyFactory topology)
       throws Exception {
     Catalog catalog = CatalogUtil.buildIcebergCatalog("local", catalogProperties(warehouse), new org.apache.hadoop.conf.Configuration());
     TableIdentifier identifier = TableIdentifier.parse(table);
     TableSummary before = summaryIfExists(catalog, identifier);
     String runId = UUID.randomUUID().toString();
     long started = System.nanoTime();
+    cluster.submitTopology(name, config(), topology.create(runId, events));
     long firstVisibleNanos;
-    try (LocalCluster cluster = new LocalCluster()) {
-      cluster.submitTopology(name, conf, topology.create(runId, events));
+    try {
       firstVisibleNanos = awaitAcks(runId, events, catalog, identifier, before.snapshots()) - started;
-      KillOptions kill = new KillOptions();
-      kill.set_wait_secs(0);
-      cluster.killTopologyWithOpts(name, kill);
+    } finally {
+      kill(cluster, name);
     }
     long seconds = Duration.ofNanos(System.nanoTime() - started).toSeconds();
     Table loaded = catalog.loadTable(identifier);
@@ -71,6 +77,19 @@ public final class LocalExampleRun {
         + Duration.ofNanos(firstVisibleNanos).toMillis()
         + " ms after submission; "
         + TableSummary.of(loaded).describeSince(before, table + " at " + loaded.location());
+  }
+
+  private static void kill(ILocalCluster cluster, String name) throws Exception {
+    KillOptions kill = new KillOptions();
+    kill.set_wait_secs(0);
+    cluster.killTopologyWithOpts(name, kill);
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (cluster.getTopologySummaries().stream().anyMatch(t -> t.get_name().equals(name))) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("topology " + name + " still in the cluster " + DEADLINE + " after it was killed");
+      }
+      Thread.sleep(50);
+    }
   }
 
   private static TableSummary summaryIfExists(Catalog catalog, TableIdentifier table) {

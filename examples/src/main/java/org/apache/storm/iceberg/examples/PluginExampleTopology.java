@@ -3,6 +3,7 @@ package org.apache.storm.iceberg.examples;
 import java.nio.file.Path;
 import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.storm.ILocalCluster;
 import org.apache.storm.iceberg.IcebergOptions;
 
 /**
@@ -32,8 +33,8 @@ public final class PluginExampleTopology {
         .build();
   }
 
-  public static String run(Path warehouse, long events) throws Exception {
-    return LocalExampleRun.run("iceberg-plugin-example", warehouse, TABLE, events,
+  public static String run(ILocalCluster cluster, Path warehouse, long events) throws Exception {
+    return LocalExampleRun.run(cluster, "iceberg-plugin-example", warehouse, TABLE, events,
         (runId, n) -> IcebergBoltExampleTopology.topology(runId, n, options(LocalExampleRun.catalogProperties(warehouse))));
   }
 }

@@ -15,29 +15,19 @@ import org.apache.storm.flux.model.ExecutionContext;
 import org.apache.storm.flux.model.TopologyDef;
 import org.apache.storm.flux.parser.FluxParser;
 import org.apache.storm.generated.KillOptions;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /** Each example's Flux YAML, loaded with flux-core, run in LocalCluster until every event is committed. */
+@ExtendWith(SharedLocalCluster.class)
 class FluxExamplesTest {
   static final long EVENTS = 2_000;
-  static LocalCluster cluster;
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void startCluster() throws Exception {
-    cluster = new LocalCluster();
-  }
-
-  @AfterAll
-  static void stopCluster() throws Exception {
-    cluster.close();
-  }
 
   @ParameterizedTest
   @CsvSource({
@@ -45,7 +35,7 @@ class FluxExamplesTest {
     "/flux/iceberg-partitioned-bolt.yaml, examples.flux_events_by_region_day",
     "/flux/iceberg-split-sink.yaml, examples.flux_events_split"
   })
-  void theYamlBuildsAndRunsTheExample(String resource, String table) throws Exception {
+  void theYamlBuildsAndRunsTheExample(String resource, String table, LocalCluster cluster) throws Exception {
     if (resource.equals("/flux/iceberg-bolt.yaml")) {
       Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the quick tier runs this example from Java");
     }

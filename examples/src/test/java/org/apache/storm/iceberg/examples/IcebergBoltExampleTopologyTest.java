@@ -6,11 +6,15 @@ import java.nio.file.Path;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Smoke tests: each example runs end to end in LocalCluster and reports what it committed. */
+@ExtendWith(SharedLocalCluster.class)
 class IcebergBoltExampleTopologyTest {
   @TempDir Path warehouse;
 
@@ -20,21 +24,21 @@ class IcebergBoltExampleTopologyTest {
   }
 
   @Test
-  void theUnpartitionedExampleCommitsEveryEventAndSaysSo() throws Exception {
-    String first = IcebergBoltExampleTopology.run(warehouse, 3_000);
+  void theUnpartitionedExampleCommitsEveryEventAndSaysSo(LocalCluster cluster) throws Exception {
+    String first = IcebergBoltExampleTopology.run(cluster, warehouse, 3_000);
     assertThat(first)
         .startsWith("storm-iceberg example: 3000 events acked in ")
         .containsPattern("first rows visible \\d+ ms after submission")
         .contains("the table now holds 3000 rows");
 
-    String second = IcebergBoltExampleTopology.run(warehouse, 1_000);
+    String second = IcebergBoltExampleTopology.run(cluster, warehouse, 1_000);
     assertThat(second).contains("committed to examples.events").contains(": 1000 rows in ").contains("the table now holds 4000 rows");
   }
 
   @Test
-  void thePartitionedExampleWritesAFilePerPartitionOfEachBatch() throws Exception {
+  void thePartitionedExampleWritesAFilePerPartitionOfEachBatch(LocalCluster cluster) throws Exception {
     Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the quick tier runs this example from its Flux YAML");
-    String summary = IcebergPartitionedBoltExampleTopology.run(warehouse, 2_000);
+    String summary = IcebergPartitionedBoltExampleTopology.run(cluster, warehouse, 2_000);
     assertThat(summary).contains("the table now holds 2000 rows");
     Table table = table(IcebergPartitionedBoltExampleTopology.TABLE);
     assertThat(table.spec().fields()).extracting(f -> f.name()).containsExactly("region", "event_time_day");
@@ -42,9 +46,9 @@ class IcebergBoltExampleTopologyTest {
   }
 
   @Test
-  void theSplitSinkExampleCommitsThroughOneCommitter() throws Exception {
+  void theSplitSinkExampleCommitsThroughOneCommitter(LocalCluster cluster) throws Exception {
     Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the quick tier runs this example from its Flux YAML");
-    String summary = IcebergSplitSinkExampleTopology.run(warehouse, 2_000);
+    String summary = IcebergSplitSinkExampleTopology.run(cluster, warehouse, 2_000);
     assertThat(summary).contains("the table now holds 2000 rows");
     table(IcebergSplitSinkExampleTopology.TABLE).snapshots().forEach(s ->
         assertThat(s.summary()).containsEntry("storm.iceberg.component", "iceberg-committer"));

@@ -14,21 +14,25 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
 import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The inspect tool, on a table the example topology wrote, with a pending WAL entry left behind. */
+@ExtendWith(SharedLocalCluster.class)
 class IcebergInspectTest {
   @TempDir Path warehouse;
 
   @Test
-  void itReportsCommitsPendingWalEntriesAndSmallFiles() throws Exception {
-    IcebergBoltExampleTopology.run(warehouse, 2_000);
+  void itReportsCommitsPendingWalEntriesAndSmallFiles(LocalCluster cluster) throws Exception {
+    IcebergBoltExampleTopology.run(cluster, warehouse, 2_000);
     Table table = CatalogUtil.buildIcebergCatalog("local", LocalExampleRun.catalogProperties(warehouse), new org.apache.hadoop.conf.Configuration())
         .loadTable(TableIdentifier.parse(IcebergBoltExampleTopology.TABLE));
     WalStore wal = ProviderRegistry.find(WalStoreFactory.class, "table-fileio", getClass().getClassLoader()).create(Map.of());

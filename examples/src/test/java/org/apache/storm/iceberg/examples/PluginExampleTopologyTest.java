@@ -14,20 +14,24 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
+import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The drop-in plug-in at work in LocalCluster: the example-plugin jar is on the classpath only (no
  * code imports it), its providers are selected by name, and the table shows they were used.
  */
+@ExtendWith(SharedLocalCluster.class)
 class PluginExampleTopologyTest {
   @TempDir Path warehouse;
 
   @Test
-  void theDropInMapperAndSealPolicyAreUsedByName() throws Exception {
-    String summary = PluginExampleTopology.run(warehouse, 2_000);
+  void theDropInMapperAndSealPolicyAreUsedByName(LocalCluster cluster) throws Exception {
+    String summary = PluginExampleTopology.run(cluster, warehouse, 2_000);
     assertThat(summary).contains("the table now holds 2000 rows");
 
     Table table =

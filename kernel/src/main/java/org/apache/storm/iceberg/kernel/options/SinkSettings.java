@@ -39,6 +39,13 @@ public record SinkSettings(
     return Path.of(spillDirectory != null ? spillDirectory : System.getProperty("java.io.tmpdir"));
   }
 
+  /** Every group, catalog secrets masked. */
+  @Override
+  public String toString() {
+    return target + ", " + thresholds + ", " + providers + ", " + commits + ", " + splitSink + ", " + trident + ", spillDirectory="
+        + (spillDirectory != null ? spillDirectory : "java.io.tmpdir");
+  }
+
   /**
    * The table to write and the catalog holding it. Its {@code toString()} masks secrets.
    *
@@ -54,6 +61,11 @@ public record SinkSettings(
 
     public TableIdentifier tableIdentifier() {
       return TableIdentifier.parse(table);
+    }
+
+    /** The auto-create settings, or all null (no properties) when there are none. */
+    public AutoCreate autoCreateOrNone() {
+      return autoCreate != null ? autoCreate : new AutoCreate(null, null, Map.of());
     }
 
     @Override

@@ -1,0 +1,78 @@
+package org.apache.storm.iceberg.kernel.options;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
+import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.iceberg.spi.RecordMapperFactory;
+import org.apache.storm.iceberg.spi.SealPolicy;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreFactory;
+import org.apache.storm.trident.state.StateType;
+
+/**
+ * What an {@code IcebergOptions.Builder} has been given so far, and the default of everything it has
+ * not: mutable, and checked only argument by argument. {@link #settings()} checks the whole and
+ * makes the immutable {@link SinkSettings}. The fields are public for that builder alone, which lives
+ * in the public package; the defaults are published there as {@code IcebergOptions.DEFAULT_*}.
+ */
+public final class OptionsDraft {
+  public static final String DEFAULT_CATALOG_NAME = "storm_iceberg";
+  public static final long DEFAULT_COMMIT_INTERVAL_RECORDS = 1000;
+  public static final String DEFAULT_RECORD_MAPPER = "field-name";
+  public static final String DEFAULT_WAL_STORE = "table-fileio";
+  public static final String DEFAULT_WAL_NAMESPACE = "default";
+  public static final long DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS = 5_000;
+  public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = 10_000;
+  public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = 1_000;
+  public static final String DEFAULT_TRIDENT_STATE_NAME = "trident";
+
+  public String catalogName = DEFAULT_CATALOG_NAME;
+  public Map<String, String> catalogProperties = Map.of();
+  public String table;
+  /** Null for no auto-create. */
+  public AutoCreate autoCreate;
+  public long commitIntervalRecords;
+  public long commitIntervalBytes;
+  public long commitIntervalMillis;
+  public int tickIntervalSecs;
+  public ProviderChoice<RecordMapper> recordMapper =
+      ProviderChoice.named(RecordMapperFactory.class, DEFAULT_RECORD_MAPPER, Map.of());
+  /** Null to follow the table's {@code write.format.default}. */
+  public ProviderChoice<FileFormatWriter> fileFormat;
+  public ProviderChoice<WalStore> walStore = ProviderChoice.named(WalStoreFactory.class, DEFAULT_WAL_STORE, Map.of());
+  public final List<ProviderChoice<SealPolicy>> sealPolicies = new ArrayList<>();
+  public String walNamespace = DEFAULT_WAL_NAMESPACE;
+  public final Map<String, String> snapshotProperties = new LinkedHashMap<>();
+  public int commitRetries = SinkSettings.Commits.DEFAULT_RETRIES;
+  public long commitRetryBackoffMillis = SinkSettings.Commits.DEFAULT_RETRY_BACKOFF_MILLIS;
+  public long commitDeadlineMarginMillis = DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS;
+  public long groupCommitIntervalMillis = DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
+  public int groupCommitMaxDataFiles = DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
+  /** Null for the worker's {@code java.io.tmpdir}. */
+  public String spillDirectory;
+  public String tridentStateName = DEFAULT_TRIDENT_STATE_NAME;
+  public StateType tridentStateType = StateType.OPAQUE;
+
+  /**
+   * The checked settings ({@link OptionsChecks#checked}). A draft with no commit interval and no
+   * seal policy seals every {@value #DEFAULT_COMMIT_INTERVAL_RECORDS} records.
+   */
+  public SinkSettings settings() {
+    boolean noThreshold =
+        commitIntervalRecords == 0 && commitIntervalBytes == 0 && commitIntervalMillis == 0 && sealPolicies.isEmpty();
+    return OptionsChecks.checked(new SinkSettings(
+        new SinkSettings.CatalogTarget(catalogName, catalogProperties, table, autoCreate),
+        new SinkSettings.Thresholds(noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : commitIntervalRecords,
+            commitIntervalBytes, commitIntervalMillis, tickIntervalSecs),
+        new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies),
+        new SinkSettings.Commits(walNamespace, snapshotProperties, commitRetries, commitRetryBackoffMillis,
+            commitDeadlineMarginMillis),
+        new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
+        new SinkSettings.Trident(tridentStateName, tridentStateType),
+        spillDirectory));
+  }
+}
