@@ -55,6 +55,9 @@ class IcebergBoltLocalClusterTest {
     if (kind == CatalogKind.REST) {
       TestTiers.longTierOnly("the REST catalog runs in LocalCluster in the gateway tests too");
     }
+    if (kind == CatalogKind.JDBC_SQLITE) {
+      TestTiers.longTierOnly("IcebergBolt runs on JDBC (SQLite) in LocalCluster in pendingTuplesAreCheckedAgainstEverySinkTask too");
+    }
     RestCatalogServer rest = kind == CatalogKind.REST ? new RestCatalogServer(dir.resolve("rest")) : null;
     try {
       Map<String, String> catalogProperties =

@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.bench;
 
 import org.apache.storm.LocalCluster;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,8 +22,14 @@ class BenchSmokeTest {
     BatchMemory.main(new String[] {"records", "3000"});
   }
 
+  /**
+   * The cluster harnesses (EndToEnd, CommitScaling) in the long tier only: half a minute of topology
+   * runs that check the harness, not the sink, which the kernel's and the examples' LocalCluster
+   * tests cover in both tiers.
+   */
   @Test
   void localClusterTopologiesAckEveryRow() throws Exception {
+    Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the benchmarks' cluster harnesses");
     try (LocalCluster cluster = new LocalCluster()) {
       BenchData data = new BenchData(5, 16);
       EndToEnd.measure(cluster, new Results(), data, 2000, 500, 1);
