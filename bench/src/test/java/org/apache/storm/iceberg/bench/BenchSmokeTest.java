@@ -29,4 +29,12 @@ class BenchSmokeTest {
       CommitScaling.measure(cluster, new Results(), new BenchData(5, 1), 2000, 2, true, 1);
     }
   }
+
+  @Test
+  void tridentSinksCommitEveryTransaction() throws Exception {
+    try (LocalCluster cluster = new LocalCluster()) {
+      TridentEndToEnd.measure(cluster, new Results(), new BenchData(5, 1), 2000, 500, 1);
+      TridentEndToEnd.memory(cluster, new Results(), new BenchData(5, 1), 2000, 500, true);
+    }
+  }
 }
