@@ -13,6 +13,8 @@ import org.apache.storm.trident.spout.ISpoutPartition;
 import org.apache.storm.trident.topology.TransactionAttempt;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Values;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A transactional Trident spout of the events {@link EventSpout} emits ({@code id, region,
@@ -25,6 +27,7 @@ import org.apache.storm.tuple.Values;
 public final class EventTridentSpout
     implements IPartitionedTridentSpout<Integer, EventTridentSpout.Partition, Map<String, Long>> {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(EventTridentSpout.class);
   private static final String OFFSET = "offset";
   private static final String COUNT = "count";
 
@@ -101,6 +104,13 @@ public final class EventTridentSpout
 
       @Override
       public void reEmitPartitionBatch(TransactionAttempt tx, TridentCollector collector, Partition partition, Map<String, Long> batch) {
+        if (batch == null) {
+          // Trident stored no position of this partition for the transaction: it emitted none of its
+          // ids then, and the partition's next transaction starts where its last stored one ended.
+          return;
+        }
+        LOG.info("Replaying transaction {} of {}: {} ids from position {}, as first emitted",
+            tx.getTransactionId(), partition.getId(), batch.get(COUNT), batch.get(OFFSET));
         emit(collector, partition, batch);
       }
 

@@ -55,8 +55,10 @@ final class ExampleMain {
       CommandLine line = CommandLine.parse(args, defaultEvents);
       LocalExampleRun.TopologyFactory topology = topologyForCatalog.apply(line.catalogProperties());
       if (line.cluster) {
-        submit(name, pipeline, topology, UUID.randomUUID().toString(), line.events);
-        System.out.println("submitted " + name + ": " + line.events + " events into " + table + " under " + line.warehouse);
+        String runId = UUID.randomUUID().toString();
+        submit(name, pipeline, topology, runId, line.events);
+        System.out.println("submitted " + name + ": " + line.events + " events into " + table + " under " + line.warehouse
+            + " (run " + runId + ")");
       } else {
         System.out.println(LocalExampleRun.run(name, line.warehouse, table, line.events, pipeline, topology));
       }
