@@ -23,6 +23,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.Config;
+import org.apache.storm.generated.ExecutorSummary;
 import org.apache.storm.trident.topology.state.TransactionalState;
 import org.apache.storm.utils.NimbusClient;
 import org.junit.jupiter.api.Test;
@@ -68,11 +69,12 @@ class RealClusterTridentIT {
         EventsTable.Count first = session.await(COMMITS_BEFORE_KILL + " transactions in the table", Duration.ofMinutes(2),
             () -> Optional.of(table.count(events)).filter(c -> c.snapshots().size() >= COMMITS_BEFORE_KILL));
         assertThat(first.complete()).as("the stream must still run at the kill; raise cluster.trident.events").isFalse();
-        // The committing state's component, as its snapshots name it, and the worker that runs it.
-        String committer = first.snapshots().get(0).summary().get("storm.iceberg.component");
-        int victimPort = componentsPerPort.entrySet().stream().filter(e -> e.getValue().contains(committer))
-            .map(Map.Entry::getKey).findFirst()
-            .orElseThrow(() -> new AssertionError("no worker runs " + committer + ": " + componentsPerPort));
+        // The committing state's task, as its snapshots name it, and the worker that runs it.
+        Map<String, String> summary = first.snapshots().get(0).summary();
+        String committer = summary.get("storm.iceberg.component");
+        int victimPort = portOfTask(nimbus, committer, Integer.parseInt(summary.get("storm.iceberg.task-index")));
+        ClusterSession.log("the committing state is task " + summary.get("storm.iceberg.task-index") + " of " + committer
+            + ", on port " + victimPort);
         ClusterSession.log("components per worker port: " + componentsPerPort);
         // Kill at a commit until a kill falls between the table's commit and Trident's record of it:
         // then Trident replays a transaction the table already holds.
@@ -113,6 +115,21 @@ class RealClusterTridentIT {
       session.printLogs();
       throw failure;
     }
+  }
+
+  /** The slot port of the {@code taskIndex}th task (by task id) of {@code component}. */
+  private int portOfTask(NimbusClient nimbus, String component, int taskIndex) throws Exception {
+    List<ExecutorSummary> tasks = new ArrayList<>();
+    for (ExecutorSummary executor : nimbus.getClient().getTopologyInfoByName(TOPOLOGY).get_executors()) {
+      if (executor.get_component_id().equals(component)) {
+        tasks.add(executor);
+      }
+    }
+    tasks.sort(java.util.Comparator.comparingInt(e -> e.get_executor_info().get_task_start()));
+    if (taskIndex >= tasks.size()) {
+      throw new AssertionError("no task " + taskIndex + " of " + component + " among " + tasks);
+    }
+    return tasks.get(taskIndex).get_port();
   }
 
   /** Runs {@code storm jar <jar> IcebergTridentExampleTopology cluster <warehouse> <events> --variant whole-stream ...}. */
