@@ -29,6 +29,14 @@ BASELINES = {
         "kernel per-thread-cpu-s": "limit per-thread-cpu-s",
     },
     "EndToEnd": {"iceberg-bolt": "acking-bolt", "iceberg-bolt per-cpu-s": "acking-bolt per-cpu-s"},
+    "TridentEndToEnd": {
+        "iceberg-bolt": "acking-bolt",
+        "trident-state": ("acking-bolt", "iceberg-bolt"),
+        "trident-persist": ("acking-bolt", "iceberg-bolt", "trident-state"),
+        "iceberg-bolt per-cpu-s": "acking-bolt per-cpu-s",
+        "trident-state per-cpu-s": ("acking-bolt per-cpu-s", "iceberg-bolt per-cpu-s"),
+        "trident-persist per-cpu-s": ("acking-bolt per-cpu-s", "iceberg-bolt per-cpu-s", "trident-state per-cpu-s"),
+    },
     "CommitScaling": {
         "split-sink snapshots/s": "iceberg-bolt snapshots/s",
         "split-sink records/s": "iceberg-bolt records/s",
@@ -37,7 +45,7 @@ BASELINES = {
 
 # Suites whose repetitions run both variants back to back, so a repetition's two figures share the
 # machine's weather and their ratio is steadier than the ratio of medians.
-PAIRED = {"KernelVsLimit"}
+PAIRED = {"KernelVsLimit", "TridentEndToEnd"}
 
 # Comparisons across suites, matched on one parameter: (title, key, (suite, variant), (suite, variant)).
 CROSS = [
@@ -47,6 +55,10 @@ CROSS = [
      ("EndToEnd", "iceberg-bolt"), ("FlinkPeer", "flink-FlinkSink")),
     ("Storm IcebergBolt against Flink IcebergSink (rows it committed), records per process CPU second", "partitions",
      ("EndToEnd", "iceberg-bolt per-cpu-s"), ("FlinkPeer", "flink-IcebergSink per-cpu-s")),
+    ("Storm Trident IcebergTrident.persist against Flink FlinkSink, records per process CPU second", "partitions",
+     ("TridentEndToEnd", "trident-persist per-cpu-s"), ("FlinkPeer", "flink-FlinkSink per-cpu-s")),
+    ("Storm Trident IcebergStateFactory against Flink FlinkSink, records per process CPU second", "partitions",
+     ("TridentEndToEnd", "trident-state per-cpu-s"), ("FlinkPeer", "flink-FlinkSink per-cpu-s")),
 ]
 
 SUITE_NOTES = {
@@ -64,6 +76,17 @@ SUITE_NOTES = {
     "bucket(16, c0).",
     "EndToEnd": "LocalCluster, 1 spout task into 1 bolt task, 1 acker, timed first emit to last ack; IcebergBolt "
     "commits every `batch` records to a HadoopCatalog. per-cpu-s: records per second of process CPU time.",
+    "TridentEndToEnd": "LocalCluster, each repetition runs four sinks back to back on the same rows, 1 task per "
+    "component, 1 acker, HadoopCatalog: the acking bolt and IcebergBolt behind a spout of one message id per row (max "
+    "spout pending 2 × batch), and behind a Trident batch spout of `batch` rows per transaction (2 transactions in "
+    "flight, `topology.trident.batch.emit.interval.millis` 10) `partitionBy(c0).partitionPersist(IcebergStateFactory)` "
+    "(`trident-state`) and `IcebergTrident.persist` (`trident-persist`, one writer partition and the global committer). "
+    "Timed from the first emit to the last ack (for Trident, the spout's ack of the last committed transaction). "
+    "per-cpu-s: records per second of process CPU time. Paired ratios compare the sinks of one repetition.",
+    "TridentMemory": "One long Trident run per sink in a JVM of its own with the -Xmx shown (LocalCluster included), "
+    "5 columns through the default field-name mapper; live heap after full GCs when a tenth of the rows are committed "
+    "and when all are (before the topology is killed). growth-bytes-per-1000-tuples: their difference over the tuples "
+    "in between, per 1000 tuples; bounded memory means it stays near zero whatever the row count.",
     "FlinkPeer": "Flink 1.20 MiniCluster, parallelism 1 (one slot), checkpoint (= commit) every 1 s, same rows, "
     "HadoopCatalog, format v2, Parquet. The source emits the rows, then stays up until a checkpoint taken after its "
     "last row has completed, so both sinks commit every row before the job ends (timed from the first row to the "

@@ -2,7 +2,8 @@
 # Reruns the benchmarks and writes their figures to docs/BENCHMARKS.md.
 #   bench/run.sh                 every benchmark (about 25 minutes on 2 cores)
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
-#                                MapperBenchmark KernelVsLimit EndToEnd FlinkPeer CommitScaling BatchMemory
+#                                MapperBenchmark KernelVsLimit EndToEnd TridentEndToEnd FlinkPeer CommitScaling
+#                                BatchMemory TridentMemory
 # JMH options can be overridden with JMH_OPTS (default: 1 fork, 3 warm-up and 5 measured 1 s iterations).
 # Builds with the reactor (never `mvn install`: the local repository is shared).
 set -euo pipefail
@@ -47,12 +48,15 @@ run KernelVsLimit $harness.KernelVsLimit 1000000 2 5 'columns=5 .*'
 run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 1024
 run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 65536
 run EndToEnd $harness.EndToEnd 400000 50000 3
+run TridentEndToEnd $harness.TridentEndToEnd 400000 50000 3
 run FlinkPeer java -Xmx4g $opens -jar bench/flink-peer/target/flink-peer.jar 2000000 3 "$csv"
 run CommitScaling $harness.CommitScaling 20000 2 1,4,8,16
 run BatchMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.BatchMemory records 10000000
 run BatchMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.BatchMemory records 1000000
 run BatchMemory $harness.BatchMemory partitions 5
 run BatchMemory $harness.BatchMemory partitions 50
+# A long Trident run keeps bounded memory: the live heap a tenth into 3 million tuples and at their end.
+run TridentMemory java -Xmx512m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.TridentEndToEnd memory 3000000 50000
 
 wall=$(( $(date +%s) - started ))
 python3 bench/report.py --csv "$csv" --jmh "$jmh" --commands "$log" --wall "$wall" > docs/BENCHMARKS.md

@@ -5,9 +5,15 @@ import java.util.UUID;
 import org.apache.storm.Config;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.generated.KillOptions;
+import org.apache.storm.generated.StormTopology;
 import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.trident.Stream;
+import org.apache.storm.trident.TridentTopology;
 
-/** Runs a topology fed by a {@link CountingSpout} in a LocalCluster until every row is acked. */
+/**
+ * Runs a topology fed by a {@link CountingSpout} (or, for Trident, a {@link CountingTridentSpout})
+ * in a LocalCluster until every row is acked.
+ */
 final class ClusterRuns {
   static final String SPOUT = "events";
   private static final Duration DEADLINE = Duration.ofMinutes(5);
@@ -26,18 +32,53 @@ final class ClusterRuns {
     conf.setMaxSpoutPending(maxPending);
     conf.setMessageTimeoutSecs(120);
     conf.setNumAckers(1);
-    String name = "bench-" + key;
-    cluster.submitTopology(name, conf, builder.createTopology());
-    CountingSpout.Run run = CountingSpout.run(key);
+    return await(cluster, "bench-" + key, conf, builder.createTopology(), CountingSpout.run(key), rows, () -> {}, () -> {});
+  }
+
+  /**
+   * Builds a Trident topology behind a new {@link CountingTridentSpout} of {@code batch} rows a
+   * transaction, runs it until every transaction is committed, kills it, returns what the spout saw.
+   * {@code atTenth} runs once when a tenth of the rows are committed, {@code atEnd} when all are,
+   * before the topology is killed.
+   */
+  static CountingSpout.Run runTrident(
+      LocalCluster cluster, long rows, BenchData data, int batch, java.util.function.Consumer<Stream> sink, Runnable atTenth,
+      Runnable atEnd)
+      throws Exception {
+    String key = UUID.randomUUID().toString().substring(0, 8);
+    TridentTopology trident = new TridentTopology();
+    sink.accept(trident.newStream("bench-" + key,
+        new CountingTridentSpout(key, rows, data.columns, data.spec.isUnpartitioned() ? 1 : 16, batch)));
+    Config conf = new Config();
+    // Transactions in flight, not tuples: one committing while the next is written.
+    conf.setMaxSpoutPending(2);
+    conf.setMessageTimeoutSecs(120);
+    conf.setNumAckers(1);
+    // Start the next batch as soon as one may start (the default waits 500 ms between batches).
+    conf.put(Config.TOPOLOGY_TRIDENT_BATCH_EMIT_INTERVAL_MILLIS, 10);
+    return await(cluster, "bench-" + key, conf, trident.build(), CountingTridentSpout.run(key), rows, atTenth, atEnd);
+  }
+
+  private static CountingSpout.Run await(
+      LocalCluster cluster, String name, Config conf, StormTopology topology, CountingSpout.Run run, long rows, Runnable atTenth,
+      Runnable atEnd)
+      throws Exception {
+    cluster.submitTopology(name, conf, topology);
+    boolean tenthSeen = false;
     long deadline = System.nanoTime() + DEADLINE.toNanos();
     try {
       while (run.acked.get() < rows) {
+        if (!tenthSeen && run.acked.get() >= rows / 10) {
+          tenthSeen = true;
+          atTenth.run();
+        }
         if (System.nanoTime() > deadline) {
           throw new IllegalStateException(name + ": acked " + run.acked.get() + " of " + rows + " in " + DEADLINE);
         }
         Thread.sleep(20);
       }
       run.doneCpuNanos = CountingSpout.cpuNanos();
+      atEnd.run();
     } finally {
       KillOptions kill = new KillOptions();
       kill.set_wait_secs(0);

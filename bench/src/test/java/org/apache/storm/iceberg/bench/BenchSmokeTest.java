@@ -34,6 +34,10 @@ class BenchSmokeTest {
       BenchData data = new BenchData(5, 16);
       EndToEnd.measure(cluster, new Results(), data, 2000, 500, 1);
       CommitScaling.measure(cluster, new Results(), new BenchData(5, 1), 2000, 2, true, 1);
+      // Both Trident sinks (TridentEndToEnd runs them as EndToEnd runs the bolts), every transaction committed.
+      for (boolean persist : new boolean[] {false, true}) {
+        TridentEndToEnd.memory(cluster, new Results(), new BenchData(5, 1), 2000, 500, persist);
+      }
     }
   }
 }

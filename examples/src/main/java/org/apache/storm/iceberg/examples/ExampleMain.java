@@ -34,20 +34,33 @@ final class ExampleMain {
 
   /** Submits the topology with StormSubmitter, as {@code storm jar} runs it (the jar is {@code storm.jar}). */
   static void submit(String name, LocalExampleRun.TopologyFactory topology, String runId, long events) throws Exception {
-    StormSubmitter.submitTopology(name, LocalExampleRun.config(), topology.create(runId, events));
+    submit(name, LocalExampleRun.Pipeline.BOLTS, topology, runId, events);
+  }
+
+  static void submit(String name, LocalExampleRun.Pipeline pipeline, LocalExampleRun.TopologyFactory topology, String runId, long events)
+      throws Exception {
+    StormSubmitter.submitTopology(name, pipeline.config(), topology.create(runId, events));
   }
 
   static void run(
       String name, String table, long defaultEvents, String[] args,
       Function<Map<String, String>, LocalExampleRun.TopologyFactory> topologyForCatalog) {
+    run(name, table, defaultEvents, args, LocalExampleRun.Pipeline.BOLTS, topologyForCatalog);
+  }
+
+  static void run(
+      String name, String table, long defaultEvents, String[] args, LocalExampleRun.Pipeline pipeline,
+      Function<Map<String, String>, LocalExampleRun.TopologyFactory> topologyForCatalog) {
     try {
       CommandLine line = CommandLine.parse(args, defaultEvents);
       LocalExampleRun.TopologyFactory topology = topologyForCatalog.apply(line.catalogProperties());
       if (line.cluster) {
-        submit(name, topology, UUID.randomUUID().toString(), line.events);
-        System.out.println("submitted " + name + ": " + line.events + " events into " + table + " under " + line.warehouse);
+        String runId = UUID.randomUUID().toString();
+        submit(name, pipeline, topology, runId, line.events);
+        System.out.println("submitted " + name + ": " + line.events + " events into " + table + " under " + line.warehouse
+            + " (run " + runId + ")");
       } else {
-        System.out.println(LocalExampleRun.run(name, line.warehouse, table, line.events, topology));
+        System.out.println(LocalExampleRun.run(name, line.warehouse, table, line.events, pipeline, topology));
       }
       System.exit(0);
     } catch (Exception | AssertionError e) {

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -16,8 +18,9 @@ import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.StormTopology;
 
 /**
- * Runs an example topology in LocalCluster until every event is acked (so committed), then reads
- * the table back and says what was committed, and how long the first rows took to become visible.
+ * Runs an example topology in LocalCluster until every event is committed (acked, for a spout to
+ * bolts; in the table, for Trident), then reads the table back and says what was committed, and how
+ * long the first rows took to become visible.
  */
 public final class LocalExampleRun {
   static final Duration DEADLINE = Duration.ofMinutes(3);
@@ -34,18 +37,63 @@ public final class LocalExampleRun {
     return Map.of("type", "hadoop", "warehouse", warehouse.toUri().toString());
   }
 
-  /** The configuration examples run with, locally and on a cluster. */
+  /** What kind of topology an example runs: how it is configured, and how a run knows it is done. */
+  public enum Pipeline {
+    /** A spout into bolts: done when the spout has seen every event acked. */
+    BOLTS(20_000),
+    /**
+     * Trident: its spouts see no acks, so done when the table holds every event. Max spout pending
+     * counts batches here, not tuples: a few in flight keep the pipeline busy.
+     */
+    TRIDENT(3);
+
+    private final int maxSpoutPending;
+
+    Pipeline(int maxSpoutPending) {
+      this.maxSpoutPending = maxSpoutPending;
+    }
+
+    /** The configuration examples of this kind run with, locally and on a cluster. */
+    Config config() {
+      Config conf = new Config();
+      conf.setMaxSpoutPending(maxSpoutPending);
+      conf.setMessageTimeoutSecs(60);
+      return conf;
+    }
+
+    /** Events of run {@code runId} committed so far: acked, or rows added to the table since {@code before}. */
+    long committed(String runId, Catalog catalog, TableIdentifier table, TableSummary before) {
+      if (this == BOLTS) {
+        return EventSpout.acked(runId);
+      }
+      try {
+        Snapshot current = catalog.loadTable(table).currentSnapshot();
+        return current == null ? 0 : Long.parseLong(current.summary().get(SnapshotSummary.TOTAL_RECORDS_PROP)) - before.rows();
+      } catch (NoSuchTableException e) {
+        return 0;
+      }
+    }
+
+    String done() {
+      return this == BOLTS ? "acked" : "committed";
+    }
+  }
+
+  /** The configuration the spout-to-bolt examples run with, locally and on a cluster. */
   static Config config() {
-    Config conf = new Config();
-    conf.setMaxSpoutPending(20_000);
-    conf.setMessageTimeoutSecs(60);
-    return conf;
+    return Pipeline.BOLTS.config();
   }
 
   /** Runs in a LocalCluster of its own, as an example's {@code main} does. */
-  static String run(String name, Path warehouse, String table, long events, TopologyFactory topology) throws Exception {
+  public static String run(String name, Path warehouse, String table, long events, TopologyFactory topology)
+      throws Exception {
+    return run(name, warehouse, table, events, Pipeline.BOLTS, topology);
+  }
+
+  public static String run(String name, Path warehouse, String table, long events, Pipeline pipeline, TopologyFactory topology)
+      throws Exception {
     try (LocalCluster cluster = new LocalCluster()) {
-      return run(cluster, name, warehouse, table, events, topology);
+      return run(cluster, name, warehouse, table, events, pipeline, topology);
     }
   }
 
@@ -55,15 +103,21 @@ public final class LocalExampleRun {
    */
   public static String run(ILocalCluster cluster, String name, Path warehouse, String table, long events, TopologyFactory topology)
       throws Exception {
+    return run(cluster, name, warehouse, table, events, Pipeline.BOLTS, topology);
+  }
+
+  public static String run(
+      ILocalCluster cluster, String name, Path warehouse, String table, long events, Pipeline pipeline, TopologyFactory topology)
+      throws Exception {
     Catalog catalog = CatalogUtil.buildIcebergCatalog("local", catalogProperties(warehouse), new org.apache.hadoop.conf.Configuration());
     TableIdentifier identifier = TableIdentifier.parse(table);
     TableSummary before = summaryIfExists(catalog, identifier);
     String runId = UUID.randomUUID().toString();
     long started = System.nanoTime();
-    cluster.submitTopology(name, config(), topology.create(runId, events));
+    cluster.submitTopology(name, pipeline.config(), topology.create(runId, events));
     long firstVisibleNanos;
     try {
-      firstVisibleNanos = awaitAcks(runId, events, catalog, identifier, before.snapshots()) - started;
+      firstVisibleNanos = awaitCommitted(pipeline, runId, events, catalog, identifier, before) - started;
     } finally {
       kill(cluster, name);
     }
@@ -71,7 +125,7 @@ public final class LocalExampleRun {
     Table loaded = catalog.loadTable(identifier);
     return "storm-iceberg example: "
         + events
-        + " events acked in "
+        + " events " + pipeline.done() + " in "
         + seconds
         + " s; first rows visible "
         + Duration.ofNanos(firstVisibleNanos).toMillis()
@@ -100,17 +154,19 @@ public final class LocalExampleRun {
     }
   }
 
-  /** Waits until every event is acked; returns when (System.nanoTime()) the first new snapshot showed. */
-  private static long awaitAcks(String runId, long events, Catalog catalog, TableIdentifier table, int snapshotsBefore)
+  /** Waits until every event is committed; returns when (System.nanoTime()) the first new snapshot showed. */
+  private static long awaitCommitted(
+      Pipeline pipeline, String runId, long events, Catalog catalog, TableIdentifier table, TableSummary before)
       throws InterruptedException {
     long deadline = System.nanoTime() + DEADLINE.toNanos();
     long firstVisible = -1;
-    while (EventSpout.acked(runId) < events || firstVisible < 0) {
-      if (firstVisible < 0 && snapshots(catalog, table) > snapshotsBefore) {
+    while (pipeline.committed(runId, catalog, table, before) < events || firstVisible < 0) {
+      if (firstVisible < 0 && snapshots(catalog, table) > before.snapshots()) {
         firstVisible = System.nanoTime();
       }
       if (System.nanoTime() > deadline) {
-        throw new AssertionError("only " + EventSpout.acked(runId) + " of " + events + " events acked after " + DEADLINE);
+        throw new AssertionError("only " + pipeline.committed(runId, catalog, table, before) + " of " + events + " events "
+            + pipeline.done() + " after " + DEADLINE);
       }
       Thread.sleep(50);
     }

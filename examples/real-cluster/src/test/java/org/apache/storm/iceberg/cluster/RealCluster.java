@@ -26,13 +26,15 @@ final class RealCluster {
   final Path stormHome;
   final int nimbusPort;
   final int postgresPort;
+  final int zookeeperPort;
   final Path topologyJar;
 
-  private RealCluster(Path dir, Path stormHome, int nimbusPort, int postgresPort, Path topologyJar) {
+  private RealCluster(Path dir, Path stormHome, int nimbusPort, int postgresPort, int zookeeperPort, Path topologyJar) {
     this.dir = dir;
     this.stormHome = stormHome;
     this.nimbusPort = nimbusPort;
     this.postgresPort = postgresPort;
+    this.zookeeperPort = zookeeperPort;
     this.topologyJar = topologyJar;
   }
 
@@ -42,6 +44,7 @@ final class RealCluster {
         Paths.get(required("storm.home")),
         Integer.parseInt(required("cluster.nimbus.port")),
         Integer.parseInt(required("cluster.postgres.port")),
+        Integer.parseInt(required("cluster.zookeeper.port")),
         Paths.get(required("cluster.topology.jar")));
   }
 

@@ -2,9 +2,6 @@ package org.apache.storm.iceberg.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,16 +9,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.storm.generated.ClusterSummary;
 import org.apache.storm.generated.ExecutorSummary;
-import org.apache.storm.generated.KillOptions;
-import org.apache.storm.generated.TopologyInfo;
 import org.apache.storm.utils.NimbusClient;
 import org.junit.jupiter.api.Test;
 
@@ -44,7 +36,8 @@ class RealClusterIT {
 
   private final RealCluster cluster = RealCluster.fromSystemProperties();
   private final long events = Long.getLong("cluster.events", 30_000);
-  private final StormWorkers workers = new StormWorkers(cluster.stormLocalDir());
+  private final ClusterSession session = new ClusterSession(cluster, TOPOLOGY);
+  private final StormWorkers workers = session.workers;
 
   @Test
   void everyIdIsInTheTableAfterASinkWorkerIsKilledWithKillMinus9() throws Exception {
@@ -54,9 +47,9 @@ class RealClusterIT {
       // tables here keeps the workers' tasks from racing to create them.
       Catalog catalog = CatalogUtil.buildIcebergCatalog(CATALOG_NAME, cluster.catalogProperties(), new org.apache.hadoop.conf.Configuration());
       EventsTable table = new EventsTable(catalog, TABLE);
-      try (NimbusClient nimbus = await("Nimbus leading, with a Supervisor of 2 slots", Duration.ofMinutes(2), this::nimbusWithSupervisor)) {
+      try (NimbusClient nimbus = await("Nimbus leading, with a Supervisor of 2 free slots", Duration.ofMinutes(2), session::nimbusWithTwoFreeSlots)) {
         submit();
-        Map<Integer, Set<String>> componentsPerPort = await("the topology on 2 workers", Duration.ofMinutes(2), () -> assignment(nimbus));
+        Map<Integer, Set<String>> componentsPerPort = await("the topology on 2 workers", Duration.ofMinutes(2), () -> session.assignment(nimbus));
         int victimPort = componentsPerPort.entrySet().stream()
             .filter(e -> e.getValue().contains(SINK) && !e.getValue().contains(SPOUT))
             .map(Map.Entry::getKey).findFirst()
@@ -98,10 +91,10 @@ class RealClusterIT {
         assertThat(workers.seen().get(victimPort)).as("worker pids on the killed worker's port").hasSizeGreaterThanOrEqualTo(2);
         assertThat(workers.seen()).as("worker pids per port: the spout's worker never restarted")
             .allSatisfy((port, pids) -> assertThat(port == victimPort || pids.size() == 1).isTrue());
-        kill(nimbus);
+        session.kill(nimbus);
       }
     } catch (Throwable failure) {
-      printLogs();
+      session.printLogs();
       throw failure;
     }
   }
@@ -123,44 +116,7 @@ class RealClusterIT {
         // Fewer pending tuples than a batch's 5,000 records: batches seal on their 2 s age, so at
         // any moment each sink task holds an open batch of un-acked tuples for the kill to cost.
         "topology.max.spout.pending", "2000"));
-    Path out = cluster.logs().resolve("submit.out");
-    Process submitter = new ProcessBuilder(cluster.stormJarCommand(MAIN_CLASS, args, options))
-        .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    boolean exited = submitter.waitFor(2, TimeUnit.MINUTES);
-    if (!exited) {
-      submitter.destroyForcibly();
-    }
-    assertThat(exited && submitter.exitValue() == 0).as("storm jar submission (output in %s):%n%s", out, Files.readString(out)).isTrue();
-    log(Files.readString(out).lines().filter(l -> l.startsWith("submitted")).findFirst().orElse("submitted"));
-  }
-
-  private Optional<NimbusClient> nimbusWithSupervisor() {
-    NimbusClient client;
-    try {
-      client = cluster.nimbus();
-    } catch (RuntimeException notYet) {
-      return Optional.empty(); // no leader yet
-    }
-    try {
-      ClusterSummary summary = client.getClient().getClusterInfo();
-      if (summary.get_supervisors_size() > 0 && summary.get_supervisors().get(0).get_num_workers() >= 2) {
-        return Optional.of(client);
-      }
-    } catch (Exception notYet) {
-      // Nimbus not ready for this call yet
-    }
-    client.close();
-    return Optional.empty();
-  }
-
-  /** Slot port to the components it runs, once the topology's executors sit on two ports. */
-  private Optional<Map<Integer, Set<String>>> assignment(NimbusClient nimbus) throws Exception {
-    TopologyInfo info = nimbus.getClient().getTopologyInfoByName(TOPOLOGY);
-    Map<Integer, Set<String>> componentsPerPort = new TreeMap<>();
-    for (ExecutorSummary executor : info.get_executors()) {
-      componentsPerPort.computeIfAbsent(executor.get_port(), p -> new TreeSet<>()).add(executor.get_component_id());
-    }
-    return componentsPerPort.size() == 2 ? Optional.of(componentsPerPort) : Optional.empty();
+    session.submit(MAIN_CLASS, args, options);
   }
 
   /** The task index (position among the sink's tasks, as its snapshots record it) of the sink task on {@code port}. */
@@ -203,39 +159,11 @@ class RealClusterIT {
         Duration.ofNanos(System.nanoTime() - started).toSeconds()));
   }
 
-  private void kill(NimbusClient nimbus) throws Exception {
-    KillOptions now = new KillOptions();
-    now.set_wait_secs(0);
-    nimbus.getClient().killTopologyWithOpts(TOPOLOGY, now);
-  }
-
-  /** Polls {@code probe} (and the workers, to see every restart) until it answers, or fails at the deadline. */
   private <T> T await(String what, Duration timeout, Callable<Optional<T>> probe) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    long since = System.nanoTime();
-    while (true) {
-      workers.poll();
-      Optional<T> answer = probe.call();
-      if (answer.isPresent()) {
-        log(what + ": after " + Duration.ofNanos(System.nanoTime() - since).toMillis() + " ms");
-        return answer.get();
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("gave up after " + timeout.toSeconds() + " s waiting for " + what);
-      }
-      Thread.sleep(500);
-    }
-  }
-
-  private void printLogs() throws IOException {
-    for (Path file : cluster.logFiles()) {
-      List<String> lines = Files.readAllLines(file);
-      System.out.println("----- last 60 lines of " + file);
-      lines.subList(Math.max(0, lines.size() - 60), lines.size()).forEach(System.out::println);
-    }
+    return session.await(what, timeout, probe);
   }
 
   private static void log(String message) {
-    System.out.println("[real-cluster] " + message);
+    ClusterSession.log(message);
   }
 }

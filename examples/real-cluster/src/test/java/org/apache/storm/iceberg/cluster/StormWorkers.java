@@ -42,6 +42,11 @@ final class StormWorkers {
     return live;
   }
 
+  /** Forgets the pids seen so far: from now on, only this test's workers count. */
+  void forgetSeen() {
+    seenPerPort.clear();
+  }
+
   /** Worker starts beyond the first on each port: the Supervisor's restarts seen so far. */
   int restarts() {
     return seenPerPort.values().stream().mapToInt(pids -> pids.size() - 1).sum();
