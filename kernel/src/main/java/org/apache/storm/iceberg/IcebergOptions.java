@@ -31,6 +31,8 @@ import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
+import org.apache.storm.iceberg.spi.SourcePositionExtractor;
+import org.apache.storm.iceberg.spi.SourcePositionExtractorFactory;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
@@ -93,7 +95,9 @@ public final class IcebergOptions implements Serializable {
           .optional("group-commit-interval-millis", wholeNumber(Builder::withGroupCommitIntervalMillis))
           .optional("group-commit-max-data-files", wholeInt(Builder::withGroupCommitMaxDataFiles))
           .optional("trident-state-name", text(Builder::withTridentStateName))
-          .optional("trident-state-type", text(Builder::withTridentStateType));
+          .optional("trident-state-type", text(Builder::withTridentStateType))
+          .optional("source-positions", OptionKeys.<Builder>provider(Builder::withSourcePositions))
+          .optional("source-reset-accepted", text((builder, value) -> builder.withSourceResetAccepted(Boolean.parseBoolean(value))));
 
   static {
     OptionsAccess.register(options -> ((IcebergOptions) options).settings);
@@ -243,6 +247,8 @@ public final class IcebergOptions implements Serializable {
     private String spillDirectory;
     private String tridentStateName = DEFAULT_TRIDENT_STATE_NAME;
     private StateType tridentStateType = StateType.OPAQUE;
+    private ProviderChoice<SourcePositionExtractor> sourcePositions;
+    private boolean sourceResetAccepted;
 
     /**
      * Catalog properties, passed to {@code CatalogUtil.buildIcebergCatalog} on each worker. The value
@@ -443,6 +449,30 @@ public final class IcebergOptions implements Serializable {
       }
     }
 
+    /**
+     * Writes each source record once: the named extractor (for example {@code kafka}) reads each
+     * tuple's source position, the sink skips a tuple whose record it committed or holds, and every
+     * commit records the positions the sink holds (README.md, "Exactly-once from Kafka").
+     */
+    public Builder withSourcePositions(String name, Map<String, String> properties) {
+      this.sourcePositions = ProviderChoice.named(SourcePositionExtractorFactory.class, name, properties);
+      return this;
+    }
+
+    public Builder withSourcePositions(SourcePositionExtractor extractor) {
+      this.sourcePositions = ProviderChoice.instance(extractor);
+      return this;
+    }
+
+    /**
+     * Accepts that a source changed identity under committed positions (a Kafka topic deleted and
+     * created again): it starts over instead of having its tuples refused. Default false.
+     */
+    public Builder withSourceResetAccepted(boolean accepted) {
+      this.sourceResetAccepted = accepted;
+      return this;
+    }
+
     /** Validates everything; an {@link IllegalArgumentException} says what to change. */
     public IcebergOptions build() {
       boolean noThreshold =
@@ -456,6 +486,7 @@ public final class IcebergOptions implements Serializable {
               commitDeadlineMarginMillis),
           new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
           new SinkSettings.Trident(tridentStateName, tridentStateType),
+          sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),
           spillDirectory)));
     }
   }

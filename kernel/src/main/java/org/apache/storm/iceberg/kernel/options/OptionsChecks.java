@@ -42,6 +42,9 @@ public final class OptionsChecks {
       providers.fileFormat().validate(loader);
     }
     providers.sealPolicies().forEach(choice -> choice.validate(loader));
+    if (settings.sourcePositions() != null) {
+      settings.sourcePositions().extractor().validate(loader);
+    }
     return settings;
   }
 

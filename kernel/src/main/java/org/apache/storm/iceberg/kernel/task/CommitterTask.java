@@ -22,6 +22,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.iceberg.kernel.ack.Holders;
+import org.apache.storm.iceberg.kernel.position.Positions;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.TupleUtils;
@@ -181,7 +182,7 @@ public final class CommitterTask {
         Map.of(
             "writer-batches", String.valueOf(descriptors.size()),
             "writer-tasks", String.join(",", writerTasks.stream().map(String::valueOf).toList()));
-    committer.commit(files, summary, Holders.whole(descriptors), oldestTupleMillis);
+    committer.commit(files, summary, Holders.whole(descriptors), oldestTupleMillis, new Positions());
   }
 
   private void failExpired(Pending waiting) {

@@ -12,6 +12,8 @@ import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
+import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
+import org.apache.storm.iceberg.spi.SourcePosition;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
@@ -66,6 +68,7 @@ public final class SinkTask implements Closeable {
   private final LongSupplier clock;
   private final SinkMetrics metrics;
   private final TableLifecycle lifecycle;
+  private final Deduplication dedup;
   private OpenBatch<?> batch;
   private final int recordsPerClockRead;
   private long lastClockMillis;
@@ -79,8 +82,10 @@ public final class SinkTask implements Closeable {
       List<SealPolicy> policies,
       SealedBatchHandler handler,
       TaskEnvironment env,
-      TableLifecycle lifecycle) {
+      TableLifecycle lifecycle,
+      Deduplication dedup) {
     this.catalog = opened.catalog();
+    this.dedup = dedup;
     this.lifecycle = lifecycle;
     this.table = opened.table();
     this.batches = batches;
@@ -149,8 +154,15 @@ public final class SinkTask implements Closeable {
               BatchFactory batches = new BatchFactory(opened.table(), settings.providers().fileFormat(),
                   settings.providers().recordMapper().resolve(opened.loader()), opened.loader(), env.task(), spillDirectory,
                   ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
-              return new SinkTask(opened, batches, policies, handlerFactory.apply(opened, lifecycle), env, lifecycle);
+              return new SinkTask(opened, batches, policies, handlerFactory.apply(opened, lifecycle), env, lifecycle,
+                  deduplication(settings, opened.loader(), env));
             });
+  }
+
+  private static Deduplication deduplication(SinkSettings settings, ClassLoader loader, TaskEnvironment env) {
+    SinkSettings.SourcePositions positions = settings.sourcePositions();
+    return positions == null ? null : new Deduplication(positions.extractor().resolve(loader),
+        new PositionsLedger(settings.commits().walNamespace(), env.task().topology()), positions.resetAccepted(), env.metrics());
   }
 
   /** This task's metrics. */
@@ -193,6 +205,19 @@ public final class SinkTask implements Closeable {
    * @return whether the tuple is in the batch
    */
   private <T> boolean write(OpenBatch<T> open, Tuple tuple) {
+    SourcePosition position = null;
+    if (dedup != null) {
+      try {
+        position = dedup.position(table.name(), tuple);
+      } catch (RuntimeException e) {
+        failUnmappable(tuple, e);
+        return false;
+      }
+      if (position != null && (dedup.committed(position) || open.holds(position))) {
+        skipDuplicate(open, tuple, position);
+        return false;
+      }
+    }
     T row;
     try {
       row = open.map(tuple);
@@ -201,7 +226,11 @@ public final class SinkTask implements Closeable {
       return false;
     }
     try {
-      open.write(row, tuple);
+      if (position == null) {
+        open.write(row, tuple);
+      } else {
+        open.write(row, tuple, position, dedup.identity(position.source()));
+      }
       metrics.recordWritten();
       return true;
     } catch (OpenBatch.RecordRejectedException e) {
@@ -214,6 +243,19 @@ public final class SinkTask implements Closeable {
       failBatch(open.abandon(), e);
       collector.fail(tuple);
       return false;
+    }
+  }
+
+  /**
+   * A tuple whose record the sink holds already: acked now when committed, or held, unwritten, by
+   * the open batch holding it, to be acked or failed with it.
+   */
+  private void skipDuplicate(OpenBatch<?> open, Tuple tuple, SourcePosition position) {
+    metrics.duplicateSkipped();
+    if (dedup.committed(position)) {
+      collector.ack(tuple);
+    } else {
+      open.holdDuplicate(tuple);
     }
   }
 
@@ -277,6 +319,9 @@ public final class SinkTask implements Closeable {
     if (batch == null) {
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       lifecycle.refresh(table);
+      if (dedup != null) {
+        dedup.refresh(table);
+      }
       batch = batches.open(firstTupleArrivalMillis(readClockAndPublishCounts()));
       metrics.pending(0, batch.openedAtMillis());
     }
