@@ -65,10 +65,6 @@ public final class PositionsLedger {
    */
   Recording record(Table table, Positions batch) {
     Committed base = committed(table);
-    SourcePosition shared = base.positions().firstShared(batch);
-    if (shared != null) {
-      throw new PositionsOverlapException(table.name(), shared);
-    }
     Positions all = base.positions();
     for (String source : batch.sources()) {
       String recorded = all.identityOf(source);
@@ -76,6 +72,10 @@ public final class PositionsLedger {
       if (recorded != null && current != null && !recorded.equals(current)) {
         all.forget(source);
       }
+    }
+    SourcePosition shared = all.firstShared(batch);
+    if (shared != null) {
+      throw new PositionsOverlapException(table.name(), shared);
     }
     all.addAll(batch);
     return new Recording(Map.of(POSITIONS_KEY, all.encode(), SCOPE_KEY, scope), new PositionsUnchanged(base.snapshotId()));

@@ -7,9 +7,9 @@ import org.apache.storm.iceberg.spi.SourcePosition;
 /**
  * Source positions by source and partition, as offset ranges, with each source's identity when it
  * is known (see {@code SourcePositionExtractor#sourceIdentity}). It is what a batch holds, and what
- * a sink's commits hold, recorded whole in every commit's snapshot summary ({@link #encode}): about
- * 16 bytes per source partition whose offsets have no gap, and about 10 more per gap. Not
- * thread-safe.
+ * a sink's commits hold, recorded whole in every commit's snapshot summary ({@link #encode}): a
+ * source partition whose offsets have no gap takes its number and two offsets (24 bytes with
+ * nine-digit offsets), and each gap one more range. Not thread-safe.
  */
 public final class Positions {
   private final TreeMap<String, Source> sources = new TreeMap<>();
