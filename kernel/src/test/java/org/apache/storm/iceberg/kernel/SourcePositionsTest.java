@@ -264,4 +264,44 @@ class SourcePositionsTest {
     assertThat(encoded.length()).isBetween(23_000, 25_000);
     assertThat(Positions.decode(encoded).encode()).isEqualTo(encoded);
   }
+
+  /** The descriptors a writer task emits for the given offsets of partition 0 (batches of 5). */
+  List<Tuple> writerDescriptors(int taskIndex, long... offsets) {
+    RecordingCollector out = new RecordingCollector();
+    SinkTask writer = SinkTask.openWriter(settings(options().build()),
+        new TaskIdentity("orders", "iceberg-writer", 10 + taskIndex, taskIndex, 2), out.collector(), clock::get);
+    send(writer, 0, offsets);
+    writer.close();
+    return out.emitted.stream().map(e -> descriptors.tuple(e.values().get(0))).toList();
+  }
+
+  final Tuples descriptors = Tuples.from("iceberg-writer", org.apache.storm.iceberg.IcebergWriterBolt.DESCRIPTOR_FIELD);
+
+  @Test
+  void theSplitSinksCommitterFailsADescriptorHoldingOffsetsAnotherWriterHoldsOrTheSinkCommitted() {
+    start(SinkTaskTest.CatalogKind.HADOOP);
+    RecordingCollector out = new RecordingCollector();
+    org.apache.storm.iceberg.kernel.task.CommitterTask committer = org.apache.storm.iceberg.kernel.task.CommitterTask.open(
+        settings(options().withGroupCommitIntervalMillis(1_000).build()),
+        new TaskIdentity("orders", "iceberg-committer", 1, 0, 1), out.collector(), clock::get);
+    List<Tuple> first = writerDescriptors(0, offsets(0, 5));
+    List<Tuple> overlapping = writerDescriptors(1, offsets(3, 8));
+    first.forEach(committer::execute);
+    overlapping.forEach(committer::execute);
+    clock.addAndGet(1_000);
+    committer.execute(descriptors.tick());
+
+    assertThat(out.acked).containsExactlyElementsOf(first);
+    assertThat(out.failed).containsExactlyElementsOf(overlapping);
+    assertThat(out.errors).singleElement().asString().contains("it holds events partition 0 offset 3");
+    assertThat(newestPositions()).isEqualTo("events@id-1|0=0-4");
+
+    // The writer's replay skips what is committed: only offsets 5 to 9 are written again.
+    List<Tuple> replay = writerDescriptors(1, offsets(3, 10));
+    replay.forEach(committer::execute);
+    clock.addAndGet(1_000);
+    committer.execute(descriptors.tick());
+    assertThat(ids()).isEqualTo(LongStream.range(0, 10).boxed().toList());
+    assertThat(newestPositions()).isEqualTo("events@id-1|0=0-9");
+  }
 }

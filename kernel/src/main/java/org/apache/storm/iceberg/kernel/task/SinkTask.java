@@ -13,7 +13,6 @@ import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
 import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
-import org.apache.storm.iceberg.spi.SourcePosition;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
@@ -24,7 +23,6 @@ import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.Config;
-import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.iceberg.kernel.ack.Holders;
@@ -68,7 +66,7 @@ public final class SinkTask implements Closeable {
   private final LongSupplier clock;
   private final SinkMetrics metrics;
   private final TableLifecycle lifecycle;
-  private final Deduplication dedup;
+  private final TupleIntake intake;
   private OpenBatch<?> batch;
   private final int recordsPerClockRead;
   private long lastClockMillis;
@@ -85,7 +83,7 @@ public final class SinkTask implements Closeable {
       TableLifecycle lifecycle,
       Deduplication dedup) {
     this.catalog = opened.catalog();
-    this.dedup = dedup;
+    this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), dedup);
     this.lifecycle = lifecycle;
     this.table = opened.table();
     this.batches = batches;
@@ -199,71 +197,21 @@ public final class SinkTask implements Closeable {
   }
 
   /**
-   * Maps the tuple and writes its row into the open batch. A tuple the mapper or the partitioning
-   * refuses is failed on its own; a write that breaks the batch fails the batch and the tuple.
+   * Takes the tuple into the open batch ({@link TupleIntake}); a write that breaks the batch fails
+   * the batch and the tuple.
    *
-   * @return whether the tuple is in the batch
+   * @return whether the tuple's record is in the batch
    */
-  private <T> boolean write(OpenBatch<T> open, Tuple tuple) {
-    SourcePosition position = null;
-    if (dedup != null) {
-      try {
-        position = dedup.position(table.name(), tuple);
-      } catch (RuntimeException e) {
-        failUnmappable(tuple, e);
-        return false;
-      }
-      if (position != null && (dedup.committed(position) || open.holds(position))) {
-        skipDuplicate(open, tuple, position);
-        return false;
-      }
-    }
-    T row;
+  private boolean write(OpenBatch<?> open, Tuple tuple) {
     try {
-      row = open.map(tuple);
-    } catch (RuntimeException e) {
-      failUnmappable(tuple, e);
-      return false;
-    }
-    try {
-      if (position == null) {
-        open.write(row, tuple);
-      } else {
-        open.write(row, tuple, position, dedup.identity(position.source()));
-      }
-      metrics.recordWritten();
-      return true;
-    } catch (OpenBatch.RecordRejectedException e) {
-      failUnmappable(tuple, e);
-      return false;
-    } catch (RuntimeException e) {
-      // The batch's files are broken: fail it whole; this tuple is not in it yet.
+      return intake.take(open, tuple);
+    } catch (TupleIntake.BrokenBatchException e) {
       batch = null;
       metrics.nothingPending();
-      failBatch(open.abandon(), e);
+      failBatch(open.abandon(), e.failure());
       collector.fail(tuple);
       return false;
     }
-  }
-
-  /**
-   * A tuple whose record the sink holds already: acked now when committed, or held, unwritten, by
-   * the open batch holding it, to be acked or failed with it.
-   */
-  private void skipDuplicate(OpenBatch<?> open, Tuple tuple, SourcePosition position) {
-    metrics.duplicateSkipped();
-    if (dedup.committed(position)) {
-      collector.ack(tuple);
-    } else {
-      open.holdDuplicate(tuple);
-    }
-  }
-
-  private void failUnmappable(Tuple tuple, RuntimeException cause) {
-    TupleMappingException error = new TupleMappingException(table.name(), tuple, cause);
-    LOG.error(Redaction.redact(error.getMessage()), Redaction.of(error));
-    collector.reportError(error);
-    collector.fail(tuple);
   }
 
   /** Seals and commits the open batch when a seal policy says so. */
@@ -319,9 +267,7 @@ public final class SinkTask implements Closeable {
     if (batch == null) {
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       lifecycle.refresh(table);
-      if (dedup != null) {
-        dedup.refresh(table);
-      }
+      intake.refresh(table);
       batch = batches.open(firstTupleArrivalMillis(readClockAndPublishCounts()));
       metrics.pending(0, batch.openedAtMillis());
     }

@@ -35,7 +35,7 @@ final class TaskCommitProtocol {
     CommitProtocol protocol =
         new CommitProtocol(table, wal, scope, commits.snapshotProperties(),
             new CommitSettler.Retries(commits.retries(), commits.retryBackoffMillis()), deadline,
-            settings.sourcePositions() == null ? null : new PositionsLedger(commits.walNamespace(), task.topology()));
+            new PositionsLedger(commits.walNamespace(), task.topology()));
     int dropped = protocol.clearStaleEntries();
     if (dropped > 0) {
       LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, dropped);
