@@ -29,6 +29,8 @@ import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
+import org.apache.storm.iceberg.spi.SourcePositionExtractor;
+import org.apache.storm.iceberg.spi.SourcePositionExtractorFactory;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
 /**
@@ -83,7 +85,9 @@ public final class IcebergOptions implements Serializable {
           .optional("group-commit-interval-millis", wholeNumber(Builder::withGroupCommitIntervalMillis))
           .optional("group-commit-max-data-files", wholeInt(Builder::withGroupCommitMaxDataFiles))
           .optional("trident-state-name", text(Builder::withTridentStateName))
-          .optional("trident-state-type", text(Builder::withTridentStateType));
+          .optional("trident-state-type", text(Builder::withTridentStateType))
+          .optional("source-positions", OptionKeys.<Builder>provider(Builder::withSourcePositions))
+          .optional("source-reset-accepted", text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
   static {
     OptionsAccess.register(options -> ((IcebergOptions) options).settings);
@@ -338,6 +342,30 @@ public final class IcebergOptions implements Serializable {
         throw new IllegalArgumentException(
             "withTridentStateType takes transactional, opaque or non-transactional, got '" + type + "'");
       }
+    }
+
+    /**
+     * Writes each source record once: the named extractor (for example {@code kafka}) reads each
+     * tuple's source position, the sink skips a tuple whose record it committed or holds, and every
+     * commit records the positions the sink holds (README.md, "Exactly-once from Kafka").
+     */
+    public Builder withSourcePositions(String name, Map<String, String> properties) {
+      draft.sourcePositions = ProviderChoice.named(SourcePositionExtractorFactory.class, name, properties);
+      return this;
+    }
+
+    public Builder withSourcePositions(SourcePositionExtractor extractor) {
+      draft.sourcePositions = ProviderChoice.instance(extractor);
+      return this;
+    }
+
+    /**
+     * Accepts that a source changed identity under committed positions (a Kafka topic deleted and
+     * created again): it starts over instead of having its tuples refused. Default false.
+     */
+    public Builder withSourceResetAccepted(boolean accepted) {
+      draft.sourceResetAccepted = accepted;
+      return this;
     }
 
     /** Validates everything; an {@link IllegalArgumentException} says what to change. */

@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SourceOwnership;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.seal.TickIntervals;
 import org.apache.storm.task.OutputCollector;
@@ -34,6 +35,7 @@ abstract class SinkTaskBolt extends BaseRichBolt {
 
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+    SourceOwnership.require(options.settings(), context, Thread.currentThread().getContextClassLoader());
     guard = new ShutdownGuard();
     sink = open(TaskEnvironment.of(topoConf, context, guard.guard(collector)));
   }

@@ -16,6 +16,8 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.iceberg.kernel.ack.Holders;
+import org.apache.storm.iceberg.kernel.position.Positions;
+import org.apache.storm.iceberg.spi.SourcePosition;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
@@ -38,6 +40,7 @@ public final class OpenBatch<T> {
   private final FanoutDataWriter<T> writer;
   private final PartitionKey partitionKey;
   private final HeldTuples tuples;
+  private final Positions positions = new Positions();
   private final long openedAtMillis;
   private final ByteEstimates estimates;
   private long records;
@@ -103,6 +106,31 @@ public final class OpenBatch<T> {
   }
 
   /**
+   * As {@link #write(Object, Tuple)}, for a tuple at a source position, which the batch then holds
+   * (with its source's identity, when known).
+   */
+  public void write(T row, Tuple tuple, SourcePosition position, String sourceIdentity) {
+    write(row, tuple);
+    positions.add(position);
+    if (sourceIdentity != null && positions.identityOf(position.source()) == null) {
+      positions.identify(position.source(), sourceIdentity);
+    }
+  }
+
+  /** Whether the batch holds a record at {@code position}. */
+  public boolean holds(SourcePosition position) {
+    return positions.contains(position);
+  }
+
+  /**
+   * Holds a tuple whose record the batch holds already (from another tuple at the same source
+   * position), without writing it again: it is acked or failed with the batch.
+   */
+  public void holdDuplicate(Tuple tuple) {
+    tuples.hold(tuple);
+  }
+
+  /**
    * Writes the row into its partition's open file, holding no tuple: for a caller whose source
    * settles its tuples itself (a Trident batch). Throws as {@link #write(Object, Tuple)}.
    */
@@ -148,7 +176,7 @@ public final class OpenBatch<T> {
       throw new UncheckedIOException("Cannot close the batch's data files", e);
     }
     List<DataFile> dataFiles = writer.result().dataFiles();
-    return new SealedBatch(dataFiles, tuples, records, openedAtMillis);
+    return new SealedBatch(dataFiles, tuples, records, openedAtMillis, positions);
   }
 
   /**

@@ -8,7 +8,9 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.kernel.position.Positions;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
@@ -36,6 +38,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class CommitProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(CommitProtocol.class);
+  /** How often a commit is computed again because another task of the sink recorded positions first. */
+  private static final int MAX_POSITION_ATTEMPTS = 20;
 
   private final Table table;
   private final WalStore wal;
@@ -45,6 +49,7 @@ public final class CommitProtocol {
   private final LongSupplier clock;
   private final CommitSettler settler;
   private final CommitDeadline deadline;
+  private final PositionsLedger positionsLedger;
 
   public CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties) {
     this(table, wal, scope, snapshotProperties, CommitSettler.Retries.DEFAULT);
@@ -61,13 +66,23 @@ public final class CommitProtocol {
       Map<String, String> snapshotProperties,
       CommitSettler.Retries retries,
       CommitDeadline deadline) {
-    this(table, wal, scope, snapshotProperties, () -> UUID.randomUUID().toString(), System::currentTimeMillis, retries, deadline);
+    this(table, wal, scope, snapshotProperties, retries, deadline, null);
   }
 
-  /**
-   * @param commitIds where commit ids come from: random UUIDs today; the hook point reserved for a
-   *     {@link org.apache.storm.iceberg.spi.BatchIdExtractor}
-   */
+  /** @param positionsLedger where the sink's committed source positions are kept, or null for a sink without */
+  public CommitProtocol(
+      Table table,
+      WalStore wal,
+      WalScope scope,
+      Map<String, String> snapshotProperties,
+      CommitSettler.Retries retries,
+      CommitDeadline deadline,
+      PositionsLedger positionsLedger) {
+    this(table, wal, scope, snapshotProperties, () -> UUID.randomUUID().toString(), System::currentTimeMillis, retries, deadline,
+        positionsLedger);
+  }
+
+  /** @param commitIds where commit ids come from: random UUIDs */
   CommitProtocol(
       Table table,
       WalStore wal,
@@ -76,7 +91,8 @@ public final class CommitProtocol {
       Supplier<String> commitIds,
       LongSupplier clock,
       CommitSettler.Retries retries,
-      CommitDeadline deadline) {
+      CommitDeadline deadline,
+      PositionsLedger positionsLedger) {
     this.table = table;
     this.wal = wal;
     this.scope = scope;
@@ -85,6 +101,7 @@ public final class CommitProtocol {
     this.clock = clock;
     this.settler = new CommitSettler(table, retries);
     this.deadline = deadline;
+    this.positionsLedger = positionsLedger;
   }
 
   /** Whether a batch whose oldest tuple arrived at {@code oldestTupleMillis} has passed its commit deadline. */
@@ -101,6 +118,15 @@ public final class CommitProtocol {
    * @param oldestTupleMillis when the oldest tuple whose record the files hold reached the sink
    */
   public CommitOutcome commit(List<DataFile> files, Map<String, String> commitSummary, long oldestTupleMillis) {
+    return commit(files, commitSummary, oldestTupleMillis, null);
+  }
+
+  /**
+   * As {@link #commit(List, Map, long)}, recording {@code positions}, the source positions whose
+   * records the files hold, with every position the sink committed before (see {@link
+   * PositionsLedger}); null for a sink without source positions.
+   */
+  public CommitOutcome commit(List<DataFile> files, Map<String, String> commitSummary, long oldestTupleMillis, Positions positions) {
     String commitId = commitIds.get();
     long attemptMillis = clock.getAsLong();
     DeadlineGuard guard = deadline.guardFor(oldestTupleMillis);
@@ -120,27 +146,46 @@ public final class CommitProtocol {
       deleteWalEntry(commitId);
       return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, e);
     }
-    CommitOutcome outcome = append(commitId, files, commitSummary, attemptMillis, guard);
+    CommitOutcome outcome = append(new Append(commitId, files, commitSummary, positions), attemptMillis, guard);
     if (outcome.status() != CommitOutcome.Status.UNKNOWN) {
       deleteWalEntry(commitId);
     }
     return outcome;
   }
 
-  private CommitOutcome append(
-      String commitId, List<DataFile> files, Map<String, String> commitSummary, long attemptMillis, DeadlineGuard guard) {
-    try {
-      newAppend(commitId, files, commitSummary).validateWith(guard).commit();
-    } catch (RuntimeException error) {
-      if (guard.refused()) {
-        // Iceberg retries only conflicts, which were not applied, and asks the guard before each
-        // attempt reaches the catalog: nothing of this commit was applied.
-        return expired(commitId, files, "during Iceberg's conflict retries");
+  /** What one commit appends: its files, its summary and the source positions they hold (or null). */
+  private record Append(String commitId, List<DataFile> files, Map<String, String> commitSummary, Positions positions) {}
+
+  private CommitOutcome append(Append append, long attemptMillis, DeadlineGuard guard) {
+    for (int attempt = 1; ; attempt++) {
+      PositionsLedger.PositionsUnchanged positionsBase;
+      AppendFiles update;
+      try {
+        PositionsLedger.Recording recording = recording(append);
+        positionsBase = recording == null ? null : recording.validator();
+        update = newAppend(append, recording, guard);
+      } catch (PositionsLedger.PositionsOverlapException overlap) {
+        LOG.warn(Redaction.redact(overlap.getMessage()));
+        return new CommitOutcome(CommitOutcome.Status.FAILED, append.commitId(), overlap);
       }
-      return settler.settle(commitId, attemptMillis, error, () -> newAppend(commitId, files, commitSummary), guard);
+      try {
+        update.commit();
+        LOG.debug("Commit {} landed in {}", append.commitId(), table.name());
+        return new CommitOutcome(CommitOutcome.Status.COMMITTED, append.commitId(), null);
+      } catch (RuntimeException error) {
+        if (guard.refused()) {
+          // Iceberg retries only conflicts, which were not applied, and asks the guard before each
+          // attempt reaches the catalog: nothing of this commit was applied.
+          return expired(append.commitId(), append.files(), "during Iceberg's conflict retries");
+        }
+        if (positionsBase != null && positionsBase.refused() && attempt < MAX_POSITION_ATTEMPTS) {
+          // Another task of the sink committed first: record its positions too, and try again.
+          table.refresh();
+          continue;
+        }
+        return settler.settle(append.commitId(), attemptMillis, error, validator -> newAppend(append, recording(append), validator), guard);
+      }
     }
-    LOG.debug("Commit {} landed in {}", commitId, table.name());
-    return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, null);
   }
 
   private CommitOutcome expired(String commitId, List<DataFile> files, String when) {
@@ -154,14 +199,27 @@ public final class CommitProtocol {
     return new CommitOutcome(CommitOutcome.Status.EXPIRED, commitId, error);
   }
 
-  /** One append of {@code files}, tagged with the commit id; a retry makes the very same one. */
-  private AppendFiles newAppend(String commitId, List<DataFile> files, Map<String, String> commitSummary) {
-    AppendFiles append = table.newAppend();
-    files.forEach(append::appendFile);
-    summary.forEach(append::set);
-    commitSummary.forEach((key, value) -> append.set(SummaryKeys.RESERVED_PREFIX + key, value));
-    append.set(SummaryKeys.COMMIT_ID, commitId);
-    return append;
+  /** The positions to record with {@code append}, computed on the table's current metadata; null for none. */
+  private PositionsLedger.Recording recording(Append append) {
+    return append.positions() == null || positionsLedger == null ? null : positionsLedger.record(table, append.positions());
+  }
+
+  /**
+   * One append of the files, tagged with the commit id and validated by {@code validator} and, when
+   * it records positions, by the check that no other commit of the sink landed since they were
+   * computed. A retry makes the very same one, with positions computed again.
+   */
+  private AppendFiles newAppend(Append append, PositionsLedger.Recording recording, SnapshotAncestryValidator validator) {
+    AppendFiles update = table.newAppend();
+    append.files().forEach(update::appendFile);
+    summary.forEach(update::set);
+    append.commitSummary().forEach((key, value) -> update.set(SummaryKeys.RESERVED_PREFIX + key, value));
+    update.set(SummaryKeys.COMMIT_ID, append.commitId());
+    if (recording == null) {
+      return update.validateWith(validator);
+    }
+    recording.summary().forEach(update::set);
+    return update.validateWith(new AllValidators(validator, recording.validator()));
   }
 
   private void deleteWalEntry(String commitId) {

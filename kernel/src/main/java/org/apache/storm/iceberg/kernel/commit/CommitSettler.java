@@ -1,7 +1,7 @@
 package org.apache.storm.iceberg.kernel.commit;
 
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.SnapshotUpdate;
@@ -80,11 +80,12 @@ public final class CommitSettler {
    * commit's fate unknown, with every later lookup's or retry's error suppressed in it: a batch that
    * fails says why it could not be settled, not merely what its last retry met.
    *
-   * @param sameAppend makes the update again: the same files, summary and commit id
+   * @param sameUpdate makes the update again (the same files and commit id), validated by the
+   *     validator it is given and any of its own
    * @param deadline the batch's commit deadline: no retry starts, nor waits, past it
    */
   CommitOutcome settle(
-      String commitId, long attemptMillis, RuntimeException firstError, Supplier<? extends SnapshotUpdate<?>> sameAppend, DeadlineGuard deadline) {
+      String commitId, long attemptMillis, RuntimeException firstError, Function<SnapshotAncestryValidator, ? extends SnapshotUpdate<?>> sameUpdate, DeadlineGuard deadline) {
     boolean ambiguous = isAmbiguous(firstError);
     for (int retry = 0; ; retry++) {
       Long snapshotId;
@@ -126,9 +127,7 @@ public final class CommitSettler {
       }
       AbsentCommitId absent = new AbsentCommitId(commitId);
       try {
-        SnapshotUpdate<?> again = sameAppend.get();
-        again.validateWith(new AllValidators(deadline, absent));
-        again.commit();
+        sameUpdate.apply(new AllValidators(deadline, absent)).commit();
         LOG.info("Commit {} to {} landed on retry {} after {}", commitId, table.name(), retry + 1, Redaction.redact(firstError.toString()));
         return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
       } catch (RuntimeException e) {

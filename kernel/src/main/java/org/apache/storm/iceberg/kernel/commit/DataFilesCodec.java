@@ -39,12 +39,21 @@ public final class DataFilesCodec {
    * @param createdAtMillis when the entry was written
    * @param files the data files
    * @param oldestTupleMillis when the oldest tuple whose record the files hold reached its task
+   * @param positions the source positions whose records the files hold ({@code Positions#encode}),
+   *     or null for none; a split-sink descriptor carries them to the committer
    */
   public record Entry(
-      String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files, long oldestTupleMillis) {
+      String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files, long oldestTupleMillis,
+      String positions) {
     /** An entry whose oldest tuple is taken to have arrived when the entry was written. */
     public Entry(String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files) {
       this(id, table, component, taskIndex, createdAtMillis, files, createdAtMillis);
+    }
+
+    /** An entry without source positions. */
+    public Entry(
+        String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files, long oldestTupleMillis) {
+      this(id, table, component, taskIndex, createdAtMillis, files, oldestTupleMillis, null);
     }
   }
 
@@ -61,6 +70,9 @@ public final class DataFilesCodec {
       json.writeNumberField("task-index", entry.taskIndex());
       json.writeNumberField("created-at-ms", entry.createdAtMillis());
       json.writeNumberField("oldest-tuple-ms", entry.oldestTupleMillis());
+      if (entry.positions() != null) {
+        json.writeStringField("source-positions", entry.positions());
+      }
       json.writeArrayFieldStart("files");
       for (DataFile file : entry.files()) {
         ContentFileParser.toJson(file, specs.get(file.specId()), json);
@@ -104,7 +116,8 @@ public final class DataFilesCodec {
           JsonUtil.getInt("task-index", root),
           JsonUtil.getLong("created-at-ms", root),
           files,
-          version == 1 ? JsonUtil.getLong("created-at-ms", root) : JsonUtil.getLong("oldest-tuple-ms", root));
+          version == 1 ? JsonUtil.getLong("created-at-ms", root) : JsonUtil.getLong("oldest-tuple-ms", root),
+          JsonUtil.getStringOrNull("source-positions", root));
     } catch (CorruptEntryException e) {
       throw e;
     } catch (IOException | RuntimeException e) {

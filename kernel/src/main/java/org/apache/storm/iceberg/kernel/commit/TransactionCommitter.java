@@ -4,11 +4,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -146,8 +148,16 @@ public final class TransactionCommitter {
             commitId, table.name(), expected.errorMessage());
         return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, error);
       }
-      return settler.settle(commitId, attemptMillis, error, update, CommitDeadline.NONE.guardFor(attemptMillis));
+      return settler.settle(commitId, attemptMillis, error, validatedBy(update), CommitDeadline.NONE.guardFor(attemptMillis));
     }
+  }
+
+  private static Function<SnapshotAncestryValidator, SnapshotUpdate<?>> validatedBy(Supplier<SnapshotUpdate<?>> update) {
+    return validator -> {
+      SnapshotUpdate<?> again = update.get();
+      again.validateWith(validator);
+      return again;
+    };
   }
 
   private CommitOutcome unvalidated(String commitId, Supplier<SnapshotUpdate<?>> update, long attemptMillis) {
@@ -155,7 +165,7 @@ public final class TransactionCommitter {
       update.get().commit();
       return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, null);
     } catch (RuntimeException error) {
-      return settler.settle(commitId, attemptMillis, error, update, CommitDeadline.NONE.guardFor(attemptMillis));
+      return settler.settle(commitId, attemptMillis, error, validatedBy(update), CommitDeadline.NONE.guardFor(attemptMillis));
     }
   }
 

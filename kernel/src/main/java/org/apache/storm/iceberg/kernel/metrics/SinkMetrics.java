@@ -34,6 +34,8 @@ public final class SinkMetrics {
   private final Counter tableDropped;
   private final Counter transactionsSkipped;
   private final Counter txidRegressions;
+  private final Counter duplicatesSkipped;
+  private final Counter offsetRegressions;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -55,6 +57,8 @@ public final class SinkMetrics {
     this.tableDropped = context.registerCounter("iceberg-table-dropped");
     this.transactionsSkipped = context.registerCounter("iceberg-transactions-skipped");
     this.txidRegressions = context.registerCounter("iceberg-txid-regressions");
+    this.duplicatesSkipped = context.registerCounter("iceberg-duplicates-skipped");
+    this.offsetRegressions = context.registerCounter("iceberg-offset-regressions");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -139,6 +143,16 @@ public final class SinkMetrics {
   /** Counts a Trident transaction refused because its txid is older than one the table holds. */
   public void txidRegression() {
     txidRegressions.inc();
+  }
+
+  /** Counts a tuple whose record the sink committed, or holds in a batch, at its source position: not written again. */
+  public void duplicateSkipped() {
+    duplicatesSkipped.inc();
+  }
+
+  /** Counts a tuple refused because its source changed identity under committed positions. */
+  public void offsetRegression() {
+    offsetRegressions.inc();
   }
 
   /** What is waiting to be committed: {@code files} data files, the oldest since {@code sinceMillis}. */

@@ -42,7 +42,18 @@ public final class OptionsChecks {
       providers.fileFormat().validate(loader);
     }
     providers.sealPolicies().forEach(choice -> choice.validate(loader));
+    if (settings.sourcePositions() != null) {
+      settings.sourcePositions().extractor().validate(loader);
+    }
     return settings;
+  }
+
+  /** A Flux flag: {@code true} or {@code false}, nothing else. */
+  public static boolean requireBoolean(String value, String key) {
+    if ("true".equalsIgnoreCase(value.trim()) || "false".equalsIgnoreCase(value.trim())) {
+      return Boolean.parseBoolean(value.trim());
+    }
+    throw new IllegalArgumentException(key + " must be true or false, got '" + value + "'");
   }
 
   public static long requireNonNegative(long value, String setter) {

@@ -9,6 +9,7 @@ import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 import org.apache.storm.iceberg.spi.SealPolicy;
+import org.apache.storm.iceberg.spi.SourcePositionExtractor;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 import org.apache.storm.trident.state.StateType;
@@ -56,6 +57,9 @@ public final class OptionsDraft {
   public String spillDirectory;
   public String tridentStateName = DEFAULT_TRIDENT_STATE_NAME;
   public StateType tridentStateType = StateType.OPAQUE;
+  /** Null for a sink without source positions. */
+  public ProviderChoice<SourcePositionExtractor> sourcePositions;
+  public boolean sourceResetAccepted;
 
   /**
    * The checked settings ({@link OptionsChecks#checked}). A draft with no commit interval and no
@@ -73,6 +77,7 @@ public final class OptionsDraft {
             commitDeadlineMarginMillis),
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
         new SinkSettings.Trident(tridentStateName, tridentStateType),
+        sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),
         spillDirectory));
   }
 }

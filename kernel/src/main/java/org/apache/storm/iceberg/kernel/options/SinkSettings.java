@@ -3,6 +3,7 @@ package org.apache.storm.iceberg.kernel.options;
 import org.apache.storm.iceberg.kernel.commit.CommitSettler;
 import java.io.Serializable;
 import org.apache.storm.trident.state.StateType;
+import org.apache.storm.iceberg.spi.SourcePositionExtractor;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -31,6 +32,7 @@ public record SinkSettings(
     Commits commits,
     SplitSink splitSink,
     Trident trident,
+    SourcePositions sourcePositions,
     String spillDirectory)
     implements Serializable {
 
@@ -42,7 +44,7 @@ public record SinkSettings(
   /** Every group, catalog secrets masked. */
   @Override
   public String toString() {
-    return target + ", " + thresholds + ", " + providers + ", " + commits + ", " + splitSink + ", " + trident + ", spillDirectory="
+    return target + ", " + thresholds + ", " + providers + ", " + commits + ", " + splitSink + ", " + trident + ", sourcePositions=" + sourcePositions + ", spillDirectory="
         + (spillDirectory != null ? spillDirectory : "java.io.tmpdir");
   }
 
@@ -138,4 +140,14 @@ public record SinkSettings(
    *     (opaque), or no promise (non-transactional: at-least-once)
    */
   public record Trident(String stateName, StateType stateType) implements Serializable {}
+
+  /**
+   * How the sink reads tuples' source positions, to write each source record once.
+   *
+   * @param extractor reads a tuple's position
+   * @param resetAccepted whether a source whose identity changed (a recreated Kafka topic) starts
+   *     over rather than being refused
+   */
+  public record SourcePositions(ProviderChoice<SourcePositionExtractor> extractor, boolean resetAccepted)
+      implements Serializable {}
 }

@@ -7,6 +7,7 @@ import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
 import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import java.util.List;
+import org.apache.storm.iceberg.kernel.position.Positions;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
@@ -33,17 +34,18 @@ final class CommitThenAck implements SealedBatchHandler {
 
   @Override
   public void handle(SealedBatch batch) {
-    commit(batch.dataFiles(), Map.of(), batch.tuples(), batch.oldestTupleMillis());
+    commit(batch.dataFiles(), Map.of(), batch.tuples(), batch.oldestTupleMillis(), batch.positions());
   }
 
   /**
    * Commits {@code files} in one append, with the sink's {@code summary} keys, and settles {@code
    * tuples}, unless the oldest of them, which arrived at {@code oldestTupleMillis}, has passed its
-   * commit deadline.
+   * commit deadline. The commit records {@code positions}, the source positions the files hold
+   * (empty for none).
    */
-  void commit(List<DataFile> files, Map<String, String> summary, HeldTuples tuples, long oldestTupleMillis) {
+  void commit(List<DataFile> files, Map<String, String> summary, HeldTuples tuples, long oldestTupleMillis, Positions positions) {
     long started = System.nanoTime();
-    CommitOutcome outcome = protocol.commit(files, summary, oldestTupleMillis);
+    CommitOutcome outcome = protocol.commit(files, summary, oldestTupleMillis, positions.isEmpty() ? null : positions);
     metrics.committed(outcome, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started);
     metrics.nothingPending();
     if (outcome.landed()) {

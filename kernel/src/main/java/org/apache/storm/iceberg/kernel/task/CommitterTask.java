@@ -22,6 +22,9 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.iceberg.kernel.ack.Holders;
+import org.apache.storm.iceberg.kernel.position.Positions;
+import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
+import org.apache.storm.iceberg.spi.SourcePosition;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.TupleUtils;
@@ -57,6 +60,8 @@ public final class CommitterTask {
   private int pendingFileCount;
   private long firstPendingAtMillis;
 
+  private final PositionsLedger ledger;
+
   /** A descriptor waiting for the group's commit, with what it carries. */
   private record Pending(Tuple descriptor, DataFilesCodec.Entry entry) {}
 
@@ -70,6 +75,7 @@ public final class CommitterTask {
     this.metrics = env.metrics();
     this.intervalMillis = settings.splitSink().groupCommitIntervalMillis();
     this.maxDataFiles = settings.splitSink().groupCommitMaxDataFiles();
+    this.ledger = new PositionsLedger(settings.commits().walNamespace(), env.task().topology());
   }
 
   public static CommitterTask open(SinkSettings settings, TaskEnvironment env) {
@@ -161,10 +167,19 @@ public final class CommitterTask {
     List<DataFile> files = new ArrayList<>();
     TreeSet<Integer> writerTasks = new TreeSet<>();
     long oldestTupleMillis = Long.MAX_VALUE;
+    Positions positions = new Positions();
+    Positions committed = committedPositions();
     for (Pending waiting : pending) {
       if (protocol.expired(waiting.entry().oldestTupleMillis())) {
         failExpired(waiting);
         continue;
+      }
+      if (waiting.entry().positions() != null) {
+        Positions held = Positions.decode(waiting.entry().positions());
+        if (!admitted(waiting, held, committed, positions)) {
+          continue;
+        }
+        positions.addAll(held);
       }
       descriptors.add(waiting.descriptor());
       files.addAll(waiting.entry().files());
@@ -181,7 +196,40 @@ public final class CommitterTask {
         Map.of(
             "writer-batches", String.valueOf(descriptors.size()),
             "writer-tasks", String.join(",", writerTasks.stream().map(String::valueOf).toList()));
-    committer.commit(files, summary, Holders.whole(descriptors), oldestTupleMillis);
+    committer.commit(files, summary, Holders.whole(descriptors), oldestTupleMillis, positions);
+  }
+
+  /** What the sink committed, read only when a pending descriptor carries source positions. */
+  private Positions committedPositions() {
+    if (pending.stream().noneMatch(waiting -> waiting.entry().positions() != null)) {
+      return new Positions();
+    }
+    table.refresh();
+    return ledger.committed(table).positions();
+  }
+
+  /**
+   * Whether a descriptor's positions are new: none committed, none in an earlier descriptor of the
+   * group. Two writers held one source partition (as during a rebalance) otherwise, and the
+   * descriptor is failed alone: its tuples replay, and the writers skip what is committed.
+   */
+  private boolean admitted(Pending waiting, Positions held, Positions committed, Positions group) {
+    SourcePosition shared = committed.firstShared(held);
+    if (shared == null) {
+      shared = group.firstShared(held);
+    }
+    if (shared == null) {
+      return true;
+    }
+    IllegalStateException error = new IllegalStateException(
+        "Committer of " + table.name() + " fails the descriptor of batch " + waiting.entry().id() + " from task "
+            + waiting.entry().taskIndex() + ": it holds " + shared.source() + " partition " + shared.partition() + " offset "
+            + shared.offset() + ", which the sink committed or another writer holds; its tuples replay and the"
+            + " committed ones are skipped");
+    LOG.warn(Redaction.redact(error.getMessage()));
+    collector.reportError(error);
+    collector.fail(waiting.descriptor());
+    return false;
   }
 
   private void failExpired(Pending waiting) {

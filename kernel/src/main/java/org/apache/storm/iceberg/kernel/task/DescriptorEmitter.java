@@ -46,7 +46,7 @@ public final class DescriptorEmitter implements SealedBatchHandler {
     DataFilesCodec.Entry descriptor =
         new DataFilesCodec.Entry(
             batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles(),
-            batch.oldestTupleMillis());
+            batch.oldestTupleMillis(), batch.positions().isEmpty() ? null : batch.positions().encode());
     // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
     String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
     // Anchoring updates each tuple's ack value: the acks below settle the same materialized tuples.

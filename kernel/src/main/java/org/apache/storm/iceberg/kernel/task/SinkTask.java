@@ -12,6 +12,7 @@ import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
+import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
@@ -22,7 +23,6 @@ import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.Config;
-import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.iceberg.kernel.ack.Holders;
@@ -66,6 +66,7 @@ public final class SinkTask implements Closeable {
   private final LongSupplier clock;
   private final SinkMetrics metrics;
   private final TableLifecycle lifecycle;
+  private final TupleIntake intake;
   private OpenBatch<?> batch;
   private final int recordsPerClockRead;
   private long lastClockMillis;
@@ -79,8 +80,10 @@ public final class SinkTask implements Closeable {
       List<SealPolicy> policies,
       SealedBatchHandler handler,
       TaskEnvironment env,
-      TableLifecycle lifecycle) {
+      TableLifecycle lifecycle,
+      Deduplication dedup) {
     this.catalog = opened.catalog();
+    this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), dedup);
     this.lifecycle = lifecycle;
     this.table = opened.table();
     this.batches = batches;
@@ -149,8 +152,15 @@ public final class SinkTask implements Closeable {
               BatchFactory batches = new BatchFactory(opened.table(), settings.providers().fileFormat(),
                   settings.providers().recordMapper().resolve(opened.loader()), opened.loader(), env.task(), spillDirectory,
                   ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
-              return new SinkTask(opened, batches, policies, handlerFactory.apply(opened, lifecycle), env, lifecycle);
+              return new SinkTask(opened, batches, policies, handlerFactory.apply(opened, lifecycle), env, lifecycle,
+                  deduplication(settings, opened.loader(), env));
             });
+  }
+
+  private static Deduplication deduplication(SinkSettings settings, ClassLoader loader, TaskEnvironment env) {
+    SinkSettings.SourcePositions positions = settings.sourcePositions();
+    return positions == null ? null : new Deduplication(positions.extractor().resolve(loader),
+        new PositionsLedger(settings.commits().walNamespace(), env.task().topology()), positions.resetAccepted(), env.metrics());
   }
 
   /** This task's metrics. */
@@ -187,41 +197,21 @@ public final class SinkTask implements Closeable {
   }
 
   /**
-   * Maps the tuple and writes its row into the open batch. A tuple the mapper or the partitioning
-   * refuses is failed on its own; a write that breaks the batch fails the batch and the tuple.
+   * Takes the tuple into the open batch ({@link TupleIntake}); a write that breaks the batch fails
+   * the batch and the tuple.
    *
-   * @return whether the tuple is in the batch
+   * @return whether the tuple's record is in the batch
    */
-  private <T> boolean write(OpenBatch<T> open, Tuple tuple) {
-    T row;
+  private boolean write(OpenBatch<?> open, Tuple tuple) {
     try {
-      row = open.map(tuple);
-    } catch (RuntimeException e) {
-      failUnmappable(tuple, e);
-      return false;
-    }
-    try {
-      open.write(row, tuple);
-      metrics.recordWritten();
-      return true;
-    } catch (OpenBatch.RecordRejectedException e) {
-      failUnmappable(tuple, e);
-      return false;
-    } catch (RuntimeException e) {
-      // The batch's files are broken: fail it whole; this tuple is not in it yet.
+      return intake.take(open, tuple);
+    } catch (TupleIntake.BrokenBatchException e) {
       batch = null;
       metrics.nothingPending();
-      failBatch(open.abandon(), e);
+      failBatch(open.abandon(), e.failure());
       collector.fail(tuple);
       return false;
     }
-  }
-
-  private void failUnmappable(Tuple tuple, RuntimeException cause) {
-    TupleMappingException error = new TupleMappingException(table.name(), tuple, cause);
-    LOG.error(Redaction.redact(error.getMessage()), Redaction.of(error));
-    collector.reportError(error);
-    collector.fail(tuple);
   }
 
   /** Seals and commits the open batch when a seal policy says so. */
@@ -277,6 +267,7 @@ public final class SinkTask implements Closeable {
     if (batch == null) {
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       lifecycle.refresh(table);
+      intake.refresh(table);
       batch = batches.open(firstTupleArrivalMillis(readClockAndPublishCounts()));
       metrics.pending(0, batch.openedAtMillis());
     }

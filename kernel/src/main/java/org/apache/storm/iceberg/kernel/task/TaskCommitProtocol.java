@@ -3,6 +3,7 @@ package org.apache.storm.iceberg.kernel.task;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.kernel.commit.CommitDeadline;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
+import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
 import org.apache.storm.iceberg.kernel.commit.CommitSettler;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
@@ -33,7 +34,8 @@ final class TaskCommitProtocol {
     WalScope scope = new WalScope(table, commits.walNamespace(), task.topology(), task.component(), task.taskIndex());
     CommitProtocol protocol =
         new CommitProtocol(table, wal, scope, commits.snapshotProperties(),
-            new CommitSettler.Retries(commits.retries(), commits.retryBackoffMillis()), deadline);
+            new CommitSettler.Retries(commits.retries(), commits.retryBackoffMillis()), deadline,
+            new PositionsLedger(commits.walNamespace(), task.topology()));
     int dropped = protocol.clearStaleEntries();
     if (dropped > 0) {
       LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, dropped);

@@ -1,0 +1,121 @@
+package org.apache.storm.iceberg.kernel.commit;
+
+import java.util.Map;
+import java.util.Objects;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotAncestryValidator;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.apache.storm.iceberg.kernel.position.Positions;
+import org.apache.storm.iceberg.spi.SourcePosition;
+
+/**
+ * The source positions a sink has committed, kept in the table: every commit of the sink records,
+ * in its snapshot summary, the positions that it and every earlier commit of the sink hold
+ * ({@link #POSITIONS_KEY}). The newest such snapshot is the whole truth, so a restart or a
+ * rebalance reads it alone, walking back from the current snapshot only as far as the sink's newest
+ * commit (past the commits of other writers since).
+ *
+ * <p>A sink is named by its WAL namespace and its topology's name. Its tasks commit concurrently,
+ * each recording what the newest commit recorded plus its own batch; a commit made against a newest
+ * commit that is no longer the newest is refused by {@link PositionsUnchanged} and recomputed, so
+ * no task's positions are lost. A batch holding a position already committed is refused outright.
+ */
+public final class PositionsLedger {
+  /** The summary key of the positions a sink's commits hold. */
+  public static final String POSITIONS_KEY = SummaryKeys.RESERVED_PREFIX + "source-positions";
+  /** The summary key naming the sink whose positions {@link #POSITIONS_KEY} holds. */
+  public static final String SCOPE_KEY = SummaryKeys.RESERVED_PREFIX + "positions-scope";
+
+  private final String scope;
+
+  public PositionsLedger(String walNamespace, String topology) {
+    this.scope = walNamespace + "/" + topology;
+  }
+
+  /**
+   * What the sink's newest commit recorded.
+   *
+   * @param snapshotId that commit's snapshot, or null when the sink has committed none
+   * @param positions its positions (empty for none); the caller's to change
+   */
+  public record Committed(Long snapshotId, Positions positions) {}
+
+  /** What the sink's commits hold in the table's current metadata; the caller refreshed it. */
+  public Committed committed(Table table) {
+    return in(SnapshotUtil.currentAncestors(table));
+  }
+
+  private Committed in(Iterable<Snapshot> ancestry) {
+    for (Snapshot snapshot : ancestry) {
+      Map<String, String> summary = snapshot.summary();
+      if (summary != null && scope.equals(summary.get(SCOPE_KEY)) && summary.containsKey(POSITIONS_KEY)) {
+        return new Committed(snapshot.snapshotId(), Positions.decode(summary.get(POSITIONS_KEY)));
+      }
+    }
+    return new Committed(null, new Positions());
+  }
+
+  /**
+   * The summary entries recording {@code batch} on top of what the table holds now, and the
+   * validator that refuses them once another commit of the sink landed first. A source whose
+   * identity in {@code batch} differs from the recorded one starts over: it was recreated.
+   *
+   * @throws PositionsOverlapException when the sink already committed a position of {@code batch}
+   */
+  Recording record(Table table, Positions batch) {
+    Committed base = committed(table);
+    Positions all = base.positions();
+    for (String source : batch.sources()) {
+      String recorded = all.identityOf(source);
+      String current = batch.identityOf(source);
+      if (recorded != null && current != null && !recorded.equals(current)) {
+        all.forget(source);
+      }
+    }
+    SourcePosition shared = all.firstShared(batch);
+    if (shared != null) {
+      throw new PositionsOverlapException(table.name(), shared);
+    }
+    all.addAll(batch);
+    return new Recording(Map.of(POSITIONS_KEY, all.encode(), SCOPE_KEY, scope), new PositionsUnchanged(base.snapshotId()));
+  }
+
+  /** A commit's summary entries and its validator. */
+  record Recording(Map<String, String> summary, PositionsUnchanged validator) {}
+
+  /** Refuses a base whose newest commit of the sink is not the one the positions were computed on. */
+  final class PositionsUnchanged implements SnapshotAncestryValidator {
+    private final Long expectedSnapshotId;
+    private volatile boolean refused;
+
+    PositionsUnchanged(Long expectedSnapshotId) {
+      this.expectedSnapshotId = expectedSnapshotId;
+    }
+
+    @Override
+    public boolean validate(Iterable<Snapshot> baseSnapshots) {
+      refused = !Objects.equals(expectedSnapshotId, in(baseSnapshots).snapshotId());
+      return !refused;
+    }
+
+    /** Whether another commit of the sink landed since the positions were computed. */
+    boolean refused() {
+      return refused;
+    }
+
+    @Override
+    public String errorMessage() {
+      return "another commit of sink " + scope + " recorded source positions since this one computed its own";
+    }
+  }
+
+  /** A batch holding a source position the sink already committed: two tasks owned one partition. */
+  public static final class PositionsOverlapException extends IllegalStateException {
+    PositionsOverlapException(String table, SourcePosition shared) {
+      super("Refusing to commit a batch to " + table + ": it holds " + shared.source() + " partition " + shared.partition()
+          + " offset " + shared.offset() + ", which the sink already committed (two tasks wrote that partition, as"
+          + " during a rebalance); its tuples replay and the committed ones are skipped");
+    }
+  }
+}

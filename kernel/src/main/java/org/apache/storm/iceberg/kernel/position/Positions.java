@@ -1,0 +1,172 @@
+package org.apache.storm.iceberg.kernel.position;
+
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.storm.iceberg.spi.SourcePosition;
+
+/**
+ * Source positions by source and partition, as offset ranges, with each source's identity when it
+ * is known (see {@code SourcePositionExtractor#sourceIdentity}). It is what a batch holds, and what
+ * a sink's commits hold, recorded whole in every commit's snapshot summary ({@link #encode}): a
+ * source partition whose offsets have no gap takes its number and two offsets (24 bytes with
+ * nine-digit offsets), and each gap one more range. Not thread-safe.
+ */
+public final class Positions {
+  private final TreeMap<String, Source> sources = new TreeMap<>();
+  /** The partition a run of tuples comes from, looked up once per run rather than per tuple. */
+  private String lastSource;
+  private int lastPartition;
+  private OffsetRanges lastRanges;
+
+  private static final class Source {
+    String identity;
+    final TreeMap<Integer, OffsetRanges> partitions = new TreeMap<>();
+  }
+
+  public boolean contains(SourcePosition position) {
+    OffsetRanges ranges = ranges(position.source(), position.partition(), false);
+    return ranges != null && ranges.contains(position.offset());
+  }
+
+  public void add(SourcePosition position) {
+    ranges(position.source(), position.partition(), true).add(position.offset());
+  }
+
+  /** Adds every position of {@code other}; its identities win over this one's. */
+  public void addAll(Positions other) {
+    other.sources.forEach((name, source) -> {
+      if (source.identity != null) {
+        identify(name, source.identity);
+      }
+      source.partitions.forEach((partition, ranges) -> ranges(name, partition, true).addAll(ranges));
+    });
+  }
+
+  /** The first position {@code other} shares with this one, or null. */
+  public SourcePosition firstShared(Positions other) {
+    for (Map.Entry<String, Source> source : other.sources.entrySet()) {
+      for (Map.Entry<Integer, OffsetRanges> partition : source.getValue().partitions.entrySet()) {
+        OffsetRanges mine = ranges(source.getKey(), partition.getKey(), false);
+        long shared = mine == null ? -1 : mine.firstShared(partition.getValue());
+        if (shared >= 0) {
+          return new SourcePosition(source.getKey(), partition.getKey(), shared);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The identity recorded for {@code source}, or null. */
+  public String identityOf(String source) {
+    Source known = sources.get(source);
+    return known == null ? null : known.identity;
+  }
+
+  /** The sources named, in order. */
+  public java.util.Set<String> sources() {
+    return java.util.Collections.unmodifiableSet(sources.keySet());
+  }
+
+  /** Whether any position of {@code source} is held. */
+  public boolean holds(String source) {
+    Source known = sources.get(source);
+    return known != null && !known.partitions.isEmpty();
+  }
+
+  public void identify(String source, String identity) {
+    sources.computeIfAbsent(source, name -> new Source()).identity = identity;
+  }
+
+  /** Drops every position of {@code source}: it was recreated, and its offsets start over. */
+  public void forget(String source) {
+    sources.remove(source);
+    lastSource = null;
+  }
+
+  public boolean isEmpty() {
+    return sources.values().stream().allMatch(source -> source.partitions.isEmpty());
+  }
+
+  public Positions copy() {
+    Positions copy = new Positions();
+    copy.addAll(this);
+    return copy;
+  }
+
+  private OffsetRanges ranges(String source, int partition, boolean create) {
+    if (lastRanges != null && partition == lastPartition && source.equals(lastSource)) {
+      return lastRanges;
+    }
+    Source known = create ? sources.computeIfAbsent(source, name -> new Source()) : sources.get(source);
+    if (known == null) {
+      return null;
+    }
+    OffsetRanges ranges = create ? known.partitions.computeIfAbsent(partition, p -> new OffsetRanges()) : known.partitions.get(partition);
+    if (ranges != null) {
+      lastSource = source;
+      lastPartition = partition;
+      lastRanges = ranges;
+    }
+    return ranges;
+  }
+
+  /**
+   * {@code events@<identity>|0=0-99,105|1=0-50;logs@|3=7}: sources in order, each with its
+   * identity (empty when unknown) and its partitions' ranges.
+   */
+  public String encode() {
+    StringBuilder text = new StringBuilder();
+    sources.forEach((name, source) -> {
+      requireName(name);
+      if (text.length() > 0) {
+        text.append(';');
+      }
+      if (source.identity != null) {
+        requireName(source.identity);
+      }
+      text.append(name).append('@').append(source.identity == null ? "" : source.identity);
+      source.partitions.forEach((partition, ranges) -> text.append('|').append(partition).append('=').append(ranges.encode()));
+    });
+    return text.toString();
+  }
+
+  public static Positions decode(String text) {
+    Positions decoded = new Positions();
+    if (text.isEmpty()) {
+      return decoded;
+    }
+    try {
+      for (String sourceText : text.split(";")) {
+        String[] parts = sourceText.split("\\|");
+        int at = parts[0].indexOf('@');
+        String name = parts[0].substring(0, at);
+        String identity = parts[0].substring(at + 1);
+        Source source = decoded.sources.computeIfAbsent(name, n -> new Source());
+        source.identity = identity.isEmpty() ? null : identity;
+        for (int i = 1; i < parts.length; i++) {
+          int equals = parts[i].indexOf('=');
+          source.partitions.put(Integer.parseInt(parts[i].substring(0, equals)), OffsetRanges.decode(parts[i].substring(equals + 1)));
+        }
+      }
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("Cannot read the source positions '" + text + "': " + e.getMessage(), e);
+    }
+    return decoded;
+  }
+
+  private static void requireName(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (!(Character.isLetterOrDigit(c) && c < 128) && c != '.' && c != '_' && c != '-') {
+        throw new IllegalArgumentException(
+            "source '" + name + "' cannot be recorded: a source name is made of letters, digits, '.', '_' and '-',"
+                + " as a Kafka topic's is");
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return encode();
+  }
+}

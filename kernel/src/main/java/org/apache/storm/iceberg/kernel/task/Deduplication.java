@@ -1,0 +1,98 @@
+package org.apache.storm.iceberg.kernel.task;
+
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.position.Positions;
+import org.apache.storm.iceberg.spi.SourcePosition;
+import org.apache.storm.iceberg.spi.SourcePositionExtractor;
+import org.apache.storm.tuple.ITuple;
+
+/**
+ * Tells, for each tuple, where it sits in its source and whether the sink already committed its
+ * record, from the positions the sink's newest commit recorded ({@link PositionsLedger}), read again
+ * whenever a batch opens.
+ *
+ * <p>A source's identity (a Kafka topic's id) is checked the first time the task sees the source:
+ * positions recorded under another identity belong to an earlier incarnation of the source (the
+ * topic was deleted and created again, restarting its offsets), so they are never taken for
+ * duplicates. Unless a reset is accepted, every tuple of such a source is refused loudly ({@link
+ * SourceResetException}) rather than written or skipped; accepted, the source starts over.
+ */
+final class Deduplication {
+  private final SourcePositionExtractor extractor;
+  private final PositionsLedger ledger;
+  private final boolean resetAccepted;
+  private final SinkMetrics metrics;
+  private Positions committed = new Positions();
+  /** The sources this task checked, with the identity it found (null: the extractor cannot tell). */
+  private final Map<String, String> checked = new HashMap<>();
+
+  Deduplication(SourcePositionExtractor extractor, PositionsLedger ledger, boolean resetAccepted, SinkMetrics metrics) {
+    this.extractor = extractor;
+    this.ledger = ledger;
+    this.resetAccepted = resetAccepted;
+    this.metrics = metrics;
+  }
+
+  /** Reads what the sink has committed; the caller refreshed the table. */
+  void refresh(Table table) {
+    committed = ledger.committed(table).positions();
+    checked.forEach((source, identity) -> {
+      String recorded = committed.identityOf(source);
+      if (identity != null && recorded != null && !recorded.equals(identity)) {
+        // Accepted as a new incarnation, and not yet committed under it.
+        committed.forget(source);
+      }
+    });
+  }
+
+  /**
+   * The tuple's position, or null when it has none.
+   *
+   * @throws SourceResetException when the tuple's source changed identity under committed positions
+   * @throws RuntimeException when the extractor cannot read the position or the source's identity
+   */
+  SourcePosition position(String table, ITuple tuple) {
+    SourcePosition position = extractor.position(tuple);
+    if (position != null && !checked.containsKey(position.source())) {
+      check(table, position.source());
+    }
+    return position;
+  }
+
+  private void check(String table, String source) {
+    String identity = extractor.sourceIdentity(source);
+    String recorded = committed.identityOf(source);
+    if (identity != null && recorded != null && !recorded.equals(identity)) {
+      if (!resetAccepted) {
+        metrics.offsetRegression();
+        throw new SourceResetException(table, source, recorded, identity);
+      }
+      committed.forget(source);
+    }
+    checked.put(source, identity);
+  }
+
+  /** The identity found for {@code source} when the task checked it, or null. */
+  String identity(String source) {
+    return checked.get(source);
+  }
+
+  /** Whether the sink has committed the record at {@code position}. */
+  boolean committed(SourcePosition position) {
+    return committed.contains(position);
+  }
+
+  /** A tuple of a source whose identity changed under committed positions. */
+  static final class SourceResetException extends IllegalStateException {
+    SourceResetException(String table, String source, String recorded, String identity) {
+      super("Source " + source + " changed identity (" + recorded + " when the sink last committed to " + table + ", "
+          + identity + " now): it was deleted and created again, so its offsets restarted and the committed ones"
+          + " belong to its earlier incarnation. Its tuples are refused, neither written nor skipped; if the reset"
+          + " was deliberate, accept it with withSourceResetAccepted(true) and the source starts over");
+    }
+  }
+}

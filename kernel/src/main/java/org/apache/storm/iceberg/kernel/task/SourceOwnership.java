@@ -1,0 +1,45 @@
+package org.apache.storm.iceberg.kernel.task;
+
+import java.util.List;
+import java.util.Map;
+import org.apache.storm.generated.GlobalStreamId;
+import org.apache.storm.generated.Grouping;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.spi.SourcePositionExtractor;
+import org.apache.storm.task.TopologyContext;
+
+/**
+ * The check a writing task with source positions makes at prepare: each source partition must reach
+ * one task, or two tasks would each hold, skip and commit its offsets on their own. A {@code
+ * fieldsGrouping} on some of the extractor's partition fields gives that, as do a global grouping
+ * and a component of one task.
+ */
+public final class SourceOwnership {
+  private SourceOwnership() {}
+
+  /** @throws IllegalStateException naming the stream and the grouping to use */
+  public static void require(SinkSettings settings, TopologyContext context, ClassLoader loader) {
+    SinkSettings.SourcePositions positions = settings.sourcePositions();
+    if (positions == null || context.getComponentTasks(context.getThisComponentId()).size() <= 1) {
+      return;
+    }
+    SourcePositionExtractor extractor = positions.extractor().resolve(loader);
+    List<String> partitionFields = extractor.partitionFields();
+    for (Map.Entry<GlobalStreamId, Grouping> input : context.getThisSources().entrySet()) {
+      String stream = input.getKey().get_streamId();
+      if (stream.startsWith("__")) {
+        continue;
+      }
+      Grouping grouping = input.getValue();
+      boolean owned = grouping.is_set_fields() && partitionFields.containsAll(grouping.get_fields());
+      if (!owned) {
+        throw new IllegalStateException(
+            "Component '" + context.getThisComponentId() + "' writes " + settings.target().table() + " with source positions,"
+                + " so each source partition must reach one of its tasks, but stream '" + stream + "' of '"
+                + input.getKey().get_componentId() + "' reaches it by " + grouping.getSetField().getFieldName()
+                + " grouping: use fieldsGrouping(\"" + input.getKey().get_componentId() + "\", new Fields("
+                + String.join(", ", partitionFields.stream().map(field -> "\"" + field + "\"").toList()) + "))");
+      }
+    }
+  }
+}

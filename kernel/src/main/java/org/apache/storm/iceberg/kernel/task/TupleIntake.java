@@ -1,0 +1,114 @@
+package org.apache.storm.iceberg.kernel.task;
+
+import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.TupleMappingException;
+import org.apache.storm.iceberg.kernel.batch.OpenBatch;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.SourcePosition;
+import org.apache.storm.task.OutputCollector;
+import org.apache.storm.tuple.Tuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes one tuple into the open batch: with source positions, a tuple whose record the sink
+ * committed is acked and one the batch holds is held unwritten ({@link Deduplication}); otherwise
+ * its row is mapped and written. A tuple the mapper, the partitioning or the position check refuses
+ * is failed on its own, with a {@link TupleMappingException} reported.
+ */
+final class TupleIntake {
+  private static final Logger LOG = LoggerFactory.getLogger(TupleIntake.class);
+
+  private final String table;
+  private final OutputCollector collector;
+  private final SinkMetrics metrics;
+  private final Deduplication dedup;
+
+  /** @param dedup the task's deduplication, or null for a sink without source positions */
+  TupleIntake(String table, OutputCollector collector, SinkMetrics metrics, Deduplication dedup) {
+    this.table = table;
+    this.collector = collector;
+    this.metrics = metrics;
+    this.dedup = dedup;
+  }
+
+  /** Reads again what the sink committed, when a batch opens on the refreshed table. */
+  void refresh(Table refreshed) {
+    if (dedup != null) {
+      dedup.refresh(refreshed);
+    }
+  }
+
+  /**
+   * @return whether the tuple's record was written into the batch
+   * @throws BrokenBatchException when writing broke the batch's files; the tuple is not in it
+   */
+  <T> boolean take(OpenBatch<T> open, Tuple tuple) {
+    SourcePosition position = null;
+    if (dedup != null) {
+      try {
+        position = dedup.position(table, tuple);
+      } catch (RuntimeException e) {
+        failUnmappable(tuple, e);
+        return false;
+      }
+      if (position != null && (dedup.committed(position) || open.holds(position))) {
+        skipDuplicate(open, tuple, position);
+        return false;
+      }
+    }
+    T row;
+    try {
+      row = open.map(tuple);
+    } catch (RuntimeException e) {
+      failUnmappable(tuple, e);
+      return false;
+    }
+    try {
+      if (position == null) {
+        open.write(row, tuple);
+      } else {
+        open.write(row, tuple, position, dedup.identity(position.source()));
+      }
+      metrics.recordWritten();
+      return true;
+    } catch (OpenBatch.RecordRejectedException e) {
+      failUnmappable(tuple, e);
+      return false;
+    } catch (RuntimeException e) {
+      throw new BrokenBatchException(e);
+    }
+  }
+
+  /**
+   * A tuple whose record the sink holds already: acked now when committed, or held, unwritten, by
+   * the open batch holding it, to be acked or failed with it.
+   */
+  private void skipDuplicate(OpenBatch<?> open, Tuple tuple, SourcePosition position) {
+    metrics.duplicateSkipped();
+    if (dedup.committed(position)) {
+      collector.ack(tuple);
+    } else {
+      open.holdDuplicate(tuple);
+    }
+  }
+
+  private void failUnmappable(Tuple tuple, RuntimeException cause) {
+    TupleMappingException error = new TupleMappingException(table, tuple, cause);
+    LOG.error(Redaction.redact(error.getMessage()), Redaction.of(error));
+    collector.reportError(error);
+    collector.fail(tuple);
+  }
+
+  /** Writing a row broke the batch's files: the batch must be failed whole. */
+  static final class BrokenBatchException extends RuntimeException {
+    BrokenBatchException(RuntimeException cause) {
+      super(cause);
+    }
+
+    RuntimeException failure() {
+      return (RuntimeException) getCause();
+    }
+  }
+}

@@ -1,0 +1,21 @@
+package org.apache.storm.iceberg.spi;
+
+/**
+ * Where a tuple sits in its source: a Kafka topic's partition and offset, for example. Two tuples
+ * at one position carry the same record, so the sink writes it once.
+ *
+ * @param source the source's name, such as a Kafka topic; letters, digits, '.', '_' and '-'
+ * @param partition the partition within the source, 0 or more
+ * @param offset the position within the partition, 0 or more
+ */
+public record SourcePosition(String source, int partition, long offset) {
+  public SourcePosition {
+    if (source == null || source.isEmpty()) {
+      throw new IllegalArgumentException("a source position needs a source name, got '" + source + "'");
+    }
+    if (partition < 0 || offset < 0) {
+      throw new IllegalArgumentException(
+          "a source position needs a partition and an offset of 0 or more, got partition " + partition + ", offset " + offset);
+    }
+  }
+}
