@@ -62,6 +62,11 @@ public final class TridentLedger {
     return latest.keySet().stream().filter(txid -> !everNonEmpty.contains(txid)).collect(Collectors.toSet());
   }
 
+  /** Whether some partition's batch of {@code txid} was emitted more than once. */
+  public boolean replayed(long txid) {
+    return emissions.entrySet().stream().anyMatch(e -> e.getKey().startsWith(txid + "/") && e.getValue() > 1);
+  }
+
   /** How many (txid, partition) emissions were replays of an earlier one. */
   public int replays() {
     return emissions.values().stream().mapToInt(n -> n - 1).sum();

@@ -116,6 +116,13 @@ public final class TridentRuns {
         + ledger.finalIdsByTxid().size() + " txids, " + TestTables.snapshots(table).size() + " snapshots");
   }
 
+  /** Kills the topology at once. */
+  public static void kill(LocalCluster cluster, String name) throws Exception {
+    KillOptions now = new KillOptions();
+    now.set_wait_secs(0);
+    cluster.killTopologyWithOpts(name, now);
+  }
+
   /** Kills the topology at once and waits until the cluster forgets it, so its name may be submitted again. */
   public static void killAndForget(LocalCluster cluster, String name) throws Exception {
     KillOptions now = new KillOptions();
