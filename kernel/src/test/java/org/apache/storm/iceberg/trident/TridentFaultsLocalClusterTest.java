@@ -80,7 +80,8 @@ class TridentFaultsLocalClusterTest {
       Map<String, String> real = rest == null ? TestCatalogs.jdbcSqlite(dir) : Map.of("type", "rest", "uri", proxy.uri());
       Catalog catalog = TestCatalogs.load(real);
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
-      Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
+      Table table = catalog.createTable(
+          TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned(), TridentRuns.TABLE_PROPERTIES);
 
       String key = UUID.randomUUID().toString();
       faults.duringCommit = schedule(faults, proxy);
@@ -89,13 +90,10 @@ class TridentFaultsLocalClusterTest {
       cluster.submitTopology(name, TridentRuns.config(),
           TridentRuns.topology(variant, spout, "tx-" + key, key, EVENTS, BATCH, options));
       TridentLedger ledger = TridentLedger.of(key);
-      long t0 = System.nanoTime();
       try {
         TridentRuns.awaitFinalAttemptsInTable(table, ledger, EVENTS, Duration.ofSeconds(120));
       } finally {
-        System.out.println("TIMING await " + (System.nanoTime() - t0) / 1_000_000);
         TridentRuns.kill(cluster, name);
-        System.out.println("TIMING kill " + (System.nanoTime() - t0) / 1_000_000);
       }
       faults.late.await(Duration.ofSeconds(30));
 
