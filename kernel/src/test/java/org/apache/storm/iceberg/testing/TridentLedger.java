@@ -22,6 +22,8 @@ public final class TridentLedger {
   private final Map<String, Integer> emissions = new ConcurrentHashMap<>();
   /** The txids some emission of which carried ids. */
   private final Set<Long> everNonEmpty = ConcurrentHashMap.newKeySet();
+  /** The newest txid emitted since {@link #newRun()}. */
+  private final java.util.concurrent.atomic.AtomicLong newestThisRun = new java.util.concurrent.atomic.AtomicLong(-1);
 
   public static TridentLedger of(String key) {
     return LEDGERS.computeIfAbsent(key, k -> new TridentLedger());
@@ -30,10 +32,27 @@ public final class TridentLedger {
   /** Records what (txid, partition) emitted now; returns how many emissions it had before. */
   int record(long txid, String partition, List<Long> ids) {
     latest.computeIfAbsent(txid, t -> new ConcurrentHashMap<>()).put(partition, List.copyOf(ids));
+    newestThisRun.accumulateAndGet(txid, Math::max);
     if (!ids.isEmpty()) {
       everNonEmpty.add(txid);
     }
     return emissions.merge(txid + "/" + partition, 1, Integer::sum) - 1;
+  }
+
+  /** A topology (re)starts: txids emitted before it no longer show how far Trident got. */
+  public void newRun() {
+    newestThisRun.set(-1);
+  }
+
+  /**
+   * Whether Trident has committed every txid whose final attempt carried ids. Trident's master
+   * coordinator starts txid {@code t} only when every txid up to {@code t - maxPending} is
+   * committed, and a committed txid is never replayed (unless a kill cut its commit record short).
+   */
+  public boolean committedEveryRow(int maxPending) {
+    long lastWithRows = latest.entrySet().stream().filter(e -> e.getValue().values().stream().anyMatch(ids -> !ids.isEmpty()))
+        .mapToLong(Map.Entry::getKey).max().orElse(Long.MAX_VALUE - maxPending);
+    return newestThisRun.get() >= lastWithRows + maxPending;
   }
 
   /** How many times (txid, partition) was emitted so far. */

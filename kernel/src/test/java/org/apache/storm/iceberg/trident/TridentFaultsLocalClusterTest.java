@@ -91,7 +91,7 @@ class TridentFaultsLocalClusterTest {
           TridentRuns.topology(variant, spout, "tx-" + key, key, EVENTS, BATCH, options));
       TridentLedger ledger = TridentLedger.of(key);
       try {
-        TridentRuns.awaitFinalAttemptsInTable(table, ledger, EVENTS, Duration.ofSeconds(120));
+        TridentRuns.awaitEveryRowCommitted(ledger, EVENTS, Duration.ofSeconds(120));
       } finally {
         TridentRuns.kill(cluster, name);
       }

@@ -106,10 +106,11 @@ class TridentKillLocalClusterTest {
       Deadline.await(Duration.ofSeconds(60), () -> !threadAlive(MASTER_COORDINATOR), () -> "the master coordinator to stop");
 
       // The same name and stream tx id: Trident's coordinator state in ZooKeeper carries over.
+      TridentLedger.of(key).newRun();
       cluster.submitTopology(name, TridentRuns.config(), TridentRuns.topology(variant, spout, "tx-" + key, key, EVENTS, BATCH, options));
       TridentLedger ledger = TridentLedger.of(key);
       try {
-        TridentRuns.awaitFinalAttemptsInTable(table, ledger, EVENTS, Duration.ofSeconds(120));
+        TridentRuns.awaitEveryRowCommitted(ledger, EVENTS, Duration.ofSeconds(120));
       } finally {
         TridentRuns.kill(cluster, name);
       }
