@@ -14,9 +14,10 @@ import org.apache.storm.tuple.Fields;
  * An opaque partitioned Trident spout over the ids {@code 0..count-1} ({@link IdPartitions}) whose
  * replay of a txid emits other content: a partition's batch starts where the partition's previous
  * batch ended, and is {@code growth} ids longer for each earlier emission of that (txid,
- * partition), as a Kafka opaque spout's replay finds more records behind the same offset. So the
- * final attempts still cover every id exactly once, while a replay brings ids its first attempt did
- * not. Every emission is recorded in the {@link TridentLedger} under the spout's key; the test
+ * partition), as a Kafka opaque spout's replay finds more records behind the same offset; a
+ * negative {@code growth} makes a replay shorter (with {@code -batchSize}, empty: the source had
+ * nothing to give at the replay). So the final attempts still cover every id exactly once, while a
+ * replay brings other ids than its first attempt. Every emission is recorded in the {@link TridentLedger} under the spout's key; the test
  * compares the table with the final attempts. After the last id it emits empty batches.
  */
 public final class OpaqueIdsSpout implements IOpaquePartitionedTridentSpout<Object, IdPartitions.Partition, Map<String, Object>> {
@@ -24,7 +25,7 @@ public final class OpaqueIdsSpout implements IOpaquePartitionedTridentSpout<Obje
   private final IdPartitions ids;
   private final int growth;
 
-  /** {@code batchSize} ids per partition and first attempt, {@code growth} more per replay. */
+  /** {@code batchSize} ids per partition and first attempt, {@code growth} more (or fewer) per replay. */
   public OpaqueIdsSpout(String ledgerKey, long count, int partitions, int batchSize, int growth) {
     this.ids = new IdPartitions(ledgerKey, count, partitions, batchSize);
     this.growth = growth;

@@ -47,7 +47,12 @@ import org.junit.jupiter.params.provider.CsvSource;
  * and Trident's master coordinator with it, is gone. The topology is then submitted again under the
  * same name and stream tx id; Trident's coordinator, whose state lives in ZooKeeper, replays that
  * txid. The table already holds it: a transactional state skips it, an opaque one replaces what its
- * first attempt added with the replay's (other) content. Every id ends in the table exactly once.
+ * first attempt added with the replay's (other) content, in an overwrite snapshot (a delete one when
+ * the replay brought no rows). Every id ends in the table exactly once.
+ *
+ * <p>Not run: the per-partition state with a replay that brings a partition no rows. Trident then
+ * never calls that partition's state, so the rows of its first attempt stay while the same ids come
+ * again in later txids: duplicates. Only {@code IcebergTrident.persist} is exactly-once there.
  */
 @ExtendWith(SharedLocalCluster.class)
 class TridentKillLocalClusterTest {
@@ -68,8 +73,9 @@ class TridentKillLocalClusterTest {
   @CsvSource({
     "WHOLE_STREAM, OPAQUE, JDBC_SQLITE", "PER_PARTITION, TRANSACTIONAL, JDBC_SQLITE",
     "WHOLE_STREAM, TRANSACTIONAL, JDBC_SQLITE", "PER_PARTITION, OPAQUE, JDBC_SQLITE",
+    "WHOLE_STREAM, OPAQUE_EMPTY_REPLAY, JDBC_SQLITE",
     "WHOLE_STREAM, OPAQUE, REST", "PER_PARTITION, TRANSACTIONAL, REST",
-    "WHOLE_STREAM, TRANSACTIONAL, REST", "PER_PARTITION, OPAQUE, REST"
+    "WHOLE_STREAM, TRANSACTIONAL, REST", "PER_PARTITION, OPAQUE, REST", "WHOLE_STREAM, OPAQUE_EMPTY_REPLAY, REST"
   })
   void aTopologyKilledAfterACommitLandedReplaysThatTxidExactlyOnce(Variant variant, Spout spout, String kind) throws Exception {
     if (variant != Variant.WHOLE_STREAM || spout != Spout.OPAQUE || !kind.equals("JDBC_SQLITE")) {
@@ -121,7 +127,7 @@ class TridentKillLocalClusterTest {
       if (variant == Variant.WHOLE_STREAM) {
         TridentRuns.assertOneAppendPerTxid(snapshots, ledger);
       }
-      List<Snapshot> overwrites = snapshots.stream().filter(s -> s.operation().equals("overwrite")).toList();
+      List<Snapshot> overwrites = snapshots.stream().filter(s -> !s.operation().equals("append")).toList();
       if (spout == Spout.TRANSACTIONAL) {
         assertThat(overwrites).as("a transactional replay is skipped, never rewritten").isEmpty();
       } else {
