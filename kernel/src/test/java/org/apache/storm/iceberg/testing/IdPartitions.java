@@ -98,8 +98,8 @@ final class IdPartitions implements Serializable {
     return meta;
   }
 
-  /** Emits the batch {@code meta} of partition {@code p} and records it in the ledger; returns the ledger's earlier emissions of it. */
-  int emit(TransactionAttempt tx, TridentCollector collector, Partition p, Map<?, ?> meta) {
+  /** Emits the batch {@code meta} of partition {@code p} and records it in the ledger. */
+  void emit(TransactionAttempt tx, TridentCollector collector, Partition p, Map<?, ?> meta) {
     long offset = ((Number) meta.get("offset")).longValue();
     long n = ((Number) meta.get("count")).longValue();
     List<Long> ids = new ArrayList<>();
@@ -108,6 +108,6 @@ final class IdPartitions implements Serializable {
       ids.add(id);
       collector.emit(ReplayingSpout.values(id));
     }
-    return TridentLedger.of(ledgerKey).record(tx.getTransactionId(), p.getId(), ids);
+    TridentLedger.of(ledgerKey).record(tx.getTransactionId(), p.getId(), ids);
   }
 }

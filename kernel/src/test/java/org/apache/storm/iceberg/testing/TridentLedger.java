@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 
 /**
@@ -23,20 +24,20 @@ public final class TridentLedger {
   /** The txids some emission of which carried ids. */
   private final Set<Long> everNonEmpty = ConcurrentHashMap.newKeySet();
   /** The newest txid emitted since {@link #newRun()}. */
-  private final java.util.concurrent.atomic.AtomicLong newestThisRun = new java.util.concurrent.atomic.AtomicLong(-1);
+  private final AtomicLong newestThisRun = new AtomicLong(-1);
 
   public static TridentLedger of(String key) {
     return LEDGERS.computeIfAbsent(key, k -> new TridentLedger());
   }
 
-  /** Records what (txid, partition) emitted now; returns how many emissions it had before. */
-  int record(long txid, String partition, List<Long> ids) {
+  /** Records what (txid, partition) emitted now. */
+  void record(long txid, String partition, List<Long> ids) {
     latest.computeIfAbsent(txid, t -> new ConcurrentHashMap<>()).put(partition, List.copyOf(ids));
     newestThisRun.accumulateAndGet(txid, Math::max);
     if (!ids.isEmpty()) {
       everNonEmpty.add(txid);
     }
-    return emissions.merge(txid + "/" + partition, 1, Integer::sum) - 1;
+    emissions.merge(txid + "/" + partition, 1, Integer::sum);
   }
 
   /** A topology (re)starts: txids emitted before it no longer show how far Trident got. */
