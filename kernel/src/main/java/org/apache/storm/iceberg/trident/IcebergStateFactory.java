@@ -27,14 +27,25 @@ import org.apache.storm.trident.state.StateFactory;
  * refused when it starts. A change of the state's parallelism renumbers the partitions: make it
  * while no transaction is in flight (deactivate the topology first), or use {@link
  * IcebergTrident#persist}, which commits the whole stream at once and has neither requirement.
+ *
+ * <p>Its state type is {@code TRANSACTIONAL} (or {@code NON_TRANSACTIONAL}, at-least-once), never
+ * {@code OPAQUE}: a replay by an opaque spout may bring a partition none of the tuples its first
+ * attempt brought, and Trident does not call a state that got no tuples, so that partition's first
+ * rows would stay beside the same records arriving in later transactions. Opaque spouts take
+ * {@link IcebergTrident#persist}, whose committer sees every transaction.
  */
 public final class IcebergStateFactory implements StateFactory {
   private static final long serialVersionUID = 1L;
 
   private final IcebergOptions options;
 
+  /**
+   * @throws IllegalArgumentException when the options' Trident state type is {@code OPAQUE}: a
+   *     per-partition state cannot be exactly-once with an opaque spout (see the class Javadoc)
+   */
   public IcebergStateFactory(IcebergOptions options) {
     this.options = Objects.requireNonNull(options, "options");
+    TridentChecks.requireNotOpaque(OptionsAccess.settings(options).trident().stateType());
   }
 
   @Override

@@ -235,15 +235,20 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
       if (faults.unreachable()) {
         throw unreachable();
       }
+      boolean landed;
       lock.lock();
       try {
-        commitNow(base, metadata);
+        landed = commitNow(base, metadata);
       } finally {
         lock.unlock();
       }
+      if (landed) {
+        faults.afterCommitLanded.accept(metadata);
+      }
     }
 
-    private void commitNow(TableMetadata base, TableMetadata metadata) {
+    /** Commits as the armed fault says; true when the commit landed and its answer is a success. */
+    private boolean commitNow(TableMetadata base, TableMetadata metadata) {
       switch (faults.nextCommitFault()) {
         case FAIL_BEFORE:
           throw new CommitFailedException("injected: commit rejected before it was applied");
@@ -269,6 +274,7 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
           ops.commit(base, metadata);
           faults.realCommits.incrementAndGet();
           applyStaleAttempt();
+          return true;
       }
     }
 

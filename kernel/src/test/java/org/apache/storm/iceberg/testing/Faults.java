@@ -51,6 +51,11 @@ public final class Faults {
   public volatile Runnable duringCommit = () -> {};
   /** Runs after a commit {@link CommitFault#UNKNOWN_AFTER} applied, before its lost answer is thrown. */
   public volatile Runnable afterAppliedCommit = () -> {};
+  /**
+   * Runs right after a commit landed in the catalog, on the committing thread, with the metadata it
+   * made current and outside the table's lock: to act between a commit and what the sink does next.
+   */
+  public volatile java.util.function.Consumer<org.apache.iceberg.TableMetadata> afterCommitLanded = metadata -> {};
   /** The properties the catalog received at initialize, as the task built it (references resolved). */
   public volatile Map<String, String> catalogProperties = Map.of();
   /** How many catalogs built with these faults were closed (a task's cleanup closes its catalog). */

@@ -44,6 +44,21 @@ public final class TridentChecks {
     }
   }
 
+  /**
+   * Refuses an opaque state type for a per-partition state, on the submitting client: see {@code
+   * IcebergStateFactory} for why it cannot be exactly-once.
+   */
+  public static void requireNotOpaque(StateType type) {
+    if (type == StateType.OPAQUE) {
+      throw new IllegalArgumentException(
+          "IcebergStateFactory (one state per partition) is exactly-once for transactional spouts only: an opaque"
+              + " spout's replay may bring a partition none of its earlier tuples, and Trident does not call that"
+              + " partition's state, so its earlier rows would stay. Use IcebergTrident.persist for an opaque spout, or"
+              + " withTridentStateType(StateType.TRANSACTIONAL) if your spout is transactional (NON_TRANSACTIONAL:"
+              + " at-least-once)");
+    }
+  }
+
   /** Warns that the bolts' commit-interval thresholds do nothing here: a transaction is one commit. */
   public static void warnIgnoredThresholds(SinkSettings settings, long defaultRecords) {
     SinkSettings.Thresholds thresholds = settings.thresholds();

@@ -1,0 +1,92 @@
+package org.apache.storm.iceberg.testing;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.storm.task.TopologyContext;
+import org.apache.storm.trident.operation.TridentCollector;
+import org.apache.storm.trident.spout.IOpaquePartitionedTridentSpout;
+import org.apache.storm.trident.topology.TransactionAttempt;
+import org.apache.storm.tuple.Fields;
+
+/**
+ * An opaque partitioned Trident spout over the ids {@code 0..count-1} ({@link IdPartitions}) whose
+ * replay of a txid emits other content: a partition's batch starts where the partition's previous
+ * batch ended, and is {@code growth} ids longer for each earlier emission of that (txid,
+ * partition), as a Kafka opaque spout's replay finds more records behind the same offset; a
+ * negative {@code growth} makes a replay shorter (with {@code -batchSize}, empty: the source had
+ * nothing to give at the replay). So the final attempts still cover every id exactly once, while a
+ * replay brings other ids than its first attempt. Every emission is recorded in the {@link TridentLedger} under the spout's key; the test
+ * compares the table with the final attempts. After the last id it emits empty batches.
+ */
+public final class OpaqueIdsSpout implements IOpaquePartitionedTridentSpout<Object, IdPartitions.Partition, Map<String, Object>> {
+  private static final long serialVersionUID = 1L;
+  private final IdPartitions ids;
+  private final int growth;
+
+  /** {@code batchSize} ids per partition and first attempt, {@code growth} more (or fewer) per replay. */
+  public OpaqueIdsSpout(String ledgerKey, long count, int partitions, int batchSize, int growth) {
+    this.ids = new IdPartitions(ledgerKey, count, partitions, batchSize);
+    this.growth = growth;
+  }
+
+  @Override
+  public Coordinator<Object> getCoordinator(Map<String, Object> conf, TopologyContext context) {
+    return new Coordinator<>() {
+      @Override
+      public boolean isReady(long txid) {
+        return true;
+      }
+
+      @Override
+      public Object getPartitionsForBatch() {
+        return ids.coordinatorMeta();
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Override
+  public Emitter<Object, IdPartitions.Partition, Map<String, Object>> getEmitter(Map<String, Object> conf, TopologyContext context) {
+    TridentLedger ledger = TridentLedger.of(ids.ledgerKey);
+    return new Emitter<>() {
+      @Override
+      public Map<IdPartitions.Partition, Map<String, Object>> emitBatchNew(TransactionAttempt tx, TridentCollector collector,
+          Set<IdPartitions.Partition> partitions, Map<IdPartitions.Partition, Map<String, Object>> lastMetas) {
+        Map<IdPartitions.Partition, Map<String, Object>> metas = new HashMap<>();
+        for (IdPartitions.Partition p : partitions) {
+          long offset = IdPartitions.next(lastMetas.get(p));
+          long wanted = ids.batchSize + (long) growth * ledger.emissionsOf(tx.getTransactionId(), p.getId());
+          Map<String, Object> meta = IdPartitions.meta(offset, Math.max(0, Math.min(wanted, ids.size(p) - offset)));
+          ids.emit(tx, collector, p, meta);
+          metas.put(p, meta);
+        }
+        return metas;
+      }
+
+      @Override
+      public void refreshPartitions(List<IdPartitions.Partition> partitions) {}
+
+      @Override
+      public List<IdPartitions.Partition> getOrderedPartitions(Object partitions) {
+        return ids.ordered(partitions);
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+
+  @Override
+  public Map<String, Object> getComponentConfiguration() {
+    return null;
+  }
+
+  @Override
+  public Fields getOutputFields() {
+    return IdPartitions.FIELDS;
+  }
+}
