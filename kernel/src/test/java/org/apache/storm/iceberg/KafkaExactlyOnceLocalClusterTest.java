@@ -1,0 +1,219 @@
+package org.apache.storm.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.Config;
+import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.testing.Deadline;
+import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
+import org.apache.storm.iceberg.testing.Faults;
+import org.apache.storm.iceberg.testing.KafkaBroker;
+import org.apache.storm.iceberg.testing.KafkaLedger;
+import org.apache.storm.iceberg.testing.KafkaTopologies;
+import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTiers;
+import org.apache.storm.kafka.spout.KafkaSpout;
+import org.apache.storm.kafka.spout.KafkaSpoutConfig;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.tuple.Fields;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Exactly-once from a real Kafka: a KRaft broker in this JVM holds 30,000 records (their values are
+ * ids 0..29,999) in four partitions; storm-kafka-client's KafkaSpout (at-least-once, two tasks)
+ * feeds an IcebergBolt of three tasks, grouped by topic and partition, with source positions, on a
+ * JDBC (SQLite) catalog that injects faults. Every id must be in the table exactly once, counted
+ * row by row.
+ */
+@ExtendWith(SharedLocalCluster.class)
+class KafkaExactlyOnceLocalClusterTest {
+  static final int PARTITIONS = 4;
+  static final long RECORDS = 30_000;
+  static final int SPOUT_TASKS = 2;
+  static final int SINK_TASKS = 3;
+  /** Short enough that one slow commit outlasts it (Storm replays between one and two timeouts after the emit). */
+  static final int MESSAGE_TIMEOUT_SECS = 5;
+
+  @TempDir static Path brokerDir;
+  static KafkaBroker broker;
+  static LocalCluster cluster;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startBroker(LocalCluster shared) throws Exception {
+    cluster = shared;
+    broker = KafkaBroker.start(brokerDir);
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  /** What goes wrong mid-stream. */
+  enum MidStream {
+    /** Commits fail before they apply, lose their answers after they applied, and answer an error then apply late; one commit outlasts the message timeout. */
+    CATALOG_FAULTS_AND_A_SLOW_COMMIT,
+    CATALOG_FAULTS,
+    A_SLOW_COMMIT
+  }
+
+  @ParameterizedTest
+  @EnumSource(MidStream.class)
+  void faultsAndMessageTimeoutsMidStreamLeaveEveryRecordOnce(MidStream midStream) throws Exception {
+    if (midStream != MidStream.CATALOG_FAULTS_AND_A_SLOW_COMMIT) {
+      TestTiers.longTierOnly("the quick tier runs every fault and the slow commit together");
+    }
+    Run run = new Run(true);
+    run.streamWith(midStream);
+    Map<Long, Long> copies = KafkaTopologies.copiesById(run.table());
+    System.out.printf("%s: spout retries %d, rows %d, ids %d, duplicates %d%n", midStream, run.ledger().retries.get(),
+        copies.values().stream().mapToLong(Long::longValue).sum(), copies.size(), KafkaTopologies.duplicates(copies).size());
+    assertThat(copies.keySet()).as("every id in the table")
+        .containsExactlyElementsOf(LongStream.range(0, RECORDS).boxed().collect(Collectors.toList()));
+    assertThat(KafkaTopologies.duplicates(copies)).as("ids in the table more than once").isEmpty();
+    if (midStream != MidStream.CATALOG_FAULTS) {
+      assertThat(run.ledger().retries.get()).as("the slow commit made the spout replay").isPositive();
+    }
+  }
+
+  /** The power of the test above: the same run without source positions duplicates what the spout replayed. */
+  @ParameterizedTest
+  @EnumSource(value = MidStream.class, names = "CATALOG_FAULTS_AND_A_SLOW_COMMIT")
+  void withoutSourcePositionsTheSameRunDuplicates(MidStream midStream) throws Exception {
+    TestTiers.longTierOnly("a control of the test above: at-least-once duplicates");
+    Run run = new Run(false);
+    run.streamWith(midStream);
+    Map<Long, Long> copies = KafkaTopologies.copiesById(run.table());
+    System.out.printf("without source positions, %s: duplicates %d%n", midStream, KafkaTopologies.duplicates(copies).size());
+    assertThat(copies.keySet()).hasSize((int) RECORDS);
+    assertThat(KafkaTopologies.duplicates(copies)).as("ids in the table more than once").isNotEmpty();
+  }
+
+  /** A topic of 30,000 records, a table, and the topology between them. */
+  final class Run {
+    final String id = UUID.randomUUID().toString().substring(0, 8);
+    final String topic = "events-" + id;
+    final String group = "storm-iceberg-" + id;
+    final String name = "kafka-" + id;
+    final Faults faults = Faults.create();
+    final Map<String, String> catalogProperties = TestCatalogs.jdbcSqlite(dir);
+    final boolean positions;
+
+    Run(boolean positions) throws Exception {
+      this.positions = positions;
+      broker.createTopic(topic, PARTITIONS);
+      broker.produceIds(topic, PARTITIONS, RECORDS);
+      Catalog catalog = TestCatalogs.load(catalogProperties);
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+      catalog.createTable(TableIdentifier.of("db", "events"), KafkaTopologies.SCHEMA, PartitionSpec.unpartitioned());
+    }
+
+    Table table() {
+      return TestCatalogs.load(catalogProperties).loadTable(TableIdentifier.of("db", "events"));
+    }
+
+    KafkaLedger ledger() {
+      return KafkaLedger.of(name);
+    }
+
+    IcebergOptions options() {
+      IcebergOptions.Builder options = new IcebergOptions.Builder()
+          .withCatalogName("test")
+          .withCatalogProperties(FaultInjectingCatalog.properties(catalogProperties, faults))
+          .withTable("db.events")
+          .withCommitIntervalRecords(2_000)
+          .withCommitIntervalMillis(1_000)
+          .withTickIntervalSecs(1)
+          .withCommitDeadlineMarginMillis(2_000);
+      if (positions) {
+        options.withSourcePositions("kafka", Map.of("bootstrap.servers", broker.bootstrapServers()));
+      }
+      return options.build();
+    }
+
+    TopologyBuilder topology(KafkaSpoutConfig<Long, Long> spoutConfig) {
+      TopologyBuilder builder = new TopologyBuilder();
+      builder.setSpout("kafka", new KafkaSpout<>(spoutConfig), SPOUT_TASKS);
+      builder.setBolt("iceberg", new IcebergBolt(options()), SINK_TASKS).fieldsGrouping("kafka", new Fields("topic", "partition"));
+      return builder;
+    }
+
+    /** Runs the topology, doing {@code midStream} while it streams, until the spout saw every record acked. */
+    void streamWith(MidStream midStream) throws Exception {
+      Config conf = LocalClusterRuns.config();
+      conf.setMessageTimeoutSecs(MESSAGE_TIMEOUT_SECS);
+      KafkaSpoutConfig<Long, Long> spoutConfig =
+          KafkaTopologies.spoutConfig(broker.bootstrapServers(), topic, group, name).setOffsetCommitPeriodMs(1_000).build();
+      cluster.submitTopology(name, conf, topology(spoutConfig).createTopology());
+      try {
+        Deadline.await(Duration.ofSeconds(60), () -> faults.realCommits.get() > 0, () -> "a first commit");
+        if (midStream != MidStream.CATALOG_FAULTS) {
+          slowCommit();
+        }
+        if (midStream != MidStream.A_SLOW_COMMIT) {
+          catalogFaults();
+        }
+        Deadline.await(Duration.ofSeconds(180), () -> ledger().acked.size() == RECORDS,
+            () -> "every record acked; acked " + ledger().acked.size() + ", retries " + ledger().retries.get());
+      } finally {
+        KafkaTopologies.kill(cluster, name);
+      }
+    }
+
+    /** The next commit outlasts the message timeout twice over: the spout replays the tuples it holds, and more. */
+    private void slowCommit() throws Exception {
+      AtomicBoolean slept = new AtomicBoolean();
+      faults.duringCommit = () -> {
+        if (slept.compareAndSet(false, true)) {
+          try {
+            Thread.sleep((2L * MESSAGE_TIMEOUT_SECS + 1) * 1_000);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        }
+      };
+      Deadline.await(Duration.ofSeconds(60), slept::get, () -> "the slow commit");
+    }
+
+    /** Two commits fail before they apply, two lose their answers after they applied, one answers an error and applies late. */
+    private void catalogFaults() throws Exception {
+      inject(Faults.CommitFault.FAIL_BEFORE, 2);
+      inject(Faults.CommitFault.UNKNOWN_AFTER, 2);
+      faults.late.delayMillis = 200;
+      inject(Faults.CommitFault.ERROR_APPLIED_LATE, 1);
+      Deadline.await(Duration.ofSeconds(60), () -> faults.late.scheduled.get() == 1 && faults.late.settled(),
+          () -> "the late commit reached the catalog");
+    }
+
+    private void inject(Faults.CommitFault fault, int times) throws Exception {
+      int before = faults.injected.get();
+      faults.inject(fault, times);
+      Deadline.await(Duration.ofSeconds(60), () -> faults.injected.get() == before + times,
+          () -> times + " × " + fault + " injected; " + (faults.injected.get() - before) + " so far");
+    }
+  }
+}
