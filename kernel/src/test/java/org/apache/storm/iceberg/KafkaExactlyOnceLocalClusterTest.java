@@ -15,6 +15,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.storm.Config;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.testing.Deadline;
@@ -24,6 +25,7 @@ import org.apache.storm.iceberg.testing.KafkaBroker;
 import org.apache.storm.iceberg.testing.KafkaLedger;
 import org.apache.storm.iceberg.testing.KafkaTopologies;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.OffsetCommits;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTiers;
@@ -37,6 +39,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Exactly-once from a real Kafka: a KRaft broker in this JVM holds 30,000 records (their values are
@@ -113,6 +116,39 @@ class KafkaExactlyOnceLocalClusterTest {
     assertThat(KafkaTopologies.duplicates(copies)).as("ids in the table more than once").isNotEmpty();
   }
 
+  /**
+   * A topology killed mid-stream, after some of its commits landed and before its spout committed
+   * the offsets they hold, then submitted again under the same name and consumer group: the spout
+   * reads again what the table holds, and the sink skips it.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aTopologyKilledBeforeItsSpoutCommittedAndSubmittedAgainWritesEveryRecordOnce(boolean positions) throws Exception {
+    if (!positions) {
+      TestTiers.longTierOnly("a control of the test with source positions: at-least-once duplicates");
+    }
+    Run run = new Run(positions);
+    Map<TopicPartition, Long> committedAtKill = run.killMidStream();
+    long rowsAtKill = KafkaTopologies.rowsInTable(run.table());
+    long offsetsCommittedAtKill = committedAtKill.values().stream().mapToLong(Long::longValue).sum();
+    assertThat(rowsAtKill).as("the table holds records whose offsets the group had not committed")
+        .isGreaterThan(offsetsCommittedAtKill);
+    run.submitAgain();
+    Map<Long, Long> copies = KafkaTopologies.copiesById(run.table());
+    System.out.printf("kill and resubmit (positions %s): rows at kill %d, offsets committed %d, re-emitted %d, duplicates %d%n",
+        positions, rowsAtKill, offsetsCommittedAtKill, KafkaLedger.of(run.name + "-again").emits.get(),
+        KafkaTopologies.duplicates(copies).size());
+    assertThat(KafkaLedger.of(run.name + "-again").emits.get()).as("the second run read again what the table held")
+        .isGreaterThanOrEqualTo((int) (RECORDS - offsetsCommittedAtKill));
+    assertThat(copies.keySet()).as("every id in the table")
+        .containsExactlyElementsOf(LongStream.range(0, RECORDS).boxed().collect(Collectors.toList()));
+    if (positions) {
+      assertThat(KafkaTopologies.duplicates(copies)).as("ids in the table more than once").isEmpty();
+    } else {
+      assertThat(KafkaTopologies.duplicates(copies)).as("ids in the table more than once").isNotEmpty();
+    }
+  }
+
   /** A topic of 30,000 records, a table, and the topology between them. */
   final class Run {
     final String id = UUID.randomUUID().toString().substring(0, 8);
@@ -162,6 +198,50 @@ class KafkaExactlyOnceLocalClusterTest {
       return builder;
     }
 
+    /**
+     * Runs the topology until a third of the records are in the table, kills it, and waits until its
+     * spout closed; returns the offsets the group had committed when the kill began. A kill in
+     * LocalCluster lets the spout commit what was acked (at deactivate and close), which a crash (a
+     * worker killed with kill -9) never does: those commits are undone, so the group holds what it
+     * held when the kill began.
+     */
+    Map<TopicPartition, Long> killMidStream() throws Exception {
+      OffsetCommits commits = OffsetCommits.of(group);
+      KafkaSpoutConfig<Long, Long> spoutConfig = KafkaTopologies.spoutConfig(broker.bootstrapServers(), topic, group, name)
+          .setOffsetCommitPeriodMs(3_600_000).build();
+      cluster.submitTopology(name, LocalClusterRuns.config(), topology(spoutConfig).createTopology());
+      Map<TopicPartition, Long> committedAtKill;
+      int commitsBeforeKill;
+      try {
+        Deadline.await(Duration.ofSeconds(180), () -> KafkaTopologies.rowsInTable(table()) >= RECORDS / 3,
+            () -> "a third of the records in the table");
+        commitsBeforeKill = commits.commits.size();
+        committedAtKill = commits.committed();
+      } finally {
+        KafkaTopologies.kill(cluster, name);
+      }
+      Deadline.await(Duration.ofSeconds(60), () -> commits.closed.get() == SPOUT_TASKS, () -> "the killed spout's consumers closed");
+      assertThat(ledger().acked.size()).as("killed mid-stream").isLessThan((int) RECORDS);
+      System.out.printf("offset commits before the kill %d, after it %d%n", commitsBeforeKill,
+          commits.commits.size() - commitsBeforeKill);
+      broker.resetGroupOffsets(group, committedAtKill);
+      return committedAtKill;
+    }
+
+    /** Submits the topology again, same name and consumer group, until its spout saw every record acked. */
+    void submitAgain() throws Exception {
+      String ledgerKey = name + "-again";
+      KafkaSpoutConfig<Long, Long> spoutConfig = KafkaTopologies.spoutConfig(broker.bootstrapServers(), topic, group, ledgerKey)
+          .setOffsetCommitPeriodMs(1_000).build();
+      cluster.submitTopology(name, LocalClusterRuns.config(), topology(spoutConfig).createTopology());
+      try {
+        Deadline.await(Duration.ofSeconds(180), () -> KafkaLedger.of(ledgerKey).acked.size() == RECORDS,
+            () -> "every record acked again; acked " + KafkaLedger.of(ledgerKey).acked.size());
+      } finally {
+        KafkaTopologies.kill(cluster, name);
+      }
+    }
+
     /** Runs the topology, doing {@code midStream} while it streams, until the spout saw every record acked. */
     void streamWith(MidStream midStream) throws Exception {
       Config conf = LocalClusterRuns.config();
@@ -184,19 +264,25 @@ class KafkaExactlyOnceLocalClusterTest {
       }
     }
 
-    /** The next commit outlasts the message timeout twice over: the spout replays the tuples it holds, and more. */
+    /**
+     * The next commit lasts until the spout has replayed tuples after a message timeout (between one
+     * and two timeouts after their emit), and some more: the tuples its batch holds replay.
+     */
     private void slowCommit() throws Exception {
-      AtomicBoolean slept = new AtomicBoolean();
+      AtomicBoolean started = new AtomicBoolean();
       faults.duringCommit = () -> {
-        if (slept.compareAndSet(false, true)) {
+        if (started.compareAndSet(false, true)) {
           try {
-            Thread.sleep((2L * MESSAGE_TIMEOUT_SECS + 1) * 1_000);
+            int before = ledger().retries.get();
+            Deadline.await(Duration.ofSeconds(4L * MESSAGE_TIMEOUT_SECS), () -> ledger().retries.get() > before,
+                () -> "the spout replaying tuples after a message timeout");
+            Thread.sleep(1_000);
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           }
         }
       };
-      Deadline.await(Duration.ofSeconds(60), slept::get, () -> "the slow commit");
+      Deadline.await(Duration.ofSeconds(60), started::get, () -> "the slow commit");
     }
 
     /** Two commits fail before they apply, two lose their answers after they applied, one answers an error and applies late. */

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -16,10 +17,12 @@ import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.serialization.LongSerializer;
 import org.apache.kafka.common.utils.Time;
@@ -131,6 +134,27 @@ public final class KafkaBroker implements AutoCloseable {
       producer.flush();
       for (Future<RecordMetadata> future : sent) {
         future.get();
+      }
+    }
+  }
+
+  /**
+   * Sets what consumer group {@code group} has committed to exactly {@code offsets} (none at all
+   * when empty), as if no later commit had happened. The group must have no live consumer.
+   */
+  public void resetGroupOffsets(String group, Map<TopicPartition, Long> offsets) throws Exception {
+    try (Admin admin = admin()) {
+      try {
+        admin.deleteConsumerGroups(List.of(group)).all().get();
+      } catch (java.util.concurrent.ExecutionException e) {
+        if (!(e.getCause() instanceof org.apache.kafka.common.errors.GroupIdNotFoundException)) {
+          throw e;
+        }
+      }
+      if (!offsets.isEmpty()) {
+        Map<TopicPartition, OffsetAndMetadata> committed = new HashMap<>();
+        offsets.forEach((partition, offset) -> committed.put(partition, new OffsetAndMetadata(offset)));
+        admin.alterConsumerGroupOffsets(group, committed).all().get();
       }
     }
   }
