@@ -66,7 +66,9 @@ class KafkaExactlyOnceLocalClusterTest {
   @BeforeAll
   static void startBroker(LocalCluster shared) throws Exception {
     cluster = shared;
+    long start = System.nanoTime();
     broker = KafkaBroker.start(brokerDir);
+    System.out.printf("Kafka broker serving in %d ms%n", (System.nanoTime() - start) / 1_000_000);
   }
 
   @AfterAll
@@ -161,8 +163,10 @@ class KafkaExactlyOnceLocalClusterTest {
 
     Run(boolean positions) throws Exception {
       this.positions = positions;
+      long start = System.nanoTime();
       broker.createTopic(topic, PARTITIONS);
       broker.produceIds(topic, PARTITIONS, RECORDS);
+      System.out.printf("%d records in %d partitions produced in %d ms%n", RECORDS, PARTITIONS, (System.nanoTime() - start) / 1_000_000);
       Catalog catalog = TestCatalogs.load(catalogProperties);
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
       catalog.createTable(TableIdentifier.of("db", "events"), KafkaTopologies.SCHEMA, PartitionSpec.unpartitioned());

@@ -17,6 +17,7 @@ import kafka.server.KafkaRaftServer;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -110,21 +111,46 @@ public final class KafkaBroker implements AutoCloseable {
     return Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers));
   }
 
-  /** Creates {@code topic} with {@code partitions} partitions of one replica each. */
+  /**
+   * Creates {@code topic} with {@code partitions} partitions of one replica each, and waits until
+   * the broker serves every one: its metadata names a leader before the partition is ready there,
+   * and an idempotent producer whose first send is refused can stay refused.
+   */
   public void createTopic(String topic, int partitions) throws Exception {
     try (Admin admin = admin()) {
       admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1))).all().get();
+    }
+    Deadline.await(Duration.ofSeconds(60), () -> {
+      try {
+        return records(topic, partitions) == 0;
+      } catch (Exception e) {
+        return false;
+      }
+    }, () -> "every partition of " + topic + " served");
+  }
+
+  /** How many records {@code topic} holds: the sum of its partitions' end offsets. */
+  public long records(String topic, int partitions) throws Exception {
+    try (Admin admin = admin()) {
+      Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+      for (int partition = 0; partition < partitions; partition++) {
+        latest.put(new TopicPartition(topic, partition), OffsetSpec.latest());
+      }
+      return admin.listOffsets(latest).all().get().values().stream().mapToLong(info -> info.offset()).sum();
     }
   }
 
   /**
    * Produces the ids {@code 0..count-1} as the records' values (Long), with no key, id {@code i} to
-   * partition {@code i % partitions}, and waits until every one is acknowledged.
+   * partition {@code i % partitions}, waits until every one is acknowledged, and checks that the
+   * topic holds exactly that many (the producer is idempotent: a retried send is not written twice).
    */
   public void produceIds(String topic, int partitions, long count) throws Exception {
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
     props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
     try (KafkaProducer<Long, Long> producer = new KafkaProducer<>(props, new LongSerializer(), new LongSerializer())) {
       List<Future<RecordMetadata>> sent = new ArrayList<>();
@@ -135,6 +161,10 @@ public final class KafkaBroker implements AutoCloseable {
       for (Future<RecordMetadata> future : sent) {
         future.get();
       }
+    }
+    long held = records(topic, partitions);
+    if (held != count) {
+      throw new IllegalStateException(topic + " holds " + held + " records after " + count + " were produced");
     }
   }
 
