@@ -54,8 +54,12 @@ class KafkaExactlyOnceLocalClusterTest {
   static final long RECORDS = 30_000;
   static final int SPOUT_TASKS = 2;
   static final int SINK_TASKS = 3;
-  /** Short enough that one slow commit outlasts it (Storm replays between one and two timeouts after the emit). */
-  static final int MESSAGE_TIMEOUT_SECS = 5;
+  /**
+   * Short, so that one slow commit outlasts it (Storm replays between one and two timeouts after the
+   * emit); {@link #PENDING} keeps what is in flight well within it, or replays would feed replays.
+   */
+  static final int MESSAGE_TIMEOUT_SECS = 8;
+  static final int PENDING = 1_000;
 
   @TempDir static Path brokerDir;
   static KafkaBroker broker;
@@ -185,10 +189,10 @@ class KafkaExactlyOnceLocalClusterTest {
           .withCatalogName("test")
           .withCatalogProperties(FaultInjectingCatalog.properties(catalogProperties, faults))
           .withTable("db.events")
-          .withCommitIntervalRecords(2_000)
+          .withCommitIntervalRecords(600)
           .withCommitIntervalMillis(1_000)
           .withTickIntervalSecs(1)
-          .withCommitDeadlineMarginMillis(2_000);
+          .withCommitDeadlineMarginMillis(3_000);
       if (positions) {
         options.withSourcePositions("kafka", Map.of("bootstrap.servers", broker.bootstrapServers()));
       }
@@ -250,6 +254,7 @@ class KafkaExactlyOnceLocalClusterTest {
     void streamWith(MidStream midStream) throws Exception {
       Config conf = LocalClusterRuns.config();
       conf.setMessageTimeoutSecs(MESSAGE_TIMEOUT_SECS);
+      conf.setMaxSpoutPending(PENDING);
       KafkaSpoutConfig<Long, Long> spoutConfig =
           KafkaTopologies.spoutConfig(broker.bootstrapServers(), topic, group, name).setOffsetCommitPeriodMs(1_000).build();
       cluster.submitTopology(name, conf, topology(spoutConfig).createTopology());
