@@ -201,4 +201,3 @@ final class KafkaSinkRun {
         () -> times + " × " + fault + " injected; " + (faults.injected.get() - before) + " so far");
   }
 }
-}
