@@ -64,9 +64,11 @@ class KafkaExactlyOnceLocalClusterTest {
 
   /** What goes wrong mid-stream. */
   enum MidStream {
-    /** Commits fail before they apply, lose their answers after they applied, and answer an error then apply late; one commit outlasts the message timeout. */
+    /** Both below, at once. */
     CATALOG_FAULTS_AND_A_SLOW_COMMIT,
+    /** Commits fail before they apply, lose their answers after they applied, answer an error and apply late. */
     CATALOG_FAULTS,
+    /** One commit outlasts the message timeout: the spout replays what its batch holds. */
     A_SLOW_COMMIT
   }
 

@@ -42,9 +42,10 @@ public final class KafkaTopologies {
   private KafkaTopologies() {}
 
   /**
-   * A KafkaSpout config as the README recommends with source positions: at-least-once, the first
-   * poll from the group's committed offsets (the earliest when none), retries without a cap, and a
-   * {@link KafkaLedger} under {@code ledgerKey} and an {@link OffsetCommits} interceptor watching.
+   * A KafkaSpout config for source positions: at-least-once, the first poll from the group's
+   * committed offsets (the earliest when none), retries without a cap (a capped retry drops a
+   * record for good), quick ones here so replays come within the test; a {@link KafkaLedger} under
+   * {@code ledgerKey} and an {@link OffsetCommits} interceptor watching.
    */
   public static KafkaSpoutConfig.Builder<Long, Long> spoutConfig(
       String bootstrapServers, String topic, String group, String ledgerKey) {
