@@ -38,7 +38,9 @@ class ReadmeSnippetsCompileTest {
       "java.util.*", "org.apache.storm.iceberg.*", "org.apache.storm.topology.TopologyBuilder",
       "org.apache.storm.tuple.Fields", "org.apache.iceberg.Schema", "org.apache.iceberg.PartitionSpec",
       "org.apache.storm.iceberg.trident.*", "org.apache.storm.trident.Stream", "org.apache.storm.trident.TridentState",
-      "org.apache.storm.trident.TridentTopology", "org.apache.storm.trident.spout.IBatchSpout");
+      "org.apache.storm.trident.TridentTopology", "org.apache.storm.trident.spout.IBatchSpout",
+      "org.apache.storm.kafka.spout.KafkaSpout", "org.apache.storm.kafka.spout.KafkaSpoutConfig",
+      "org.apache.kafka.clients.consumer.ConsumerConfig");
 
   /**
    * What a fragment may use as the user's own: a topology being built, the catalog, the table's

@@ -1,0 +1,139 @@
+package org.apache.storm.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.testing.KafkaBroker;
+import org.apache.storm.iceberg.testing.KafkaLedger;
+import org.apache.storm.iceberg.testing.KafkaTopologies;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
+import org.apache.storm.iceberg.testing.TestTiers;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Exactly-once from a real Kafka: a KRaft broker in this JVM holds 30,000 records (their values are
+ * ids 0..29,999) in four partitions; storm-kafka-client's KafkaSpout (at-least-once, two tasks)
+ * feeds an IcebergBolt of three tasks, grouped by topic and partition, with source positions, on a
+ * JDBC (SQLite) catalog that injects faults. Every id must be in the table exactly once, counted
+ * row by row.
+ */
+@ExtendWith(SharedLocalCluster.class)
+class KafkaExactlyOnceLocalClusterTest {
+  static final int PARTITIONS = 4;
+  static final long RECORDS = 30_000;
+  static final int SPOUT_TASKS = 2;
+  static final int SINK_TASKS = 3;
+  /**
+   * Short, so that one slow commit outlasts it (Storm replays between one and two timeouts after the
+   * emit); {@link #PENDING} keeps what is in flight well within it, or replays would feed replays.
+   */
+  static final int MESSAGE_TIMEOUT_SECS = 8;
+  static final int PENDING = 1_000;
+
+  @TempDir static Path brokerDir;
+  static KafkaBroker broker;
+  static LocalCluster cluster;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void startBroker(LocalCluster shared) throws Exception {
+    cluster = shared;
+    long start = System.nanoTime();
+    broker = KafkaBroker.start(brokerDir);
+    System.out.printf("Kafka broker serving in %d ms%n", (System.nanoTime() - start) / 1_000_000);
+  }
+
+  @AfterAll
+  static void stopBroker() {
+    if (broker != null) {
+      broker.close();
+    }
+  }
+
+  /** What goes wrong mid-stream. */
+  enum MidStream {
+    /** Both below, at once. */
+    CATALOG_FAULTS_AND_A_SLOW_COMMIT,
+    /** Commits fail before they apply, lose their answers after they applied, answer an error and apply late. */
+    CATALOG_FAULTS,
+    /** One commit outlasts the message timeout: the spout replays what its batch holds. */
+    A_SLOW_COMMIT
+  }
+
+  @ParameterizedTest
+  @EnumSource(MidStream.class)
+  void faultsAndMessageTimeoutsMidStreamLeaveEveryRecordOnce(MidStream midStream) throws Exception {
+    if (midStream != MidStream.CATALOG_FAULTS_AND_A_SLOW_COMMIT) {
+      TestTiers.longTierOnly("the quick tier runs every fault and the slow commit together");
+    }
+    KafkaSinkRun run = new KafkaSinkRun(broker, cluster, dir, true);
+    run.streamWith(midStream);
+    Map<Long, Long> copies = KafkaTopologies.copiesById(run.table());
+    System.out.printf("%s: spout retries %d, rows %d, ids %d, duplicates %d%n", midStream, run.ledger().retries.get(),
+        copies.values().stream().mapToLong(Long::longValue).sum(), copies.size(), KafkaTopologies.duplicates(copies).size());
+    assertThat(copies.keySet()).as("every id in the table")
+        .containsExactlyElementsOf(LongStream.range(0, RECORDS).boxed().collect(Collectors.toList()));
+    assertThat(KafkaTopologies.duplicates(copies)).as("ids in the table more than once").isEmpty();
+    if (midStream != MidStream.CATALOG_FAULTS) {
+      assertThat(run.ledger().retries.get()).as("the slow commit made the spout replay").isPositive();
+    }
+  }
+
+  /** The power of the test above: the same run without source positions duplicates what the spout replayed. */
+  @ParameterizedTest
+  @EnumSource(value = MidStream.class, names = "CATALOG_FAULTS_AND_A_SLOW_COMMIT")
+  void withoutSourcePositionsTheSameRunDuplicates(MidStream midStream) throws Exception {
+    TestTiers.longTierOnly("a control of the test above: at-least-once duplicates");
+    KafkaSinkRun run = new KafkaSinkRun(broker, cluster, dir, false);
+    run.streamWith(midStream);
+    Map<Long, Long> copies = KafkaTopologies.copiesById(run.table());
+    System.out.printf("without source positions, %s: duplicates %d%n", midStream, KafkaTopologies.duplicates(copies).size());
+    assertThat(copies.keySet()).hasSize((int) RECORDS);
+    assertThat(KafkaTopologies.duplicates(copies)).as("ids in the table more than once").isNotEmpty();
+  }
+
+  /**
+   * A topology killed mid-stream, after some of its commits landed and before its spout committed
+   * the offsets they hold, then submitted again under the same name and consumer group: the spout
+   * reads again what the table holds, and the sink skips it.
+   */
+  @ParameterizedTest
+  @ValueSource(booleans = {true, false})
+  void aTopologyKilledBeforeItsSpoutCommittedAndSubmittedAgainWritesEveryRecordOnce(boolean positions) throws Exception {
+    if (!positions) {
+      TestTiers.longTierOnly("a control of the test with source positions: at-least-once duplicates");
+    }
+    KafkaSinkRun run = new KafkaSinkRun(broker, cluster, dir, positions);
+    Map<TopicPartition, Long> committedAtKill = run.killMidStream();
+    long rowsAtKill = KafkaTopologies.rowsInTable(run.table());
+    long offsetsCommittedAtKill = committedAtKill.values().stream().mapToLong(Long::longValue).sum();
+    assertThat(rowsAtKill).as("the table holds records whose offsets the group had not committed")
+        .isGreaterThan(offsetsCommittedAtKill);
+    run.submitAgain();
+    Map<Long, Long> copies = KafkaTopologies.copiesById(run.table());
+    System.out.printf("kill and resubmit (positions %s): rows at kill %d, offsets committed %d, re-emitted %d, duplicates %d%n",
+        positions, rowsAtKill, offsetsCommittedAtKill, KafkaLedger.of(run.name + "-again").emits.get(),
+        KafkaTopologies.duplicates(copies).size());
+    assertThat(KafkaLedger.of(run.name + "-again").emits.get()).as("the second run read again what the table held")
+        .isGreaterThanOrEqualTo((int) (RECORDS - offsetsCommittedAtKill));
+    assertThat(copies.keySet()).as("every id in the table")
+        .containsExactlyElementsOf(LongStream.range(0, RECORDS).boxed().collect(Collectors.toList()));
+    if (positions) {
+      assertThat(KafkaTopologies.duplicates(copies)).as("ids in the table more than once").isEmpty();
+    } else {
+      assertThat(KafkaTopologies.duplicates(copies)).as("ids in the table more than once").isNotEmpty();
+    }
+  }
+}
