@@ -1,5 +1,11 @@
 package org.apache.storm.iceberg;
 
+import static org.apache.storm.iceberg.kernel.options.OptionKeys.eachEntry;
+import static org.apache.storm.iceberg.kernel.options.OptionKeys.stringMap;
+import static org.apache.storm.iceberg.kernel.options.OptionKeys.text;
+import static org.apache.storm.iceberg.kernel.options.OptionKeys.wholeInt;
+import static org.apache.storm.iceberg.kernel.options.OptionKeys.wholeNumber;
+
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Map;
@@ -10,6 +16,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.kernel.commit.SummaryKeys;
+import org.apache.storm.iceberg.kernel.options.OptionKeys;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
 import org.apache.storm.iceberg.kernel.options.OptionsChecks;
 import org.apache.storm.iceberg.kernel.options.OptionsDraft;
@@ -54,6 +61,34 @@ public final class IcebergOptions implements Serializable {
   /** Prefix of the snapshot-summary keys the sink owns; user snapshot properties may not use it. */
   public static final String RESERVED_SUMMARY_PREFIX = SummaryKeys.RESERVED_PREFIX;
 
+  /** Each {@link #fromMap} key and the builder method it calls (overloaded ones need the type witness). */
+  private static final OptionKeys<Builder> MAP_KEYS =
+      new OptionKeys<Builder>()
+          .required("catalog", stringMap(Builder::withCatalogProperties))
+          .required("table", text(Builder::withTable))
+          .optional("catalog-name", text(Builder::withCatalogName))
+          .optional("commit-interval-records", wholeNumber(Builder::withCommitIntervalRecords))
+          .optional("commit-interval-bytes", wholeNumber(Builder::withCommitIntervalBytes))
+          .optional("commit-interval-millis", wholeNumber(Builder::withCommitIntervalMillis))
+          .optional("tick-interval-secs", wholeInt(Builder::withTickIntervalSecs))
+          .optional("auto-create", OptionKeys.<Builder>autoCreate(Builder::withAutoCreate))
+          .optional("record-mapper", OptionKeys.<Builder>provider(Builder::withRecordMapper))
+          .optional("file-format", OptionKeys.<Builder>provider(Builder::withFileFormat))
+          .optional("wal-store", OptionKeys.<Builder>provider(Builder::withWalStore))
+          .optional("wal-namespace", text(Builder::withWalNamespace))
+          .optional("spill-directory", text(Builder::withSpillDirectory))
+          .optional("seal-policies", OptionKeys.<Builder>providerList(Builder::withSealPolicy))
+          .optional("snapshot-properties", eachEntry(Builder::withSnapshotProperty))
+          .optional("commit-retries", wholeInt(Builder::withCommitRetries))
+          .optional("commit-retry-backoff-millis", wholeNumber(Builder::withCommitRetryBackoffMillis))
+          .optional("commit-deadline-margin-millis", wholeNumber(Builder::withCommitDeadlineMarginMillis))
+          .optional("group-commit-interval-millis", wholeNumber(Builder::withGroupCommitIntervalMillis))
+          .optional("group-commit-max-data-files", wholeInt(Builder::withGroupCommitMaxDataFiles))
+          .optional("trident-state-name", text(Builder::withTridentStateName))
+          .optional("trident-state-type", text(Builder::withTridentStateType))
+          .optional("source-positions", OptionKeys.<Builder>provider(Builder::withSourcePositions))
+          .optional("source-reset-accepted", text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
+
   static {
     OptionsAccess.register(options -> ((IcebergOptions) options).settings);
   }
@@ -70,12 +105,12 @@ public final class IcebergOptions implements Serializable {
    * passes the same {@link Builder#build()} checks. An unknown key fails with the list of known keys.
    */
   public static IcebergOptions fromMap(Map<String, Object> config) {
-    return FromMapKeys.KEYS.read(config, new Builder()).build();
+    return MAP_KEYS.read(config, new Builder()).build();
   }
 
   /** The keys {@link #fromMap} reads. */
   static Set<String> mapKeys() {
-    return FromMapKeys.KEYS.keys();
+    return MAP_KEYS.keys();
   }
 
   /** What the sink's stages read; the bolts hand it to them. */
