@@ -3,6 +3,7 @@ package org.apache.storm.iceberg.kernel;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -62,7 +63,8 @@ final class KafkaScheduleChecks {
   static void holdAtEnd(long seed, Table table, KafkaSpoutModel spout) {
     Map<Position, List<String>> rows = holdNow(seed, "at the end", table, spout);
     if (!spout.done()) {
-      throw new AssertionError("schedule " + seed + ": the spout was not told every record is acked");
+      throw new AssertionError("schedule " + seed + ": after " + KafkaSchedules.MAX_STEPS + " steps the spout was still"
+          + " not told these records are acked: " + spout.unacked());
     }
     for (Position position : spout.records()) {
       if (!rows.containsKey(position)) {
@@ -118,7 +120,7 @@ final class KafkaScheduleChecks {
   }
 
   private static Set<Position> sorted(Set<Position> positions) {
-    Set<Position> sorted = new TreeSet<>(java.util.Comparator.comparingInt(Position::partition).thenComparingLong(Position::offset));
+    Set<Position> sorted = new TreeSet<>(Comparator.comparingInt(Position::partition).thenComparingLong(Position::offset));
     sorted.addAll(positions);
     return sorted;
   }

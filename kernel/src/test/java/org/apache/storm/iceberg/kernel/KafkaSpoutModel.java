@@ -3,6 +3,7 @@ package org.apache.storm.iceberg.kernel;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,7 @@ final class KafkaSpoutModel {
   /** Failed or timed out, waiting for their retry. */
   private final List<Position> toRetry = new ArrayList<>();
   private final Map<Position, Integer> emits = new HashMap<>();
-  final Set<Position> everAcked = new java.util.HashSet<>();
+  final Set<Position> everAcked = new HashSet<>();
   int emitted;
   int retries;
   int timeouts;
@@ -105,6 +106,19 @@ final class KafkaSpoutModel {
       }
     }
     return true;
+  }
+
+  /** The records this incarnation was not told are acked, from each partition's committed offset. */
+  List<Position> unacked() {
+    List<Position> unacked = new ArrayList<>();
+    for (int p = 0; p < base.length; p++) {
+      for (long offset = committed[p]; offset < end[p]; offset++) {
+        if (!acked.get(p).contains(offset)) {
+          unacked.add(new Position(p, offset));
+        }
+      }
+    }
+    return unacked;
   }
 
   boolean hasNext() {
