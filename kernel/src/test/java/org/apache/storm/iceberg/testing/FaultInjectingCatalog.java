@@ -53,6 +53,18 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
     return properties;
   }
 
+  /**
+   * The shared in-memory catalog itself, without the faults: for checks that must neither meet an
+   * injected fault nor count as a catalog call that a late commit waits for.
+   */
+  public static Catalog sharedWithoutFaults(String key) {
+    Catalog catalog = SHARED.get(key);
+    if (catalog == null) {
+      throw new IllegalStateException("no shared in-memory catalog under " + key);
+    }
+    return catalog;
+  }
+
   /** Forgets a shared in-memory catalog. */
   public static void dropShared(String key) {
     SHARED.remove(key);
