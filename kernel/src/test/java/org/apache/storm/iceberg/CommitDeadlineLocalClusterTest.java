@@ -27,6 +27,7 @@ import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -55,6 +56,7 @@ class CommitDeadlineLocalClusterTest {
 
   @Test
   void commitsThatConflictPastTheMessageTimeoutExpireInsteadOfLandingTwice() throws Exception {
+    TestTiers.longTierOnly("CommitDeadlineTest proves the deadline at kernel level in the quick tier");
     Map<String, String> real = TestCatalogs.hadoop(dir);
     Catalog catalog = TestCatalogs.load(real);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));

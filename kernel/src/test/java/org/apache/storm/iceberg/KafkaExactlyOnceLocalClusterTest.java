@@ -112,9 +112,9 @@ class KafkaExactlyOnceLocalClusterTest {
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aTopologyKilledBeforeItsSpoutCommittedAndSubmittedAgainWritesEveryRecordOnce(boolean positions) throws Exception {
-    if (!positions) {
-      TestTiers.longTierOnly("a control of the test with source positions: at-least-once duplicates");
-    }
+    TestTiers.longTierOnly(positions
+        ? "the quick tier proves Kafka exactly-once under faults and timeouts; the kill runs in the long tier"
+        : "a control of the test with source positions: at-least-once duplicates");
     KafkaSinkRun run = new KafkaSinkRun(broker, cluster, dir, positions);
     Map<TopicPartition, Long> committedAtKill = run.killMidStream();
     long rowsAtKill = KafkaTopologies.rowsInTable(run.table());

@@ -20,6 +20,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,6 +37,9 @@ class IcebergTridentExampleTopologyTest {
   @ParameterizedTest
   @EnumSource(IcebergTridentExampleTopology.Variant.class)
   void everyEventIsInTheTableExactlyOnce(IcebergTridentExampleTopology.Variant variant, LocalCluster cluster) throws Exception {
+    if (variant != IcebergTridentExampleTopology.Variant.WHOLE_STREAM) {
+      TestTiers.longTierOnly("the quick tier runs the example's default variant; the kernel's Trident tests run both");
+    }
     String summary = IcebergTridentExampleTopology.run(cluster, warehouse, EVENTS, variant);
 
     assertThat(summary)
