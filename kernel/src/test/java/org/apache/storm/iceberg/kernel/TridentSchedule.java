@@ -152,8 +152,9 @@ final class TridentSchedule {
     }
     // A crash before one of the 3 calls of a participant or, as often as all those together, after
     // them all, before the coordinator records the commit.
+    int points = 3 * participants.size();
     int crashAt = schedule.random.nextInt(100) >= 8 ? -1
-        : schedule.random.nextBoolean() ? 3 * participants.size() : schedule.random.nextInt(3 * participants.size());
+        : points == 0 || schedule.random.nextBoolean() ? points : schedule.random.nextInt(points);
     trace("commit phase of txid " + txid + " attempt " + batch.attempt() + ", partitions " + participants);
     int point = 0;
     boolean failed = false;

@@ -34,7 +34,7 @@ import org.apache.storm.trident.state.StateType;
  *       removes files: none for an empty batch;
  *   <li>a transaction is one snapshot per txid and partition (per txid for the whole stream): a
  *       transactional one exactly one; an opaque one one append, then only the overwrites that
- *       replaced it on replays;
+ *       replaced it on replays (Iceberg names one that adds no file a delete);
  *   <li>the live files of each txid and partition come from one snapshot and hold exactly what its
  *       final attempt brought that partition, and nothing lives for a txid whose final attempt
  *       brought it nothing.
@@ -157,9 +157,9 @@ final class TridentScheduleCheck {
         throw run.violation(what + " was committed in " + commits.size() + " snapshots, not one");
       }
       if (!"append".equals(commits.get(0).operation())
-          || commits.stream().skip(1).anyMatch(s -> !"overwrite".equals(s.operation()))) {
+          || commits.stream().skip(1).anyMatch(s -> !"overwrite".equals(s.operation()) && !"delete".equals(s.operation()))) {
         throw run.violation(what + " was committed as " + commits.stream().map(Snapshot::operation).toList()
-            + ": one append, then only the overwrites of its replays");
+            + ": one append, then only the overwrites (a delete, when a replay brought nothing) of its replays");
       }
       replacements += commits.size() - 1;
     }
