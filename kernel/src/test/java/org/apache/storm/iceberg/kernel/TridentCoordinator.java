@@ -31,7 +31,7 @@ import org.apache.storm.trident.state.StateType;
  *
  * <p>One assumption narrows the opaque spout, for the per-partition state only ({@code
  * partitionOf} given): a new attempt of a txid brings at least one tuple to every state partition
- * that an earlier attempt brought tuples. Trident calls no state partition a batch brings nothing
+ * that an earlier attempt's commit phase brought tuples. Trident calls no state partition a batch brings nothing
  * (see {@code PartitionPersistProcessor.finishBatch}), so such a partition could not replace what an
  * earlier attempt of the txid committed there: that earlier attempt would stay in the table.
  */
@@ -54,7 +54,7 @@ final class TridentCoordinator {
   private final TreeSet<Long> pool = new TreeSet<>();
   /** Opaque: the ids of each txid's latest attempt, so a replay often carries them again. */
   private final Map<Long, List<Long>> lastIds = new HashMap<>();
-  /** Opaque, per-partition: every state partition an attempt of each txid brought tuples. */
+  /** Opaque, per-partition: every state partition the commit phase of an attempt of each txid brought tuples. */
   private final Map<Long, java.util.Set<Long>> covered = new HashMap<>();
   private final java.util.function.LongUnaryOperator partitionOf;
   private final TreeMap<Long, Batch> recorded = new TreeMap<>();
@@ -119,14 +119,12 @@ final class TridentCoordinator {
       }
     }
     if (partitionOf != null) {
-      java.util.Set<Long> partitions = covered.computeIfAbsent(txid, t -> new java.util.TreeSet<>());
-      for (long partition : partitions) {
+      for (long partition : covered.getOrDefault(txid, java.util.Set.of())) {
         if (ids.stream().noneMatch(id -> partitionOf.applyAsLong(id) == partition)) {
-          // The attempt before brought this partition ids, released into the pool when it failed.
+          // That commit phase ran with txid the oldest in flight, so its ids went back to the pool.
           ids.add(pool.stream().filter(id -> partitionOf.applyAsLong(id) == partition).findFirst().orElseThrow());
         }
       }
-      ids.forEach(id -> partitions.add(partitionOf.applyAsLong(id)));
     }
     ids.forEach(pool::remove);
     lastIds.put(txid, List.copyOf(ids));
@@ -141,6 +139,15 @@ final class TridentCoordinator {
   /** The oldest batch in flight: the only one whose commit phase may run. */
   Batch committable() {
     return inFlight.peek();
+  }
+
+  /** The commit phase of the oldest batch starts: its state partitions may now hold some of it. */
+  void commitPhase() {
+    if (partitionOf != null) {
+      Batch batch = inFlight.peek();
+      java.util.Set<Long> partitions = covered.computeIfAbsent(batch.txid(), t -> new java.util.TreeSet<>());
+      batch.events().forEach(event -> partitions.add(partitionOf.applyAsLong(event.id())));
+    }
   }
 
   /** The batches in flight, oldest first. */

@@ -46,9 +46,15 @@ final class TridentFaultSchedules {
     try {
       Schedule schedule = new Schedule(seed, key, faults, catalogProperties);
       TridentSchedule run = new TridentSchedule(schedule, variantOf(seed), typeOf(seed));
-      run.run();
-      TridentScheduleCheck.Seen seen = new TridentScheduleCheck(run, schedule.table).check();
-      int refused = refuseRegressions(run, schedule.table);
+      TridentScheduleCheck.Seen seen;
+      int refused;
+      try {
+        run.run();
+        seen = new TridentScheduleCheck(run, schedule.table).check();
+        refused = refuseRegressions(run, schedule.table);
+      } catch (RuntimeException e) {
+        throw run.violation("the harness failed: " + e, e);
+      }
       return new Outcome(seed, run.variant, run.type, schedule.idCount, schedule.steps, schedule.faultsArmed,
           schedule.crashes, run.coordinator.replays, run.failedBatches, seen.snapshots(), seen.replacements(), refused);
     } finally {
@@ -78,7 +84,7 @@ final class TridentFaultSchedules {
       long txid = 1 + run.schedule.random.nextInt((int) (head - 1));
       long before = table.currentSnapshot().snapshotId();
       DetachedTridentContext context = new DetachedTridentContext(p, states);
-      State state = run.openState(p, context);
+      State state = run.topology.openState(p, context);
       try {
         state.beginCommit(txid);
         throw run.violation("partition " + p + " began txid " + txid + " after the reset, though it holds txid " + head

@@ -5,13 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.apache.storm.Config;
-import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.commit.TransactionRegressionException;
-import org.apache.storm.iceberg.testing.DetachedTridentContext;
 import org.apache.storm.iceberg.testing.TestTables;
-import org.apache.storm.iceberg.trident.IcebergStateFactory;
-import org.apache.storm.iceberg.trident.IcebergStateUpdater;
 import org.apache.storm.iceberg.trident.TridentStages;
 import org.apache.storm.topology.FailedException;
 import org.apache.storm.trident.operation.Aggregator;
@@ -52,10 +47,7 @@ final class TridentSchedule {
   final TridentCoordinator coordinator;
   /** State partitions ({@link Variant#PARTITIONS}) or writing partitions ({@link Variant#WHOLE_STREAM}). */
   final int partitions;
-  final Map<String, Object> conf = Map.of(Config.TOPOLOGY_NAME, "topology");
-  private final IcebergOptions options;
-  private final State[] states;
-  private final Aggregator<Object>[] writers;
+  final TridentTopology topology;
   /** The writing partitions' descriptors of each processed batch in flight, by txid. */
   private final Map<Long, List<TridentTuple>> descriptors = new HashMap<>();
   private final Emitted emitted = new Emitted();
@@ -63,18 +55,15 @@ final class TridentSchedule {
   private final java.util.ArrayDeque<String> trace = new java.util.ArrayDeque<>();
   int failedBatches;
 
-  @SuppressWarnings("unchecked")
   TridentSchedule(Schedule schedule, Variant variant, StateType type) {
     this.schedule = schedule;
     this.variant = variant;
     this.type = type;
-    this.options = schedule.options().withTridentStateType(type).build();
     this.partitions = 1 + schedule.random.nextInt(3);
     int window = 1 + schedule.random.nextInt(3);
     this.coordinator = new TridentCoordinator(type, schedule.random, schedule.idCount, window,
         variant == Variant.PARTITIONS ? id -> id % partitions : null);
-    this.states = new State[variant == Variant.PARTITIONS ? partitions : 1];
-    this.writers = new Aggregator[variant == Variant.WHOLE_STREAM ? partitions : 0];
+    this.topology = new TridentTopology(schedule, variant, type, partitions);
   }
 
   void run() {
@@ -83,12 +72,13 @@ final class TridentSchedule {
         throw violation("did not finish in " + MAX_STEPS + " steps: " + coordinator.lastRecorded() + " txids recorded");
       }
       schedule.step();
+      topology.step();
       boolean alive = openDeadTasks();
       int roll = schedule.random.nextInt(100);
-      if (roll < 8 && !schedule.catalogDown()) {
-        armFault();
-      } else if (roll < 11 && !schedule.catalogDown()) {
-        crash(schedule.random.nextInt(states.length + writers.length));
+      if (roll < 8 && !topology.catalogDown()) {
+        trace("arm " + topology.armFault());
+      } else if (roll < 11 && !topology.catalogDown()) {
+        crash(schedule.random.nextInt(topology.tasks()));
       } else if (!alive) {
         // A task that cannot start holds up every batch in flight: they time out.
         trace("a task cannot start: batches time out");
@@ -99,9 +89,8 @@ final class TridentSchedule {
         commit(coordinator.committable());
       }
     }
-    schedule.faults.clear();
     // Every late commit reaches the catalog now; one the coordinator moved past must not land.
-    schedule.faults.late.applyWaitingNow();
+    topology.healAll();
   }
 
   /** The processing phase: the writing partitions (if any) write the batch's tuples and describe their files. */
@@ -111,14 +100,14 @@ final class TridentSchedule {
       return;
     }
     List<List<TridentCoordinator.Event>> byWriter = new ArrayList<>();
-    for (int w = 0; w < writers.length; w++) {
+    for (int w = 0; w < topology.writers.length; w++) {
       byWriter.add(new ArrayList<>());
     }
     // A shuffle: a replay may send a tuple to another writer.
-    batch.events().forEach(event -> byWriter.get(schedule.random.nextInt(writers.length)).add(event));
+    batch.events().forEach(event -> byWriter.get(schedule.random.nextInt(topology.writers.length)).add(event));
     List<TridentTuple> described = new ArrayList<>();
-    for (int w = 0; w < writers.length; w++) {
-      Aggregator<Object> writer = writers[w];
+    for (int w = 0; w < topology.writers.length; w++) {
+      Aggregator<Object> writer = topology.writers[w];
       List<TridentCoordinator.Event> events = byWriter.get(w);
       boolean ok = call("writer " + w + " of txid " + batch.txid(), () -> {
         Object state = writer.init(batch.txid(), emitted);
@@ -137,6 +126,7 @@ final class TridentSchedule {
 
   /** The commit phase of the oldest batch in flight. */
   private void commit(TridentCoordinator.Batch batch) {
+    coordinator.commitPhase();
     long txid = batch.txid();
     List<Integer> participants = new ArrayList<>();
     Map<Integer, List<TridentTuple>> input = new HashMap<>();
@@ -162,7 +152,7 @@ final class TridentSchedule {
       if (failed && schedule.random.nextBoolean()) {
         continue;
       }
-      State state = states[p];
+      State state = topology.states[p];
       List<TridentTuple> tuples = input.get(p);
       String who = "state partition " + p + " at txid " + txid;
       if (point++ == crashAt) {
@@ -177,7 +167,7 @@ final class TridentSchedule {
         crash(p);
         return;
       }
-      if (!call(who + " updateState", () -> update(state, tuples))) {
+      if (!call(who + " updateState", () -> topology.update(state, tuples, emitted))) {
         failed = true;
         continue;
       }
@@ -191,19 +181,11 @@ final class TridentSchedule {
       failBatch(txid);
     } else if (crashAt == 3 * participants.size()) {
       // Every partition committed; a task dies before the coordinator records it.
-      crash(schedule.random.nextInt(states.length + writers.length));
+      crash(schedule.random.nextInt(topology.tasks()));
     } else {
       trace("recorded txid " + txid);
       coordinator.record();
       descriptors.remove(txid);
-    }
-  }
-
-  private void update(State state, List<TridentTuple> tuples) {
-    if (variant == Variant.PARTITIONS) {
-      new IcebergStateUpdater().updateState((org.apache.storm.iceberg.trident.IcebergState) state, tuples, emitted);
-    } else {
-      TridentStages.updateWholeStream(state, tuples, emitted);
     }
   }
 
@@ -251,60 +233,16 @@ final class TridentSchedule {
   private void crash(int task) {
     trace("task " + task + " dies");
     schedule.crashes++;
-    if (task < states.length) {
-      states[task] = null;
-    } else {
-      writers[task - states.length] = null;
-    }
+    topology.crash(task);
     timeOutAll();
   }
 
   /** Opens every dead task the catalog lets open; false while one cannot. */
   private boolean openDeadTasks() {
     try {
-      for (int p = 0; p < states.length; p++) {
-        if (states[p] == null) {
-          states[p] = openState(p);
-        }
-      }
-      for (int w = 0; w < writers.length; w++) {
-        if (writers[w] == null) {
-          Aggregator<Object> writer = TridentStages.filesAggregator(options);
-          writer.prepare(conf, new DetachedTridentContext(w, writers.length));
-          writers[w] = writer;
-        }
-      }
-      return true;
+      return topology.openDeadTasks();
     } catch (RuntimeException e) {
-      if (!schedule.catalogDown()) {
-        throw violation("a task could not start with the catalog up: " + e, e);
-      }
-      return false;
-    }
-  }
-
-  /** Opens state partition {@code p} as Trident's {@code makeState} does, with a detached metrics context. */
-  State openState(int p) {
-    return openState(p, new DetachedTridentContext(p, states.length));
-  }
-
-  State openState(int p, DetachedTridentContext context) {
-    return variant == Variant.PARTITIONS
-        ? new IcebergStateFactory(options).makeState(conf, context, p, states.length)
-        : TridentStages.wholeStreamStateFactory(options).makeState(conf, context, 0, 1);
-  }
-
-  /** Arms a commit fault (as the bolts' schedules do), or a data file that cannot be written or closed. */
-  private void armFault() {
-    schedule.faultsArmed++;
-    int point = schedule.random.nextInt(Schedule.COMMIT_FAULTS.length + 2);
-    trace("arm " + (point < Schedule.COMMIT_FAULTS.length ? Schedule.COMMIT_FAULTS[point] : "data file fault " + point));
-    if (point < Schedule.COMMIT_FAULTS.length) {
-      schedule.armCommitFault(Schedule.COMMIT_FAULTS[point]);
-    } else if (point == Schedule.COMMIT_FAULTS.length) {
-      schedule.faults.dataFileWriteFailures.incrementAndGet();
-    } else {
-      schedule.faults.dataFileCloseFailures.incrementAndGet();
+      throw violation("a task could not start with the catalog up: " + e, e);
     }
   }
 
