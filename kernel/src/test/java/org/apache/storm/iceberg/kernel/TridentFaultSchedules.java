@@ -29,7 +29,7 @@ import org.apache.storm.trident.state.StateType;
 final class TridentFaultSchedules {
   /** What one schedule did, for the summary. */
   record Outcome(long seed, TridentSchedule.Variant variant, StateType type, int ids, int steps, int faults,
-      int crashes, int replays, int failedBatches, int snapshots, int replacements, int regressionsRefused) {}
+      int crashes, int replays, int failedBatches, int snapshots, int replacements, int fences, int regressionsRefused) {}
 
   static TridentSchedule.Variant variantOf(long seed) {
     return Math.floorMod(seed, 2) == 0 ? TridentSchedule.Variant.PARTITIONS : TridentSchedule.Variant.WHOLE_STREAM;
@@ -56,7 +56,7 @@ final class TridentFaultSchedules {
         throw run.violation("the harness failed: " + e, e);
       }
       return new Outcome(seed, run.variant, run.type, schedule.idCount, schedule.steps, schedule.faultsArmed,
-          schedule.crashes, run.coordinator.replays, run.failedBatches, seen.snapshots(), seen.replacements(), refused);
+          schedule.crashes, run.coordinator.replays, run.failedBatches, seen.snapshots(), seen.replacements(), seen.fences(), refused);
     } finally {
       FaultInjectingCatalog.dropShared(key);
       MemoryWalStoreFactory.drop(key);

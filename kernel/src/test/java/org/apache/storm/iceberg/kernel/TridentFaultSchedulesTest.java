@@ -32,12 +32,13 @@ class TridentFaultSchedulesTest {
         List<TridentFaultSchedules.Outcome> some =
             outcomes.stream().filter(o -> o.variant() == variant && o.type() == type).toList();
         System.out.printf("%s %s: %d schedules, %d crashes, %d replayed attempts, %d failed batches, %d snapshots,"
-                + " %d opaque replacements, %d regressions refused%n", variant, type, some.size(),
+                + " %d opaque replacements, %d fences, %d regressions refused%n", variant, type, some.size(),
             some.stream().mapToInt(TridentFaultSchedules.Outcome::crashes).sum(),
             some.stream().mapToInt(TridentFaultSchedules.Outcome::replays).sum(),
             some.stream().mapToInt(TridentFaultSchedules.Outcome::failedBatches).sum(),
             some.stream().mapToInt(TridentFaultSchedules.Outcome::snapshots).sum(),
             some.stream().mapToInt(TridentFaultSchedules.Outcome::replacements).sum(),
+            some.stream().mapToInt(TridentFaultSchedules.Outcome::fences).sum(),
             some.stream().mapToInt(TridentFaultSchedules.Outcome::regressionsRefused).sum());
       }
     }

@@ -54,6 +54,12 @@ final class TridentSchedule {
   /** The latest steps, for a violation's message: what led to it. */
   private final java.util.ArrayDeque<String> trace = new java.util.ArrayDeque<>();
   int failedBatches;
+  /**
+   * The txids and partitions whose commit phase a state began unsettled (since it opened, or since
+   * a call of it failed): an opaque state may commit an empty batch there, to fence off an earlier
+   * attempt that may still land.
+   */
+  final java.util.Set<TridentScheduleCheck.Part> fenceable = new java.util.HashSet<>();
 
   TridentSchedule(Schedule schedule, Variant variant, StateType type) {
     this.schedule = schedule;
@@ -159,8 +165,12 @@ final class TridentSchedule {
         crash(p);
         return;
       }
+      if (!topology.settled[p]) {
+        fenceable.add(new TridentScheduleCheck.Part(variant == Variant.PARTITIONS ? Integer.toString(p) : "whole-stream", txid));
+      }
       if (!call(who + " beginCommit", () -> state.beginCommit(txid))) {
         failed = true;
+        topology.settled[p] = false;
         continue;
       }
       if (point++ == crashAt) {
@@ -169,13 +179,16 @@ final class TridentSchedule {
       }
       if (!call(who + " updateState", () -> topology.update(state, tuples, emitted))) {
         failed = true;
+        topology.settled[p] = false;
         continue;
       }
       if (point++ == crashAt) {
         crash(p);
         return;
       }
-      failed |= !call(who + " commit", () -> state.commit(txid));
+      boolean committed = call(who + " commit", () -> state.commit(txid));
+      topology.settled[p] = committed;
+      failed |= !committed;
     }
     if (failed) {
       failBatch(txid);

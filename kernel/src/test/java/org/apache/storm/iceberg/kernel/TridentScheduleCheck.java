@@ -31,7 +31,8 @@ import org.apache.storm.trident.state.StateType;
  *   <li>the table reads cleanly, and holds every id exactly once, with its final attempt's payload
  *       (transactional: the one payload its txid ever had);
  *   <li>every snapshot is a Trident transaction's, of a txid the coordinator reached, and adds or
- *       removes files: none for an empty batch;
+ *       removes files: none for an empty batch, but for an opaque state's fence (an empty append
+ *       where a state began a commit phase unsettled, see {@link TridentSchedule#fenceable});
  *   <li>a transaction is one snapshot per txid and partition (per txid for the whole stream): a
  *       transactional one exactly one; an opaque one one append, then only the overwrites that
  *       replaced it on replays (Iceberg names one that adds no file a delete);
@@ -54,7 +55,7 @@ final class TridentScheduleCheck {
   }
 
   /** What the check saw, for the summary. */
-  record Seen(int snapshots, int replacements) {}
+  record Seen(int snapshots, int replacements, int fences) {}
 
   private final TridentSchedule run;
   private final Table table;
@@ -121,6 +122,7 @@ final class TridentScheduleCheck {
     Map<String, Long> addedIn = new HashMap<>();
     int snapshots = 0;
     int replacements = 0;
+    int fences = 0;
     for (Snapshot snapshot : table.snapshots()) {
       snapshots++;
       Map<String, String> summary = snapshot.summary();
@@ -144,10 +146,12 @@ final class TridentScheduleCheck {
       for (DataFile ignored : changes.removedDataFiles()) {
         removed++;
       }
-      if (added == 0 && removed == 0) {
+      boolean fence = run.type == StateType.OPAQUE && "append".equals(snapshot.operation()) && run.fenceable.contains(part);
+      if (added == 0 && removed == 0 && !fence) {
         throw run.violation("snapshot " + snapshot.snapshotId() + " (" + snapshot.operation() + ") of txid " + part.txid()
             + " partition " + part.partition() + " neither adds nor removes a file: a snapshot for an empty batch");
       }
+      fences += added == 0 && removed == 0 ? 1 : 0;
       byPart.computeIfAbsent(part, p -> new ArrayList<>()).add(snapshot);
     }
     for (Map.Entry<Part, List<Snapshot>> part : byPart.entrySet()) {
@@ -179,7 +183,7 @@ final class TridentScheduleCheck {
             + " snapshots " + ids + ": it was committed more than once");
       }
     });
-    return new Seen(snapshots, replacements);
+    return new Seen(snapshots, replacements, fences);
   }
 
   /** Each txid's live rows, per partition, are its final attempt's, from one snapshot's files. */

@@ -27,6 +27,8 @@ final class TridentTopology {
   final Map<String, Object> conf = Map.of(Config.TOPOLOGY_NAME, "topology");
   final State[] states;
   final Aggregator<Object>[] writers;
+  /** Per state partition: whether its task's last commit call returned, since it opened. */
+  final boolean[] settled;
   private final Schedule schedule;
   private final TridentSchedule.Variant variant;
   private final IcebergOptions options;
@@ -40,6 +42,7 @@ final class TridentTopology {
     this.options = schedule.options().withTridentStateType(type).build();
     this.states = new State[variant == TridentSchedule.Variant.PARTITIONS ? partitions : 1];
     this.writers = new Aggregator[variant == TridentSchedule.Variant.WHOLE_STREAM ? partitions : 0];
+    this.settled = new boolean[states.length];
   }
 
   int tasks() {
@@ -63,6 +66,7 @@ final class TridentTopology {
       for (int p = 0; p < states.length; p++) {
         if (states[p] == null) {
           states[p] = openState(p, new DetachedTridentContext(p, states.length));
+          settled[p] = false;
         }
       }
       for (int w = 0; w < writers.length; w++) {

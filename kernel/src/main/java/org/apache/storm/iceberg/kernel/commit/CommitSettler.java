@@ -85,6 +85,17 @@ public final class CommitSettler {
    */
   CommitOutcome settle(
       String commitId, long attemptMillis, RuntimeException firstError, Supplier<? extends SnapshotUpdate<?>> sameAppend, DeadlineGuard deadline) {
+    return settle(commitId, attemptMillis, firstError, sameAppend, deadline, null);
+  }
+
+  /**
+   * Settles as above, each retry also validated by {@code head} (a Trident transaction's): once it
+   * refuses, another commit of the transaction's scope landed after every attempt's base, so none
+   * can land any more, and the commit has failed.
+   */
+  CommitOutcome settle(
+      String commitId, long attemptMillis, RuntimeException firstError, Supplier<? extends SnapshotUpdate<?>> sameAppend,
+      DeadlineGuard deadline, HeadUnchanged head) {
     boolean ambiguous = isAmbiguous(firstError);
     for (int retry = 0; ; retry++) {
       Long snapshotId;
@@ -127,7 +138,8 @@ public final class CommitSettler {
       AbsentCommitId absent = new AbsentCommitId(commitId);
       try {
         SnapshotUpdate<?> again = sameAppend.get();
-        again.validateWith(new AllValidators(deadline, absent));
+        // The commit id first: an attempt of this very commit that landed is not "another commit".
+        again.validateWith(head == null ? new AllValidators(deadline, absent) : new AllValidators(deadline, absent, head));
         again.commit();
         LOG.info("Commit {} to {} landed on retry {} after {}", commitId, table.name(), retry + 1, Redaction.redact(firstError.toString()));
         return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
@@ -136,8 +148,12 @@ public final class CommitSettler {
           LOG.info("Commit {} to {} landed late, before its retry; acking", commitId, table.name());
           return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
         }
-        // Whatever the retry met, the first attempt is still unsettled: look again.
         firstError.addSuppressed(e);
+        if (head != null && head.refused()) {
+          LOG.warn("Commit {} to {} did not land: {}; failing the batch for replay", commitId, table.name(), head.errorMessage());
+          return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, firstError);
+        }
+        // Whatever the retry met, the first attempt is still unsettled: look again.
       }
     }
   }

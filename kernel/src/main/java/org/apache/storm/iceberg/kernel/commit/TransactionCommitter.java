@@ -55,6 +55,11 @@ public final class TransactionCommitter {
   private final LongSupplier clock;
   private LastTransaction head;
   private boolean headKnown;
+  /**
+   * Whether a commit of this scope may still land unseen: one this task left unsettled, or one a
+   * previous incarnation did (so true until this task's first commit lands).
+   */
+  private boolean mayLandLate = true;
 
   /**
    * @param snapshotProperties the user's snapshot properties
@@ -115,16 +120,22 @@ public final class TransactionCommitter {
    */
   public Optional<CommitOutcome> commit(TransactionPlan plan, List<DataFile> files) {
     boolean replaces = plan.action() == TransactionPlan.Action.REPLACE;
-    if (!plan.writes() || (files.isEmpty() && !replaces)) {
+    boolean deterministic = plan.txid() != null && type != StateType.NON_TRANSACTIONAL;
+    // An opaque replay may bring nothing where an earlier attempt, unsettled, may still land: then
+    // an empty append is committed after all, so the catalog's compare-and-swap refuses that attempt.
+    boolean fence = deterministic && type == StateType.OPAQUE && mayLandLate;
+    if (!plan.writes() || (files.isEmpty() && !replaces && !fence)) {
       return Optional.empty();
     }
-    boolean deterministic = plan.txid() != null && type != StateType.NON_TRANSACTIONAL;
-    String commitId =
+    String txidCommitId =
         !deterministic
             ? UUID.randomUUID().toString()
             : replaces
                 ? scope.replacementCommitId(plan.txid(), plan.head().snapshotId())
                 : scope.commitId(plan.txid());
+    // Attempts of an opaque txid differ in content: one attempt must never take another's landing
+    // for its own when it looks its commit id up.
+    String commitId = deterministic && type == StateType.OPAQUE ? txidCommitId + ":attempt-" + UUID.randomUUID() : txidCommitId;
     Supplier<SnapshotUpdate<?>> update = () -> replaces ? replacement(plan, commitId, files) : append(plan, commitId, files);
     long attemptMillis = clock.getAsLong();
     long started = System.nanoTime();
@@ -134,8 +145,10 @@ public final class TransactionCommitter {
       // The commit refreshed the table: the walk stops at once, at the snapshot just made.
       head = deterministic ? LastTransaction.in(SnapshotUtil.currentAncestors(table), scope) : head;
       headKnown = head != null && commitId.equals(head.commitId());
+      mayLandLate = !deterministic;
     } else if (outcome.status() != CommitOutcome.Status.FAILED) {
       headKnown = false;
+      mayLandLate = true;
     }
     return Optional.of(outcome);
   }
@@ -154,7 +167,14 @@ public final class TransactionCommitter {
             commitId, table.name(), expected.errorMessage());
         return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, error);
       }
-      return settler.settle(commitId, attemptMillis, error, update, CommitDeadline.NONE.guardFor(attemptMillis));
+      // The same-id retry is validated against the plan's head too: it must not land on top of
+      // another attempt of the transaction that landed meanwhile.
+      CommitOutcome outcome =
+          settler.settle(commitId, attemptMillis, error, update, CommitDeadline.NONE.guardFor(attemptMillis), expected);
+      if (expected.refused()) {
+        headKnown = false;
+      }
+      return outcome;
     }
   }
 
