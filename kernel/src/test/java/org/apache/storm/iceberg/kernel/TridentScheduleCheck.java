@@ -10,16 +10,17 @@ import java.util.Objects;
 import java.util.TreeMap;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.MetadataColumns;
+import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotChanges;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.parquet.Parquet;
 import org.apache.iceberg.relocated.com.google.common.collect.HashMultiset;
 import org.apache.iceberg.relocated.com.google.common.collect.Multiset;
+import org.apache.iceberg.types.TypeUtil;
 import org.apache.storm.iceberg.kernel.commit.SummaryKeys;
 import org.apache.storm.trident.state.StateType;
 
@@ -73,10 +74,10 @@ final class TridentScheduleCheck {
       expectedPayloads.put(event.id(), event.payload());
       expectedParts.computeIfAbsent(partOf(event.id(), batch.txid()), p -> HashMultiset.create()).add(event.payload());
     }));
-    checkRows(expectedPayloads);
-    Map<String, Part> liveFiles = new HashMap<>();
     Map<String, List<String>> payloadsByFile = new HashMap<>();
-    Seen seen = checkSnapshots(liveFiles, payloadsByFile);
+    checkRows(expectedPayloads, payloadsByFile);
+    Map<String, Part> liveFiles = new HashMap<>();
+    Seen seen = checkSnapshots(liveFiles);
     checkLiveParts(expectedParts, liveFiles, payloadsByFile);
     return seen;
   }
@@ -87,11 +88,14 @@ final class TridentScheduleCheck {
   }
 
   /** Every id once, with its final attempt's payload: zero missing, zero duplicates, counted. */
-  private void checkRows(Map<Long, String> expected) {
+  private void checkRows(Map<Long, String> expected, Map<String, List<String>> payloadsByFile) {
     Map<Long, List<String>> rows = new TreeMap<>();
-    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+    Schema withFile = TypeUtil.join(table.schema().select("id", "payload"), new Schema(MetadataColumns.FILE_PATH));
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).project(withFile).build()) {
       for (Record row : records) {
-        rows.computeIfAbsent((Long) row.getField("id"), id -> new ArrayList<>()).add((String) row.getField("payload"));
+        String payload = (String) row.getField("payload");
+        rows.computeIfAbsent((Long) row.getField("id"), id -> new ArrayList<>()).add(payload);
+        payloadsByFile.computeIfAbsent(row.getField(MetadataColumns.FILE_PATH.name()).toString(), f -> new ArrayList<>()).add(payload);
       }
     } catch (IOException | RuntimeException e) {
       throw run.violation("the table does not read cleanly", e);
@@ -116,7 +120,7 @@ final class TridentScheduleCheck {
     }
   }
 
-  private Seen checkSnapshots(Map<String, Part> liveFiles, Map<String, List<String>> payloadsByFile) {
+  private Seen checkSnapshots(Map<String, Part> liveFiles) {
     Map<Part, List<Snapshot>> byPart = new TreeMap<>();
     Map<String, Part> addedBy = new HashMap<>();
     Map<String, Long> addedIn = new HashMap<>();
@@ -140,7 +144,6 @@ final class TridentScheduleCheck {
         added++;
         addedBy.put(file.location(), part);
         addedIn.put(file.location(), snapshot.snapshotId());
-        payloadsByFile.put(file.location(), payloads(file));
       }
       int removed = 0;
       for (DataFile ignored : changes.removedDataFiles()) {
@@ -190,7 +193,8 @@ final class TridentScheduleCheck {
   private void checkLiveParts(
       Map<Part, Multiset<String>> expected, Map<String, Part> liveFiles, Map<String, List<String>> payloadsByFile) {
     Map<Part, Multiset<String>> live = new TreeMap<>();
-    liveFiles.forEach((file, part) -> live.computeIfAbsent(part, p -> HashMultiset.create()).addAll(payloadsByFile.get(file)));
+    liveFiles.forEach((file, part) -> live.computeIfAbsent(part, p -> HashMultiset.create())
+        .addAll(payloadsByFile.getOrDefault(file, List.of())));
     for (Part part : live.keySet()) {
       if (!Objects.equals(live.get(part), expected.get(part))) {
         throw run.violation("txid " + part.txid() + " partition " + part.partition() + " holds " + live.get(part)
@@ -201,16 +205,5 @@ final class TridentScheduleCheck {
     if (!expected.isEmpty()) {
       throw run.violation("the table holds nothing of " + expected.keySet());
     }
-  }
-
-  private List<String> payloads(DataFile file) {
-    List<String> payloads = new ArrayList<>();
-    try (CloseableIterable<Record> rows = Parquet.read(table.io().newInputFile(file.location()))
-        .project(table.schema()).createReaderFunc(s -> GenericParquetReaders.buildReader(table.schema(), s)).build()) {
-      rows.forEach(row -> payloads.add((String) row.getField("payload")));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return payloads;
   }
 }
