@@ -34,8 +34,14 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Every commit is validated against the head its plan saw ({@link HeadUnchanged}), and an error
- * is settled by {@link CommitSettler} under the same commit id, as for the bolts; there is no
- * commit deadline, since a commit landing late is found by its id on the replay. {@link
+ * is settled by {@link CommitSettler} under the same commit id, as for the bolts, each retry
+ * validated against that head too; there is no commit deadline, since a commit landing late is
+ * found by its id on the replay. An opaque txid's attempts differ in content, so each commits under
+ * an id of its own ({@code :attempt-<uuid>} appended): no attempt takes another's landing for its
+ * own. An opaque attempt with no files still commits an empty append while a commit of the scope
+ * may land late (one this task left unsettled, or one of a previous incarnation, until this
+ * task's first commit lands): that fence makes the catalog's compare-and-swap refuse the late one,
+ * which would otherwise land beside the txids after it. {@link
  * StateType#NON_TRANSACTIONAL}, or a batch without a txid, commits under a random id: at-least-once.
  *
  * <p>Assumption: one task commits a scope at a time. The newest transaction is read from the table
