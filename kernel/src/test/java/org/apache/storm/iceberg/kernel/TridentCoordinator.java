@@ -8,8 +8,10 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.LongUnaryOperator;
 import org.apache.storm.trident.state.StateType;
 
 /**
@@ -55,8 +57,8 @@ final class TridentCoordinator {
   /** Opaque: the ids of each txid's latest attempt, so a replay often carries them again. */
   private final Map<Long, List<Long>> lastIds = new HashMap<>();
   /** Opaque, per-partition: every state partition the commit phase of an attempt of each txid brought tuples. */
-  private final Map<Long, java.util.Set<Long>> covered = new HashMap<>();
-  private final java.util.function.LongUnaryOperator partitionOf;
+  private final Map<Long, Set<Long>> covered = new HashMap<>();
+  private final LongUnaryOperator partitionOf;
   private final TreeMap<Long, Batch> recorded = new TreeMap<>();
   private long nextId;
   private long lastRecorded;
@@ -64,7 +66,7 @@ final class TridentCoordinator {
   int replays;
 
   /** @param partitionOf the state partition of an id, for the per-partition state; null for the whole stream */
-  TridentCoordinator(StateType type, Random random, int idCount, int window, java.util.function.LongUnaryOperator partitionOf) {
+  TridentCoordinator(StateType type, Random random, int idCount, int window, LongUnaryOperator partitionOf) {
     this.type = type;
     this.partitionOf = partitionOf;
     this.random = random;
@@ -119,7 +121,7 @@ final class TridentCoordinator {
       }
     }
     if (partitionOf != null) {
-      for (long partition : covered.getOrDefault(txid, java.util.Set.of())) {
+      for (long partition : covered.getOrDefault(txid, Set.of())) {
         if (ids.stream().noneMatch(id -> partitionOf.applyAsLong(id) == partition)) {
           // That commit phase ran with txid the oldest in flight, so its ids went back to the pool.
           ids.add(pool.stream().filter(id -> partitionOf.applyAsLong(id) == partition).findFirst().orElseThrow());
@@ -145,7 +147,7 @@ final class TridentCoordinator {
   void commitPhase() {
     if (partitionOf != null) {
       Batch batch = inFlight.peek();
-      java.util.Set<Long> partitions = covered.computeIfAbsent(batch.txid(), t -> new java.util.TreeSet<>());
+      Set<Long> partitions = covered.computeIfAbsent(batch.txid(), t -> new TreeSet<>());
       batch.events().forEach(event -> partitions.add(partitionOf.applyAsLong(event.id())));
     }
   }

@@ -1,10 +1,14 @@
 package org.apache.storm.iceberg.kernel;
 
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.storm.iceberg.kernel.commit.TransactionRegressionException;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.trident.TridentStages;
@@ -52,14 +56,14 @@ final class TridentSchedule {
   private final Map<Long, List<TridentTuple>> descriptors = new HashMap<>();
   private final Emitted emitted = new Emitted();
   /** The latest steps, for a violation's message: what led to it. */
-  private final java.util.ArrayDeque<String> trace = new java.util.ArrayDeque<>();
+  private final ArrayDeque<String> trace = new ArrayDeque<>();
   int failedBatches;
   /**
    * The txids and partitions whose commit phase a state began unsettled (since it opened, or since
    * a call of it failed): an opaque state may commit an empty batch there, to fence off an earlier
    * attempt that may still land.
    */
-  final java.util.Set<TridentScheduleCheck.Part> fenceable = new java.util.HashSet<>();
+  final Set<TridentScheduleCheck.Part> fenceable = new HashSet<>();
 
   TridentSchedule(Schedule schedule, Variant variant, StateType type) {
     this.schedule = schedule;
@@ -141,7 +145,7 @@ final class TridentSchedule {
         input.computeIfAbsent((int) (event.id() % partitions), p -> new ArrayList<>()).add(tuple(event));
       }
       participants.addAll(input.keySet());
-      java.util.Collections.shuffle(participants, schedule.random);
+      Collections.shuffle(participants, schedule.random);
     } else {
       participants.add(0);
       input.put(0, descriptors.get(txid));

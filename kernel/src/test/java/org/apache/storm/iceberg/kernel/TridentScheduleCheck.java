@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.MetadataColumns;
@@ -127,6 +130,7 @@ final class TridentScheduleCheck {
     int snapshots = 0;
     int replacements = 0;
     int fences = 0;
+    Set<Long> emptySnapshots = new HashSet<>();
     for (Snapshot snapshot : table.snapshots()) {
       snapshots++;
       Map<String, String> summary = snapshot.summary();
@@ -154,7 +158,10 @@ final class TridentScheduleCheck {
         throw run.violation("snapshot " + snapshot.snapshotId() + " (" + snapshot.operation() + ") of txid " + part.txid()
             + " partition " + part.partition() + " neither adds nor removes a file: a snapshot for an empty batch");
       }
-      fences += added == 0 && removed == 0 ? 1 : 0;
+      if (added == 0 && removed == 0) {
+        fences++;
+        emptySnapshots.add(snapshot.snapshotId());
+      }
       byPart.computeIfAbsent(part, p -> new ArrayList<>()).add(snapshot);
     }
     for (Map.Entry<Part, List<Snapshot>> part : byPart.entrySet()) {
@@ -163,19 +170,26 @@ final class TridentScheduleCheck {
       if (run.type == StateType.TRANSACTIONAL && commits.size() != 1) {
         throw run.violation(what + " was committed in " + commits.size() + " snapshots, not one");
       }
-      if (!"append".equals(commits.get(0).operation())
-          || commits.stream().skip(1).anyMatch(s -> !"overwrite".equals(s.operation()) && !"delete".equals(s.operation()))) {
+      boolean replacedOnly = true;
+      for (int i = 1; i < commits.size(); i++) {
+        // Iceberg names an overwrite that only deletes a delete, and one that only adds (replacing
+        // a fence, which added nothing) an append.
+        String operation = commits.get(i).operation();
+        boolean replacesFence = "append".equals(operation) && emptySnapshots.contains(commits.get(i - 1).snapshotId());
+        replacedOnly &= "overwrite".equals(operation) || "delete".equals(operation) || replacesFence;
+      }
+      if (!"append".equals(commits.get(0).operation()) || !replacedOnly) {
         throw run.violation(what + " was committed as " + commits.stream().map(Snapshot::operation).toList()
-            + ": one append, then only the overwrites (a delete, when a replay brought nothing) of its replays");
+            + ": one append, then only the overwrites of its replays");
       }
       replacements += commits.size() - 1;
     }
-    Map<Part, java.util.Set<Long>> liveSnapshots = new TreeMap<>();
+    Map<Part, Set<Long>> liveSnapshots = new TreeMap<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
       for (FileScanTask task : tasks) {
         String file = task.file().location();
         liveFiles.put(file, addedBy.get(file));
-        liveSnapshots.computeIfAbsent(addedBy.get(file), p -> new java.util.TreeSet<>()).add(addedIn.get(file));
+        liveSnapshots.computeIfAbsent(addedBy.get(file), p -> new TreeSet<>()).add(addedIn.get(file));
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
