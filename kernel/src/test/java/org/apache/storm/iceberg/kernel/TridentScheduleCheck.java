@@ -35,7 +35,7 @@ import org.apache.storm.trident.state.StateType;
  *   <li>the table reads cleanly, and holds every id exactly once, with its final attempt's payload
  *       (transactional: the one payload its txid ever had);
  *   <li>every snapshot is a Trident transaction's, of a txid the coordinator reached, and adds or
- *       removes files: none for an empty batch, but for an opaque state's fence (an empty append
+ *       removes files: none for an empty batch, but for an opaque state's fence (an empty commit
  *       where a state began a commit phase unsettled, see {@link TridentSchedule#fenceable});
  *   <li>a transaction is one snapshot per txid and partition (per txid for the whole stream): a
  *       transactional one exactly one; an opaque one one append, then only the overwrites that
@@ -153,7 +153,7 @@ final class TridentScheduleCheck {
       for (DataFile ignored : changes.removedDataFiles()) {
         removed++;
       }
-      boolean fence = run.type == StateType.OPAQUE && "append".equals(snapshot.operation()) && run.fenceable.contains(part);
+      boolean fence = run.type == StateType.OPAQUE && run.fenceable.contains(part);
       if (added == 0 && removed == 0 && !fence) {
         throw run.violation("snapshot " + snapshot.snapshotId() + " (" + snapshot.operation() + ") of txid " + part.txid()
             + " partition " + part.partition() + " neither adds nor removes a file: a snapshot for an empty batch");

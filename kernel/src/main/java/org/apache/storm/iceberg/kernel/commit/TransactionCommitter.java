@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -130,7 +131,7 @@ public final class TransactionCommitter {
     // An opaque replay may bring nothing where an earlier attempt, unsettled, may still land: then
     // an empty append is committed after all, so the catalog's compare-and-swap refuses that attempt.
     boolean fence = deterministic && type == StateType.OPAQUE && mayLandLate;
-    if (!plan.writes() || (files.isEmpty() && !replaces && !fence)) {
+    if (!plan.writes() || (files.isEmpty() && !fence && (!replaces || addsNothing(plan.head())))) {
       return Optional.empty();
     }
     String txidCommitId =
@@ -157,6 +158,12 @@ public final class TransactionCommitter {
       mayLandLate = true;
     }
     return Optional.of(outcome);
+  }
+
+  /** Whether the snapshot of {@code head} added no file: a replay that brings nothing has nothing to replace. */
+  private boolean addsNothing(LastTransaction head) {
+    Snapshot snapshot = table.snapshot(head.snapshotId());
+    return snapshot != null && "0".equals(snapshot.summary().getOrDefault(SnapshotSummary.ADDED_FILES_PROP, "0"));
   }
 
   private CommitOutcome validated(TransactionPlan plan, String commitId, Supplier<SnapshotUpdate<?>> update, long attemptMillis) {
