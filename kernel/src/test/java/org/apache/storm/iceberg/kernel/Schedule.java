@@ -43,7 +43,7 @@ import org.apache.storm.tuple.Tuple;
  * must not be in the table.
  */
 final class Schedule {
-  private static final Faults.CommitFault[] COMMIT_FAULTS = {
+  static final Faults.CommitFault[] COMMIT_FAULTS = {
     Faults.CommitFault.FAIL_BEFORE, Faults.CommitFault.UNKNOWN_AFTER, Faults.CommitFault.UNKNOWN_NOT_APPLIED,
     Faults.CommitFault.UNKNOWN_LANDS_LATE, Faults.CommitFault.UNKNOWN_STALE_AFTER_RETRY, Faults.CommitFault.UNREACHABLE,
     Faults.CommitFault.ERROR_APPLIED_LATE
@@ -179,6 +179,14 @@ final class Schedule {
     }
   }
 
+  /** Arms {@code fault} for the next one or two commits (and the catalog down for a while, if UNREACHABLE). */
+  void armCommitFault(Faults.CommitFault fault) {
+    faults.inject(fault, 1 + random.nextInt(2));
+    downFor = fault == Faults.CommitFault.UNREACHABLE ? 1 + random.nextInt(6) : 0;
+    // Applied late at a catalog call drawn from the seed, not on a timer: one seed, one schedule.
+    faults.late.afterCalls = 1 + random.nextInt(8);
+  }
+
   /**
    * Arms one fault at a named point: a data file that cannot be written or closed; a WAL entry that
    * cannot be written (before or after its bytes land) or deleted; a commit rejected, answered with
@@ -190,11 +198,7 @@ final class Schedule {
     faultsArmed++;
     int point = random.nextInt(COMMIT_FAULTS.length + 6);
     if (point < COMMIT_FAULTS.length) {
-      Faults.CommitFault fault = COMMIT_FAULTS[point];
-      faults.inject(fault, 1 + random.nextInt(2));
-      downFor = fault == Faults.CommitFault.UNREACHABLE ? 1 + random.nextInt(6) : 0;
-      // Applied late at a catalog call drawn from the seed, not on a timer: one seed, one schedule.
-      faults.late.afterCalls = 1 + random.nextInt(8);
+      armCommitFault(COMMIT_FAULTS[point]);
       return;
     }
     switch (point - COMMIT_FAULTS.length) {

@@ -85,7 +85,19 @@ public final class CommitSettler {
    * @param deadline the batch's commit deadline: no retry starts, nor waits, past it
    */
   CommitOutcome settle(
-      String commitId, long attemptMillis, RuntimeException firstError, Function<SnapshotAncestryValidator, ? extends SnapshotUpdate<?>> sameUpdate, DeadlineGuard deadline) {
+      String commitId, long attemptMillis, RuntimeException firstError,
+      Function<SnapshotAncestryValidator, ? extends SnapshotUpdate<?>> sameUpdate, DeadlineGuard deadline) {
+    return settle(commitId, attemptMillis, firstError, sameUpdate, deadline, null);
+  }
+
+  /**
+   * Settles as above, each retry also validated by {@code head} (a Trident transaction's): once it
+   * refuses, another commit of the transaction's scope landed after every attempt's base, so none
+   * can land any more, and the commit has failed.
+   */
+  CommitOutcome settle(
+      String commitId, long attemptMillis, RuntimeException firstError,
+      Function<SnapshotAncestryValidator, ? extends SnapshotUpdate<?>> sameUpdate, DeadlineGuard deadline, HeadUnchanged head) {
     boolean ambiguous = isAmbiguous(firstError);
     for (int retry = 0; ; retry++) {
       Long snapshotId;
@@ -127,7 +139,8 @@ public final class CommitSettler {
       }
       AbsentCommitId absent = new AbsentCommitId(commitId);
       try {
-        sameUpdate.apply(new AllValidators(deadline, absent)).commit();
+        // The commit id first: an attempt of this very commit that landed is not "another commit".
+        sameUpdate.apply(head == null ? new AllValidators(deadline, absent) : new AllValidators(deadline, absent, head)).commit();
         LOG.info("Commit {} to {} landed on retry {} after {}", commitId, table.name(), retry + 1, Redaction.redact(firstError.toString()));
         return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
       } catch (RuntimeException e) {
@@ -135,8 +148,12 @@ public final class CommitSettler {
           LOG.info("Commit {} to {} landed late, before its retry; acking", commitId, table.name());
           return new CommitOutcome(CommitOutcome.Status.COMMITTED_AFTER_ERROR, commitId, firstError);
         }
-        // Whatever the retry met, the first attempt is still unsettled: look again.
         firstError.addSuppressed(e);
+        if (head != null && head.refused()) {
+          LOG.warn("Commit {} to {} did not land: {}; failing the batch for replay", commitId, table.name(), head.errorMessage());
+          return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, firstError);
+        }
+        // Whatever the retry met, the first attempt is still unsettled: look again.
       }
     }
   }

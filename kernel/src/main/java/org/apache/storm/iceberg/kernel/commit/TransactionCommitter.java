@@ -11,6 +11,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -35,8 +36,14 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * <p>Every commit is validated against the head its plan saw ({@link HeadUnchanged}), and an error
- * is settled by {@link CommitSettler} under the same commit id, as for the bolts; there is no
- * commit deadline, since a commit landing late is found by its id on the replay. {@link
+ * is settled by {@link CommitSettler} under the same commit id, as for the bolts, each retry
+ * validated against that head too; there is no commit deadline, since a commit landing late is
+ * found by its id on the replay. An opaque txid's attempts differ in content, so each commits under
+ * an id of its own ({@code :attempt-<uuid>} appended): no attempt takes another's landing for its
+ * own. An opaque attempt with no files still commits an empty append while a commit of the scope
+ * may land late (one this task left unsettled, or one of a previous incarnation, until this
+ * task's first commit lands): that fence makes the catalog's compare-and-swap refuse the late one,
+ * which would otherwise land beside the txids after it. {@link
  * StateType#NON_TRANSACTIONAL}, or a batch without a txid, commits under a random id: at-least-once.
  *
  * <p>Assumption: one task commits a scope at a time. The newest transaction is read from the table
@@ -55,6 +62,11 @@ public final class TransactionCommitter {
   private final LongSupplier clock;
   private LastTransaction head;
   private boolean headKnown;
+  /**
+   * Whether a commit of this scope may still land unseen: one this task left unsettled, or one a
+   * previous incarnation did (so true until this task's first commit lands).
+   */
+  private boolean mayLandLate = true;
 
   /**
    * @param snapshotProperties the user's snapshot properties
@@ -111,16 +123,22 @@ public final class TransactionCommitter {
    */
   public Optional<CommitOutcome> commit(TransactionPlan plan, List<DataFile> files) {
     boolean replaces = plan.action() == TransactionPlan.Action.REPLACE;
-    if (!plan.writes() || (files.isEmpty() && !replaces)) {
+    boolean deterministic = plan.txid() != null && type != StateType.NON_TRANSACTIONAL;
+    // An opaque replay may bring nothing where an earlier attempt, unsettled, may still land: then
+    // an empty append is committed after all, so the catalog's compare-and-swap refuses that attempt.
+    boolean fence = deterministic && type == StateType.OPAQUE && mayLandLate;
+    if (!plan.writes() || (files.isEmpty() && !fence && (!replaces || addsNothing(plan.head())))) {
       return Optional.empty();
     }
-    boolean deterministic = plan.txid() != null && type != StateType.NON_TRANSACTIONAL;
-    String commitId =
+    String txidCommitId =
         !deterministic
             ? UUID.randomUUID().toString()
             : replaces
                 ? scope.replacementCommitId(plan.txid(), plan.head().snapshotId())
                 : scope.commitId(plan.txid());
+    // Attempts of an opaque txid differ in content: one attempt must never take another's landing
+    // for its own when it looks its commit id up.
+    String commitId = deterministic && type == StateType.OPAQUE ? txidCommitId + ":attempt-" + UUID.randomUUID() : txidCommitId;
     Supplier<SnapshotUpdate<?>> update = () -> replaces ? replacement(plan, commitId, files) : append(plan, commitId, files);
     long attemptMillis = clock.getAsLong();
     CommitOutcome outcome = deterministic ? validated(plan, commitId, update, attemptMillis) : unvalidated(commitId, update, attemptMillis);
@@ -128,10 +146,18 @@ public final class TransactionCommitter {
       // The commit refreshed the table: the walk stops at once, at the snapshot just made.
       head = deterministic ? LastTransaction.in(SnapshotUtil.currentAncestors(table), scope) : head;
       headKnown = head != null && commitId.equals(head.commitId());
+      mayLandLate = !deterministic;
     } else if (outcome.status() != CommitOutcome.Status.FAILED) {
       headKnown = false;
+      mayLandLate = true;
     }
     return Optional.of(outcome);
+  }
+
+  /** Whether the snapshot of {@code head} added no file: a replay that brings nothing has nothing to replace. */
+  private boolean addsNothing(LastTransaction head) {
+    Snapshot snapshot = table.snapshot(head.snapshotId());
+    return snapshot != null && "0".equals(snapshot.summary().getOrDefault(SnapshotSummary.ADDED_FILES_PROP, "0"));
   }
 
   private CommitOutcome validated(TransactionPlan plan, String commitId, Supplier<SnapshotUpdate<?>> update, long attemptMillis) {
@@ -148,7 +174,14 @@ public final class TransactionCommitter {
             commitId, table.name(), expected.errorMessage());
         return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, error);
       }
-      return settler.settle(commitId, attemptMillis, error, validatedBy(update), CommitDeadline.NONE.guardFor(attemptMillis));
+      // The same-id retry is validated against the plan's head too: it must not land on top of
+      // another attempt of the transaction that landed meanwhile.
+      CommitOutcome outcome =
+          settler.settle(commitId, attemptMillis, error, validatedBy(update), CommitDeadline.NONE.guardFor(attemptMillis), expected);
+      if (expected.refused()) {
+        headKnown = false;
+      }
+      return outcome;
     }
   }
 

@@ -1,0 +1,101 @@
+package org.apache.storm.iceberg.testing;
+
+import com.codahale.metrics.Counter;
+import com.codahale.metrics.Gauge;
+import com.codahale.metrics.Histogram;
+import com.codahale.metrics.Meter;
+import com.codahale.metrics.MetricRegistry;
+import com.codahale.metrics.MetricSet;
+import com.codahale.metrics.Timer;
+import org.apache.storm.metric.api.CombinedMetric;
+import org.apache.storm.metric.api.ICombiner;
+import org.apache.storm.metric.api.IMetric;
+import org.apache.storm.metric.api.IReducer;
+import org.apache.storm.metric.api.ReducedMetric;
+import org.apache.storm.trident.operation.TridentOperationContext;
+import org.apache.storm.trident.tuple.TridentTupleView;
+import org.apache.storm.tuple.Fields;
+
+/**
+ * What Trident hands a task outside a topology: a {@link TridentOperationContext} (for an
+ * aggregator's {@code prepare}, and as the {@code IMetricsContext} of {@code makeState}) that names
+ * the task's partition and keeps its metrics (v2) in a registry of its own. It is no {@code
+ * TopologyContext}, so the checks that read the topology's wiring are not made.
+ */
+public final class DetachedTridentContext extends TridentOperationContext {
+  private final MetricRegistry registry = new MetricRegistry();
+  private final int partitionIndex;
+  private final int partitions;
+
+  public DetachedTridentContext(int partitionIndex, int partitions) {
+    super((org.apache.storm.task.TopologyContext) null, new TridentTupleView.FreshOutputFactory(new Fields()));
+    this.partitionIndex = partitionIndex;
+    this.partitions = partitions;
+  }
+
+  /** The task's metrics. */
+  public MetricRegistry registry() {
+    return registry;
+  }
+
+  /** The count of counter {@code name}, 0 when the task never registered it. */
+  public long count(String name) {
+    Counter counter = registry.getCounters().get(name);
+    return counter == null ? 0 : counter.getCount();
+  }
+
+  @Override
+  public int getPartitionIndex() {
+    return partitionIndex;
+  }
+
+  @Override
+  public int numPartitions() {
+    return partitions;
+  }
+
+  @Override
+  public <T extends IMetric> T registerMetric(String name, T metric, int bucketSecs) {
+    throw new UnsupportedOperationException("metrics v1");
+  }
+
+  @Override
+  public ReducedMetric registerMetric(String name, IReducer reducer, int bucketSecs) {
+    throw new UnsupportedOperationException("metrics v1");
+  }
+
+  @Override
+  public CombinedMetric registerMetric(String name, ICombiner combiner, int bucketSecs) {
+    throw new UnsupportedOperationException("metrics v1");
+  }
+
+  @Override
+  public Timer registerTimer(String name) {
+    return registry.timer(name);
+  }
+
+  @Override
+  public Histogram registerHistogram(String name) {
+    return registry.histogram(name);
+  }
+
+  @Override
+  public Meter registerMeter(String name) {
+    return registry.meter(name);
+  }
+
+  @Override
+  public Counter registerCounter(String name) {
+    return registry.counter(name);
+  }
+
+  @Override
+  public <T> Gauge<T> registerGauge(String name, Gauge<T> gauge) {
+    return registry.register(name, gauge);
+  }
+
+  @Override
+  public void registerMetricSet(String prefix, MetricSet set) {
+    registry.register(prefix, set);
+  }
+}
