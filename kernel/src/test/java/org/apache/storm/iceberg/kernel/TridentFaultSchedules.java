@@ -35,8 +35,14 @@ final class TridentFaultSchedules {
     return Math.floorMod(seed, 2) == 0 ? TridentSchedule.Variant.PARTITIONS : TridentSchedule.Variant.WHOLE_STREAM;
   }
 
+  /**
+   * The per-partition state takes transactional spouts only ({@code IcebergStateFactory} refuses an
+   * opaque state type); the whole stream takes both, on alternate odd seeds.
+   */
   static StateType typeOf(long seed) {
-    return Math.floorMod(seed, 4) < 2 ? StateType.TRANSACTIONAL : StateType.OPAQUE;
+    return variantOf(seed) == TridentSchedule.Variant.PARTITIONS || Math.floorMod(seed, 4) == 1
+        ? StateType.TRANSACTIONAL
+        : StateType.OPAQUE;
   }
 
   Outcome run(long seed) {
