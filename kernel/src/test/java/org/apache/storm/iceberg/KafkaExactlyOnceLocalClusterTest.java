@@ -95,7 +95,7 @@ class KafkaExactlyOnceLocalClusterTest {
   @ParameterizedTest
   @EnumSource(value = MidStream.class, names = "CATALOG_FAULTS_AND_A_SLOW_COMMIT")
   void withoutSourcePositionsTheSameRunDuplicates(MidStream midStream) throws Exception {
-    TestTiers.longTierOnly("a control of the test above: at-least-once duplicates");
+    TestTiers.controlOnly("the test above without source positions: at-least-once duplicates");
     KafkaSinkRun run = new KafkaSinkRun(broker, cluster, dir, false);
     run.streamWith(midStream);
     Map<Long, Long> copies = KafkaTopologies.copiesById(run.table());
@@ -112,9 +112,11 @@ class KafkaExactlyOnceLocalClusterTest {
   @ParameterizedTest
   @ValueSource(booleans = {true, false})
   void aTopologyKilledBeforeItsSpoutCommittedAndSubmittedAgainWritesEveryRecordOnce(boolean positions) throws Exception {
-    TestTiers.longTierOnly(positions
-        ? "the quick tier proves Kafka exactly-once under faults and timeouts; the kill runs in the long tier"
-        : "a control of the test with source positions: at-least-once duplicates");
+    if (positions) {
+      TestTiers.longTierOnly("the quick tier proves Kafka exactly-once under faults and timeouts; the kill runs in the long tier");
+    } else {
+      TestTiers.controlOnly("the test with source positions, without them: at-least-once duplicates");
+    }
     KafkaSinkRun run = new KafkaSinkRun(broker, cluster, dir, positions);
     Map<TopicPartition, Long> committedAtKill = run.killMidStream();
     long rowsAtKill = KafkaTopologies.rowsInTable(run.table());

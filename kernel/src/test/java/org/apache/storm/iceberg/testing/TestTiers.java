@@ -15,6 +15,15 @@ public final class TestTiers {
     return Boolean.getBoolean("tests.long");
   }
 
+  /**
+   * Skips the calling case unless {@code -Dtests.controls=true}: a control is the same run as a
+   * test with the guarantee switched off, showing that the test can fail. Neither tier runs the
+   * controls (CI does not); run them when you change what they guard.
+   */
+  public static void controlOnly(String why) {
+    Assumptions.assumeTrue(Boolean.getBoolean("tests.controls"), "control (-Dtests.controls=true): " + why);
+  }
+
   /** Skips the calling case unless this run is the long tier. */
   public static void longTierOnly(String why) {
     Assumptions.assumeTrue(isLongTier(), "long tier only (-Plong): " + why);
