@@ -74,8 +74,7 @@ class TridentKillLocalClusterTest {
     "WHOLE_STREAM, OPAQUE, JDBC_SQLITE", "PER_PARTITION, TRANSACTIONAL, JDBC_SQLITE",
     "WHOLE_STREAM, TRANSACTIONAL, JDBC_SQLITE",
     "WHOLE_STREAM, OPAQUE_EMPTY_REPLAY, JDBC_SQLITE",
-    "WHOLE_STREAM, OPAQUE, REST", "PER_PARTITION, TRANSACTIONAL, REST",
-    "WHOLE_STREAM, TRANSACTIONAL, REST", "WHOLE_STREAM, OPAQUE_EMPTY_REPLAY, REST"
+    "WHOLE_STREAM, OPAQUE_EMPTY_REPLAY, REST"
   })
   void aTopologyKilledAfterACommitLandedReplaysThatTxidExactlyOnce(Variant variant, Spout spout, String kind) throws Exception {
     if (variant != Variant.WHOLE_STREAM || spout != Spout.OPAQUE || !kind.equals("JDBC_SQLITE")) {
