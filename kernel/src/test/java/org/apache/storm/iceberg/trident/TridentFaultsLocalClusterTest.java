@@ -66,8 +66,7 @@ class TridentFaultsLocalClusterTest {
   @ParameterizedTest
   @CsvSource({
     "PER_PARTITION, TRANSACTIONAL, JDBC_SQLITE", "WHOLE_STREAM, TRANSACTIONAL, JDBC_SQLITE",
-    "WHOLE_STREAM, OPAQUE, JDBC_SQLITE", "PER_PARTITION, TRANSACTIONAL, REST",
-    "WHOLE_STREAM, TRANSACTIONAL, REST", "WHOLE_STREAM, OPAQUE, REST"
+    "WHOLE_STREAM, OPAQUE, JDBC_SQLITE", "PER_PARTITION, TRANSACTIONAL, REST", "WHOLE_STREAM, OPAQUE, REST"
   })
   void faultsMidRunLeaveEveryIdExactlyOnce(Variant variant, Spout spout, CatalogKind kind) throws Exception {
     if (kind == CatalogKind.REST || variant != Variant.PER_PARTITION) {
