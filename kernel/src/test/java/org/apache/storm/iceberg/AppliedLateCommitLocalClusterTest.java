@@ -60,9 +60,7 @@ class AppliedLateCommitLocalClusterTest {
   @ParameterizedTest
   @EnumSource(CatalogKind.class)
   void commitsAnsweredWithAGenericErrorAndAppliedLateLeaveEveryIdOnce(CatalogKind kind) throws Exception {
-    if (kind != CatalogKind.values()[0]) {
-      TestTiers.longTierOnly("the quick tier applies late on one catalog; the kernel tests cover both");
-    }
+    TestTiers.longTierOnly("AppliedLateCommitTest applies commits late on both catalogs at kernel level in the quick tier");
     Map<String, String> real = kind == CatalogKind.HADOOP ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
     Catalog catalog = TestCatalogs.load(real);
     if (catalog instanceof SupportsNamespaces namespaces) {

@@ -8,6 +8,7 @@ import java.util.UUID;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ class ClusterSubmissionIT {
 
   @Test
   void theSplitSinkExampleSubmitsTheShadedJarAndCommits() throws Exception {
+    TestTiers.longTierOnly("the quick tier checks the shaded jar's contents (ShadedTopologyJarIT) and runs each example locally");
     System.setProperty("storm.jar", ShadedTopologyJarIT.jar().toAbsolutePath().toString());
     String runId = UUID.randomUUID().toString();
     long events = 1_000;

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class TridentFaultSchedulesTest {
   @Test
   void noTridentScheduleLosesDuplicatesOrMisplacesATransaction() {
-    int count = Integer.getInteger("tridentSchedules", 100);
+    int count = Integer.getInteger("tridentSchedules", 200);
     long firstSeed = Long.getLong("schedule.seed", 1L);
     TridentFaultSchedules schedules = new TridentFaultSchedules();
     long started = System.nanoTime();
