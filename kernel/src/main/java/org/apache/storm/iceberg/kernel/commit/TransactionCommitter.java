@@ -119,7 +119,8 @@ public final class TransactionCommitter {
   /**
    * Commits {@code files} as {@code plan} says, and says how it settled; never throws for commit
    * errors. Empty when there is nothing to commit: a skipped transaction, or an append of no files
-   * (no work, no snapshot).
+   * (no work, no snapshot), except the fence: with an opaque spout, while an earlier attempt may
+   * still land, an empty replay commits an empty append that the late attempt cannot pass.
    */
   public Optional<CommitOutcome> commit(TransactionPlan plan, List<DataFile> files) {
     boolean replaces = plan.action() == TransactionPlan.Action.REPLACE;
