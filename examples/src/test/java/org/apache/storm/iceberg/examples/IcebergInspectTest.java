@@ -21,6 +21,7 @@ import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,7 @@ class IcebergInspectTest {
 
   @Test
   void itReportsCommitsPendingWalEntriesAndSmallFiles(LocalCluster cluster) throws Exception {
+    TestTiers.longTierOnly("the quick tier keeps the tool's argument checks; the kernel tests cover WAL entries");
     IcebergBoltExampleTopology.run(cluster, warehouse, 2_000);
     Table table = CatalogUtil.buildIcebergCatalog("local", LocalExampleRun.catalogProperties(warehouse), new org.apache.hadoop.conf.Configuration())
         .loadTable(TableIdentifier.parse(IcebergBoltExampleTopology.TABLE));
