@@ -67,6 +67,7 @@ public final class IcebergOptions implements Serializable {
           .required("catalog", stringMap(Builder::withCatalogProperties))
           .required("table", text(Builder::withTable))
           .optional("catalog-name", text(Builder::withCatalogName))
+          .optional("hadoop-configuration", stringMap(Builder::withHadoopConfiguration))
           .optional("commit-interval-records", wholeNumber(Builder::withCommitIntervalRecords))
           .optional("commit-interval-bytes", wholeNumber(Builder::withCommitIntervalBytes))
           .optional("commit-interval-millis", wholeNumber(Builder::withCommitIntervalMillis))
@@ -123,6 +124,7 @@ public final class IcebergOptions implements Serializable {
   public String catalogName() { return settings.target().catalogName(); }
   /** The catalog properties exactly as given (references unresolved); never log them, use {@link #toString()}. */
   public Map<String, String> catalogProperties() { return settings.target().catalogProperties(); }
+  public Map<String, String> hadoopConfiguration() { return settings.target().hadoopConfiguration(); }
   public String table() { return settings.target().table(); }
   public TableIdentifier tableIdentifier() { return settings.target().tableIdentifier(); }
   /** The schema to create the table with when it does not exist, or null for no auto-create. */
@@ -166,6 +168,16 @@ public final class IcebergOptions implements Serializable {
     /** The catalog's name (used in Iceberg's metrics and logs); default {@value #DEFAULT_CATALOG_NAME}. */
     public Builder withCatalogName(String name) {
       draft.catalogName = name;
+      return this;
+    }
+
+    /**
+     * Hadoop configuration entries for the catalog, its FileIO and Hadoop file writers, over the
+     * worker's defaults; {@code hadoop-conf-dir} names a directory of {@code *-site.xml} files on the
+     * worker to load first. Secret-named values may be references, as in catalog properties.
+     */
+    public Builder withHadoopConfiguration(Map<String, String> entries) {
+      draft.hadoopConfiguration = Map.copyOf(Objects.requireNonNull(entries, "entries"));
       return this;
     }
 

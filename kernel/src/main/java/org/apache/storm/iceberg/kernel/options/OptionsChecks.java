@@ -27,6 +27,7 @@ public final class OptionsChecks {
     SinkSettings.CatalogTarget target = settings.target();
     requireCatalog(target.catalogProperties());
     SecretReferences.validate(target.catalogProperties());
+    SecretReferences.validate(target.hadoopConfiguration());
     requireTable(target.table());
     requireAutoCreateSpecMatchesSchema(target.autoCreate());
     requireName(settings.commits().walNamespace(), "withWalNamespace");

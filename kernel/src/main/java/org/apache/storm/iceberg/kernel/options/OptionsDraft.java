@@ -33,6 +33,7 @@ public final class OptionsDraft {
 
   public String catalogName = DEFAULT_CATALOG_NAME;
   public Map<String, String> catalogProperties = Map.of();
+  public Map<String, String> hadoopConfiguration = Map.of();
   public String table;
   /** Null for no auto-create. */
   public AutoCreate autoCreate;
@@ -69,7 +70,7 @@ public final class OptionsDraft {
     boolean noThreshold =
         commitIntervalRecords == 0 && commitIntervalBytes == 0 && commitIntervalMillis == 0 && sealPolicies.isEmpty();
     return OptionsChecks.checked(new SinkSettings(
-        new SinkSettings.CatalogTarget(catalogName, catalogProperties, table, autoCreate),
+        new SinkSettings.CatalogTarget(catalogName, catalogProperties, table, autoCreate, hadoopConfiguration),
         new SinkSettings.Thresholds(noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : commitIntervalRecords,
             commitIntervalBytes, commitIntervalMillis, tickIntervalSecs),
         new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies),

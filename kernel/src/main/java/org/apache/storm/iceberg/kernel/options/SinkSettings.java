@@ -53,12 +53,21 @@ public record SinkSettings(
    *
    * @param catalogProperties exactly as given: secret references are resolved on the worker
    * @param autoCreate how to create the table when it does not exist, or null to require it
+   * @param hadoopConfiguration entries of the worker's Hadoop configuration, as given (see {@code
+   *     WorkerHadoopConfiguration})
    */
   public record CatalogTarget(
-      String catalogName, Map<String, String> catalogProperties, String table, AutoCreate autoCreate)
+      String catalogName, Map<String, String> catalogProperties, String table, AutoCreate autoCreate,
+      Map<String, String> hadoopConfiguration)
       implements Serializable {
     public CatalogTarget {
       catalogProperties = Map.copyOf(catalogProperties);
+      hadoopConfiguration = Map.copyOf(hadoopConfiguration);
+    }
+
+    /** A target whose catalog needs no Hadoop configuration beyond the worker's defaults. */
+    public CatalogTarget(String catalogName, Map<String, String> catalogProperties, String table, AutoCreate autoCreate) {
+      this(catalogName, catalogProperties, table, autoCreate, Map.of());
     }
 
     public TableIdentifier tableIdentifier() {
@@ -73,6 +82,7 @@ public record SinkSettings(
     @Override
     public String toString() {
       return "table=" + table + ", catalog=" + catalogName + " " + Redaction.redact(catalogProperties)
+          + (hadoopConfiguration.isEmpty() ? "" : ", hadoop=" + Redaction.redact(hadoopConfiguration))
           + ", autoCreate=" + (autoCreate != null);
     }
   }

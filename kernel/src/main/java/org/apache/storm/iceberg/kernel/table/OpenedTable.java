@@ -83,8 +83,10 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
    */
   public static Catalog loadCatalog(CatalogTarget target) {
     Map<String, String> properties = SecretReferences.resolve(target.catalogProperties());
+    Map<String, String> hadoopEntries = SecretReferences.resolve(target.hadoopConfiguration());
     Redaction.remember(properties);
-    return CatalogUtil.buildIcebergCatalog(target.catalogName(), properties, hadoopConfigurationIfPresent());
+    Redaction.remember(hadoopEntries);
+    return CatalogUtil.buildIcebergCatalog(target.catalogName(), properties, WorkerHadoopConfiguration.build(hadoopEntries));
   }
 
   /** Loads (or creates) the table and checks it is format version 2; the stored spec wins. */
@@ -159,18 +161,6 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
           throw e;
         }
       }
-    }
-  }
-
-  /**
-   * Hadoop is provided by the worker, not bundled: catalogs and FileIOs that need a Configuration
-   * get one when Hadoop is on the classpath; others (REST with a non-Hadoop FileIO) work without.
-   */
-  private static Object hadoopConfigurationIfPresent() {
-    try {
-      return Class.forName("org.apache.hadoop.conf.Configuration").getDeclaredConstructor().newInstance();
-    } catch (ReflectiveOperationException | LinkageError e) {
-      return null;
     }
   }
 }
