@@ -45,9 +45,9 @@ class RealClusterKafkaIT {
   static final int PARTITIONS = 8;
   static final long RECORDS = 30_000;
   /** A killed worker's tuples replay after this long; it also bounds a batch's age at commit. */
-  static final int MESSAGE_TIMEOUT_SECS = 20;
+  static final int MESSAGE_TIMEOUT_SECS = 10;
   /** Few enough that the stream outlasts three kills and their restarts. */
-  static final int MAX_SPOUT_PENDING = 1_000;
+  static final int MAX_SPOUT_PENDING = 2_000;
 
   @TempDir static Path brokerDir;
   static KafkaBroker broker;
