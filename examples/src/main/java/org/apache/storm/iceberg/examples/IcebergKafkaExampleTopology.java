@@ -61,22 +61,30 @@ public final class IcebergKafkaExampleTopology {
 
   public static void main(String[] args) {
     try {
-      List<String> rest = new ArrayList<>(List.of(args));
-      String bootstrapServers = take(rest, BOOTSTRAP_SERVERS);
-      String topic = take(rest, TOPIC);
-      boolean positions = !rest.remove(AT_LEAST_ONCE);
-      ExampleMain.CommandLine line = ExampleMain.CommandLine.parse(rest.toArray(String[]::new), 0);
-      if (!line.cluster) {
-        throw new IllegalArgumentException(NAME + " reads a Kafka topic and runs on a cluster only: start its command line with 'cluster'");
-      }
-      IcebergOptions options = options(line.catalogProperties(), bootstrapServers, positions);
-      StormSubmitter.submitTopology(NAME, LocalExampleRun.Pipeline.BOLTS.config(), topology(bootstrapServers, topic, options));
-      System.out.println("submitted " + NAME + ": topic " + topic + " into " + table(positions) + " under " + line.warehouse
-          + (positions ? ", with source positions" : ", at-least-once"));
+      CommandLine line = CommandLine.parse(args);
+      IcebergOptions options = options(line.shared().catalogProperties(), line.bootstrapServers(), line.positions());
+      StormSubmitter.submitTopology(NAME, LocalExampleRun.Pipeline.BOLTS.config(), topology(line.bootstrapServers(), line.topic(), options));
+      System.out.println("submitted " + NAME + ": topic " + line.topic() + " into " + table(line.positions()) + " under "
+          + line.shared().warehouse + (line.positions() ? ", with source positions" : ", at-least-once"));
       System.exit(0);
     } catch (Exception e) {
       e.printStackTrace();
       System.exit(1);
+    }
+  }
+
+  /** The command line: the Kafka flags, then what {@link ExampleMain.CommandLine} parses. */
+  record CommandLine(String bootstrapServers, String topic, boolean positions, ExampleMain.CommandLine shared) {
+    static CommandLine parse(String[] args) {
+      List<String> rest = new ArrayList<>(List.of(args));
+      String bootstrapServers = take(rest, BOOTSTRAP_SERVERS);
+      String topic = take(rest, TOPIC);
+      boolean positions = !rest.remove(AT_LEAST_ONCE);
+      ExampleMain.CommandLine shared = ExampleMain.CommandLine.parse(rest.toArray(String[]::new), 0);
+      if (!shared.cluster) {
+        throw new IllegalArgumentException(NAME + " reads a Kafka topic and runs on a cluster only: start its command line with 'cluster'");
+      }
+      return new CommandLine(bootstrapServers, topic, positions, shared);
     }
   }
 

@@ -69,29 +69,37 @@ final class KafkaKills {
     }
   }
 
-  /** Kills the worker on {@code port} once one of its sink tasks committed since {@code since}; returns when it restarted. */
+  /**
+   * Kills the worker on {@code port} once one of its sink tasks committed since {@code since} (and,
+   * for the spout's worker, once the table holds records beyond the group's committed offsets, which
+   * the restarted spout reads again); returns when the Supervisor restarted it.
+   */
   private long killAfterACommit(NimbusClient nimbus, int port, long since) throws Exception {
     Set<String> taskIndices = sinkTaskIndices(nimbus, port);
-    long rows = session.await("a commit of sink task " + taskIndices + " on port " + port + " since the last restart",
-        Duration.ofMinutes(2), () -> {
+    boolean spout = port == spoutPort;
+    long[] rowsAndCommitted = session.await("a commit of sink task " + taskIndices + " on port " + port + " since the last restart"
+        + (spout ? ", and rows in the table beyond the group's committed offsets" : ""), Duration.ofMinutes(2), () -> {
           table.refresh();
           for (var snapshot : table.snapshots()) {
             if (snapshot.timestampMillis() >= since && taskIndices.contains(snapshot.summary().get("storm.iceberg.task-index"))) {
-              return Optional.of(KafkaTopologies.rowsInTable(table));
+              long rows = KafkaTopologies.rowsInTable(table);
+              // Read after the rows: what the group committed is then no more than what the table held.
+              long committed = committedOffsets();
+              return !spout || rows > committed ? Optional.of(new long[] {rows, committed}) : Optional.empty();
             }
           }
           return Optional.empty();
         });
-    // Read after the rows: what the group committed is then no more than what the table held.
-    long committed = committedOffsets();
+    long rows = rowsAndCommitted[0];
+    long committed = rowsAndCommitted[1];
     long victim = session.await("the worker on port " + port, Duration.ofMinutes(1),
         () -> Optional.ofNullable(session.workers.poll().get(port)));
     StormWorkers.killMinus9(victim);
     rowsAtKills.add(rows);
-    if (port == spoutPort) {
+    if (spout) {
       heldBeyondCommittedAtSpoutKill = rows - committed;
     }
-    String kill = "port " + port + (port == spoutPort ? " (spout and sink)" : " (sink only)") + " at " + rows + " rows, group offsets "
+    String kill = "port " + port + (spout ? " (spout and sink)" : " (sink only)") + " at " + rows + " rows, group offsets "
         + committed;
     kills.add(kill);
     ClusterSession.log("kill -9 of worker pid " + victim + " on " + kill);
