@@ -37,8 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
  * tasks on 2 workers, grouped by topic and partition, with source positions, through a JdbcCatalog
  * on PostgreSQL. Mid-stream, three workers are killed with {@code kill -9}, each after one of its
  * sink tasks committed since the last restart: the worker that runs sink tasks only, then the one
- * that also runs the spout (which then reads again every record past the group's committed
- * offsets, records the table already holds), then the first again. Once the group's offsets reach
+ * that also runs the spout (once the table holds records past the group's committed offsets, which
+ * the restarted spout then reads again), then the first again. Once the group's offsets reach
  * the end of every partition, every id must be in the table exactly once, counted row by row.
  */
 class RealClusterKafkaIT {
