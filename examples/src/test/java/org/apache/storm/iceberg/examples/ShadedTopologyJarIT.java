@@ -52,6 +52,11 @@ class ShadedTopologyJarIT {
       assertThat(jar.getEntry("org/apache/storm/iceberg/examples/IcebergSplitSinkExampleTopology.class")).isNotNull();
       assertThat(jar.getEntry("org/apache/storm/flux/Flux.class")).isNotNull();
       assertThat(jar.getEntry("flux/iceberg-bolt.yaml")).isNotNull();
+      // A Kafka topology ships the Kafka client: the workers have none.
+      assertThat(jar.getEntry("org/apache/storm/kafka/spout/KafkaSpout.class")).as("storm-kafka-client").isNotNull();
+      assertThat(jar.getEntry("org/apache/kafka/clients/consumer/KafkaConsumer.class")).as("kafka-clients").isNotNull();
+      assertThat(jar.getEntry("org/apache/storm/iceberg/sources/KafkaPositions.class")).as("the kafka source positions").isNotNull();
+      assertThat(jar.getEntry("kafka/server/KafkaConfig.class")).as("the Kafka broker is the tests' only").isNull();
       assertThat(jar.getEntry("org/apache/storm/topology/TopologyBuilder.class")).as("Storm is the worker's").isNull();
       assertThat(jar.getEntry("org/apache/hadoop/conf/Configuration.class")).as("Hadoop is the worker's").isNull();
     }

@@ -33,7 +33,7 @@ class RealClusterIT {
   static final String CATALOG_NAME = "storm_iceberg"; // IcebergOptions.DEFAULT_CATALOG_NAME: the examples' catalog name
   static final String SPOUT = "events";
   static final String SINK = "iceberg";
-  static final int MESSAGE_TIMEOUT_SECS = 30;
+  static final int MESSAGE_TIMEOUT_SECS = 15;
 
   private final RealCluster cluster = RealCluster.fromSystemProperties();
   private final long events = Long.getLong("cluster.events", 30_000);

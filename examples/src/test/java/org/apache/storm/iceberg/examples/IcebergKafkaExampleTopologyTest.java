@@ -1,0 +1,47 @@
+package org.apache.storm.iceberg.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Paths;
+import java.util.List;
+import org.apache.storm.generated.GlobalStreamId;
+import org.apache.storm.generated.Grouping;
+import org.apache.storm.generated.StormTopology;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Kafka example's command line and topology, without a broker (the real-cluster module runs it
+ * against one, killing its workers).
+ */
+class IcebergKafkaExampleTopologyTest {
+  @Test
+  void theCommandLineNamesTheBrokersAndTheTopicAndSourcePositionsAreOnUnlessAtLeastOnce() {
+    IcebergKafkaExampleTopology.CommandLine line = IcebergKafkaExampleTopology.CommandLine.parse(new String[] {
+        "cluster", "/shared/wh", "--bootstrap-servers", "broker1:9092", "--topic", "events"});
+    assertThat(line.bootstrapServers()).isEqualTo("broker1:9092");
+    assertThat(line.topic()).isEqualTo("events");
+    assertThat(line.positions()).isTrue();
+    assertThat(line.shared().catalogProperties()).isEqualTo(LocalExampleRun.catalogProperties(Paths.get("/shared/wh")));
+
+    assertThat(IcebergKafkaExampleTopology.CommandLine.parse(new String[] {
+        "cluster", "--at-least-once", "--topic", "events", "--bootstrap-servers", "b:9092"}).positions()).isFalse();
+    assertThatThrownBy(() -> IcebergKafkaExampleTopology.CommandLine.parse(new String[] {"cluster", "--topic", "events"}))
+        .hasMessage("iceberg-kafka-example needs --bootstrap-servers <value>");
+    assertThatThrownBy(() -> IcebergKafkaExampleTopology.CommandLine.parse(new String[] {
+        "local", "--bootstrap-servers", "b:9092", "--topic", "events"}))
+        .hasMessageContaining("runs on a cluster only");
+  }
+
+  @Test
+  void eachKafkaPartitionReachesOneSinkTaskThatHasSourcePositions() {
+    StormTopology topology = IcebergKafkaExampleTopology.topology("broker1:9092", "events",
+        IcebergKafkaExampleTopology.options(LocalExampleRun.catalogProperties(Paths.get("/shared/wh")), "broker1:9092", true));
+
+    Grouping grouping = topology.get_bolts().get(IcebergKafkaExampleTopology.SINK).get_common().get_inputs()
+        .get(new GlobalStreamId(IcebergKafkaExampleTopology.SPOUT, "default"));
+    assertThat(grouping.get_fields()).isEqualTo(List.of("topic", "partition"));
+    assertThat(topology.get_bolts().get(IcebergKafkaExampleTopology.SINK).get_common().get_parallelism_hint()).isEqualTo(4);
+    assertThat(IcebergKafkaExampleTopology.table(true)).isNotEqualTo(IcebergKafkaExampleTopology.table(false));
+  }
+}
