@@ -7,6 +7,8 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.util.SnapshotUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The branch a sink commits to, and the one ancestry every lookup of the commit stage walks: the
@@ -23,6 +25,7 @@ import org.apache.iceberg.util.SnapshotUtil;
  * @param name the branch, {@link SnapshotRef#MAIN_BRANCH} for the table's main line
  */
 public record CommitBranch(String name) {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitBranch.class);
   public static final CommitBranch MAIN = new CommitBranch(SnapshotRef.MAIN_BRANCH);
 
   /** The branch's newest snapshot, {@code main}'s while the branch does not exist, or null for none. */
@@ -51,21 +54,19 @@ public record CommitBranch(String name) {
   }
 
   /**
-   * Refuses a name that is a tag of {@code table}, saying what to do; called when a committing task
-   * starts.
+   * Refuses a name that is a tag of {@code table}, saying what to do, and logs that a missing branch
+   * will be created; called when a committing task starts.
    */
   public CommitBranch requireCommittable(Table table) {
     SnapshotRef ref = table.refs().get(name);
-    if (ref != null && !ref.isBranch()) {
+    if (ref == null) {
+      LOG.info("Branch {} of {} does not exist yet: the sink's first commit creates it from main's current snapshot",
+          name, table.name());
+    } else if (!ref.isBranch()) {
       throw new IllegalStateException(
           "withBranch(\"" + name + "\") names a tag of " + table.name() + ", and commits cannot land on a tag;"
               + " name a branch (a missing one is created from main's current snapshot at the first commit)");
     }
     return this;
-  }
-
-  /** Whether the branch exists in the caller's (refreshed) metadata. */
-  public boolean exists(Table table) {
-    return SnapshotRef.MAIN_BRANCH.equals(name) || table.refs().containsKey(name);
   }
 }

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one commit path of storm-iceberg, shared by every committing bolt: WAL entry, then one
- * {@link AppendFiles} to the sink's {@link CommitBranch} tagged with a fresh commit id, then immediate resolution of any error (by
- * {@link CommitSettler}, which re-appends under the same id when the outcome is ambiguous), then
- * WAL delete. The caller acks its tuples only when {@link CommitOutcome#landed()}.
+ * {@link AppendFiles} to the sink's {@link CommitBranch}, tagged with a fresh commit id, then
+ * immediate resolution of any error (by {@link CommitSettler}, which re-appends under the same id
+ * when the outcome is ambiguous), then WAL delete. The caller acks its tuples only when {@link CommitOutcome#landed()}.
  *
  * <p>Assumptions:
  *
