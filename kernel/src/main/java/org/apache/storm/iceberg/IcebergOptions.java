@@ -56,6 +56,7 @@ public final class IcebergOptions implements Serializable {
   public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = OptionsDraft.DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
   /** {@link Builder#withTridentStateName}: what a Trident state's commits are named by, with the topology's name. */
   public static final String DEFAULT_TRIDENT_STATE_NAME = OptionsDraft.DEFAULT_TRIDENT_STATE_NAME;
+  public static final String DEFAULT_BRANCH = OptionsDraft.DEFAULT_BRANCH;
   /** Summary key carrying the commit id of every snapshot the sink commits. */
   public static final String COMMIT_ID_PROPERTY = SummaryKeys.COMMIT_ID;
   /** Prefix of the snapshot-summary keys the sink owns; user snapshot properties may not use it. */
@@ -88,6 +89,8 @@ public final class IcebergOptions implements Serializable {
           .optional("trident-state-name", text(Builder::withTridentStateName))
           .optional("trident-state-type", text(Builder::withTridentStateType))
           .optional("source-positions", OptionKeys.<Builder>provider(Builder::withSourcePositions))
+          .optional("write-properties", stringMap(Builder::withWriteProperties))
+          .optional("branch", text(Builder::withBranch))
           .optional("source-reset-accepted", text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
   static {
@@ -145,6 +148,8 @@ public final class IcebergOptions implements Serializable {
   public Path spillDirectory() { return settings.spillPath(); }
   public long groupCommitIntervalMillis() { return settings.splitSink().groupCommitIntervalMillis(); }
   public int groupCommitMaxDataFiles() { return settings.splitSink().groupCommitMaxDataFiles(); }
+  public Map<String, String> writeProperties() { return settings.providers().writeProperties(); }
+  public String branch() { return settings.commits().branch(); }
 
   @Override
   public String toString() {
@@ -377,6 +382,19 @@ public final class IcebergOptions implements Serializable {
      */
     public Builder withSourceResetAccepted(boolean accepted) {
       draft.sourceResetAccepted = accepted;
+      return this;
+    }
+
+    /** Iceberg {@code write.*} properties for this sink's files, over the table's (README.md, "Write properties"). */
+    public Builder withWriteProperties(Map<String, String> properties) {
+      draft.writeProperties.clear();
+      draft.writeProperties.putAll(Objects.requireNonNull(properties, "write properties"));
+      return this;
+    }
+
+    /** Commits every append to this branch (README.md, "Branch writes"); default {@value #DEFAULT_BRANCH}. */
+    public Builder withBranch(String branch) {
+      draft.branch = branch;
       return this;
     }
 

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
@@ -23,14 +25,17 @@ import org.apache.storm.iceberg.testing.Faults.CommitFault;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.iceberg.testing.Tuples;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Commit errors settled at once, on real catalogs whose TableOperations inject the fault: before
- * the real commit, after it, or with the catalog unreachable.
+ * the real commit, after it, or with the catalog unreachable; committing to main and to a branch.
  */
 class CommitFailureTest {
   static final TableIdentifier EVENTS = TableIdentifier.of("db", "events");
@@ -43,7 +48,23 @@ class CommitFailureTest {
   Table table;
   SinkTask sink;
 
-  void start(SinkTaskTest.CatalogKind kind) {
+  /**
+   * Every case runs on each catalog, committing to main and to a branch the first commit creates;
+   * the quick tier runs the branch on JDBC only.
+   */
+  static Stream<Arguments> catalogsAndBranches() {
+    return Stream.of(SinkTaskTest.CatalogKind.values())
+        .flatMap(kind -> Stream.of(Arguments.of(kind, SnapshotRef.MAIN_BRANCH), Arguments.of(kind, "audit")));
+  }
+
+  String branch;
+  int commitRetries = 2;
+
+  void start(SinkTaskTest.CatalogKind kind, String branch) {
+    this.branch = branch;
+    if (kind == SinkTaskTest.CatalogKind.HADOOP && !SnapshotRef.MAIN_BRANCH.equals(branch)) {
+      TestTiers.longTierOnly("the branch case runs on JDBC in the quick tier");
+    }
     Map<String, String> real =
         kind == SinkTaskTest.CatalogKind.HADOOP ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
     Catalog catalog = TestCatalogs.load(real);
@@ -60,10 +81,25 @@ class CommitFailureTest {
             .withCatalogProperties(FaultInjectingCatalog.properties(real, faults))
             .withTable("db.events")
             .withCommitIntervalRecords(5)
-            .withCommitRetries(2)
+            .withCommitRetries(commitRetries)
             .withCommitRetryBackoffMillis(10)
+            .withBranch(branch)
             .build();
     sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
+  }
+
+  /** The ids on the branch the sink commits to. */
+  List<Long> ids() {
+    return TestTables.ids(table, branch);
+  }
+
+  /** Whatever a case did on a branch, main never shows it. */
+  @AfterEach
+  void mainShowsNothingOfABranch() {
+    if (table != null && !SnapshotRef.MAIN_BRANCH.equals(branch)) {
+      assertThat(TestTables.ids(table, SnapshotRef.MAIN_BRANCH)).as("rows on main").isEmpty();
+      assertThat(table.currentSnapshot()).as("main's current snapshot").isNull();
+    }
   }
 
   void sendBatch(long fromId) {
@@ -73,9 +109,9 @@ class CommitFailureTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void commitThatLandedDespiteAnUnknownStateIsAckedAndNotReplayed(SinkTaskTest.CatalogKind kind) {
-    start(kind);
+  @MethodSource("catalogsAndBranches")
+  void commitThatLandedDespiteAnUnknownStateIsAckedAndNotReplayed(SinkTaskTest.CatalogKind kind, String branch) {
+    start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_AFTER, 1);
 
     sendBatch(0);
@@ -84,15 +120,31 @@ class CommitFailureTest {
     assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(recorder.failed).isEmpty();
     assertThat(TestTables.snapshots(table)).hasSize(1);
-    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(ids()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(TestTables.walEntries(table)).isEmpty();
     sink.close();
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void commitRejectedBeforeItAppliedFailsTheBatchAndShowsNothing(SinkTaskTest.CatalogKind kind) {
-    start(kind);
+  @MethodSource("catalogsAndBranches")
+  void commitThatLandedDespiteAnUnknownStateIsFoundByItsIdWithoutARetry(SinkTaskTest.CatalogKind kind, String branch) {
+    commitRetries = 0; // only the lookup of the commit id can tell that it landed
+    start(kind, branch);
+    faults.inject(CommitFault.UNKNOWN_AFTER, 1);
+
+    sendBatch(0);
+
+    assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(recorder.failed).isEmpty();
+    assertThat(TestTables.snapshots(table)).hasSize(1);
+    assertThat(ids()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    sink.close();
+  }
+
+  @ParameterizedTest
+  @MethodSource("catalogsAndBranches")
+  void commitRejectedBeforeItAppliedFailsTheBatchAndShowsNothing(SinkTaskTest.CatalogKind kind, String branch) {
+    start(kind, branch);
     faults.inject(CommitFault.FAIL_BEFORE, 2); // the attempt and Iceberg's one retry
 
     sendBatch(0);
@@ -106,14 +158,14 @@ class CommitFailureTest {
     // The replay goes through once the catalog accepts commits again.
     sendBatch(0);
     assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
-    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(ids()).containsExactly(0L, 1L, 2L, 3L, 4L);
     sink.close();
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void anUnreachableCatalogFailsTheBatch(SinkTaskTest.CatalogKind kind) {
-    start(kind);
+  @MethodSource("catalogsAndBranches")
+  void anUnreachableCatalogFailsTheBatch(SinkTaskTest.CatalogKind kind, String branch) {
+    start(kind, branch);
     faults.inject(CommitFault.UNREACHABLE, 1);
 
     sendBatch(0);
@@ -133,9 +185,9 @@ class CommitFailureTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void whileTheCatalogIsDownNoBatchOpensAndEachTupleIsFailed(SinkTaskTest.CatalogKind kind) {
-    start(kind);
+  @MethodSource("catalogsAndBranches")
+  void whileTheCatalogIsDownNoBatchOpensAndEachTupleIsFailed(SinkTaskTest.CatalogKind kind, String branch) {
+    start(kind, branch);
     faults.takeDown();
 
     sendBatch(0);
@@ -147,14 +199,14 @@ class CommitFailureTest {
     faults.clear();
     sendBatch(0);
     assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
-    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(ids()).containsExactly(0L, 1L, 2L, 3L, 4L);
     sink.close();
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void anAmbiguousCommitThatNeverLandedIsAppendedAgainUnderItsIdAndAcked(SinkTaskTest.CatalogKind kind) {
-    start(kind);
+  @MethodSource("catalogsAndBranches")
+  void anAmbiguousCommitThatNeverLandedIsAppendedAgainUnderItsIdAndAcked(SinkTaskTest.CatalogKind kind, String branch) {
+    start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 1);
 
     sendBatch(0);
@@ -163,15 +215,15 @@ class CommitFailureTest {
     assertThat(recorder.failed).isEmpty();
     assertThat(TestTables.snapshots(table)).singleElement()
         .satisfies(s -> assertThat(s.summary()).containsKey(org.apache.storm.iceberg.IcebergOptions.COMMIT_ID_PROPERTY));
-    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(ids()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(TestTables.walEntries(table)).isEmpty();
     sink.close();
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void aCommitAppliedAfterTheFirstLookButBeforeTheRetryIsNotWrittenTwice(SinkTaskTest.CatalogKind kind) {
-    start(kind);
+  @MethodSource("catalogsAndBranches")
+  void aCommitAppliedAfterTheFirstLookButBeforeTheRetryIsNotWrittenTwice(SinkTaskTest.CatalogKind kind, String branch) {
+    start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_LANDS_LATE, 1);
 
     sendBatch(0);
@@ -179,14 +231,14 @@ class CommitFailureTest {
     assertThat(faults.realCommits).as("the late first attempt landed").hasValue(1);
     assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(TestTables.snapshots(table)).hasSize(1);
-    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(ids()).containsExactly(0L, 1L, 2L, 3L, 4L);
     sink.close();
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void aStaleFirstAttemptArrivingAfterTheRetryIsRefusedByCompareAndSwap(SinkTaskTest.CatalogKind kind) {
-    start(kind);
+  @MethodSource("catalogsAndBranches")
+  void aStaleFirstAttemptArrivingAfterTheRetryIsRefusedByCompareAndSwap(SinkTaskTest.CatalogKind kind, String branch) {
+    start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_STALE_AFTER_RETRY, 1);
 
     sendBatch(0);
@@ -195,14 +247,14 @@ class CommitFailureTest {
     assertThat(faults.staleRejected).hasValue(1);
     assertThat(faults.staleApplied).hasValue(0);
     assertThat(TestTables.snapshots(table)).hasSize(1);
-    assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(ids()).containsExactly(0L, 1L, 2L, 3L, 4L);
     sink.close();
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void anAmbiguousCommitStillUnsettledAfterTheLastRetryFailsTheBatch(SinkTaskTest.CatalogKind kind) {
-    start(kind);
+  @MethodSource("catalogsAndBranches")
+  void anAmbiguousCommitStillUnsettledAfterTheLastRetryFailsTheBatch(SinkTaskTest.CatalogKind kind, String branch) {
+    start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 3); // the attempt and both retries
 
     sendBatch(0);
@@ -215,9 +267,9 @@ class CommitFailureTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void aBatchFailedAfterAnAmbiguousCommitReportsTheAmbiguityWithEachRetrysErrorSuppressed(SinkTaskTest.CatalogKind kind) {
-    start(kind);
+  @MethodSource("catalogsAndBranches")
+  void aBatchFailedAfterAnAmbiguousCommitReportsTheAmbiguityWithEachRetrysErrorSuppressed(SinkTaskTest.CatalogKind kind, String branch) {
+    start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 1);
     java.util.concurrent.atomic.AtomicInteger commits = new java.util.concurrent.atomic.AtomicInteger();
     // From the first retry on, every commit is rejected: the first attempt's fate stays unknown.

@@ -57,6 +57,13 @@ public final class TestTables {
     }
   }
 
+  /** The ids at the head of {@code branch} ({@code main} included), sorted; none when it does not exist. */
+  public static List<Long> ids(Table table, String branch) {
+    table.refresh();
+    Snapshot head = table.snapshot(branch);
+    return head == null ? List.of() : ids(table, head.snapshotId());
+  }
+
   public static List<Long> ids(Table table) {
     return rows(table).stream().map(r -> (Long) r.getField("id")).sorted().collect(Collectors.toList());
   }

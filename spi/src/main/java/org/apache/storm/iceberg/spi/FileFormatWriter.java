@@ -12,7 +12,7 @@ import org.apache.iceberg.io.FileWriterFactory;
  * Makes the Iceberg data-file writers for one table in one file format.
  *
  * <p>The kernel wraps the returned factory in Iceberg's fanout writer, one open file per partition,
- * and rolls files at the table's {@code write.target-file-size-bytes}. Implementations should build
+ * and rolls files at the sink's {@code write.target-file-size-bytes}, else the table's. Implementations should build
  * on Iceberg's own writers (its format models) rather than writing files themselves. A writer must
  * not keep a record after its {@code write} returns: mappers may hand the kernel the same record
  * object for every tuple (Iceberg's Parquet, ORC and Avro writers encode or copy each value).

@@ -1,26 +1,17 @@
 package org.apache.storm.iceberg.kernel.batch;
 
-import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import java.nio.file.Path;
-import java.util.Locale;
-import java.util.Map;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableProperties;
-import org.apache.storm.iceberg.kernel.options.ProviderChoice;
 import org.apache.storm.iceberg.spi.FieldMatchingMapper;
-import org.apache.storm.iceberg.spi.FileFormatWriter;
-import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.RecordMapper;
 
 /**
  * Opens batches for one task against the table's current metadata, with the task's record mapper,
- * in the format the options name or, by default, the table's {@code write.format.default} (Parquet
- * when unset), looked up as a provider of the same name. The default follows the table, so a format
- * change made outside is picked up at the next batch.
+ * in the format and with the write properties {@link FileFormats} chooses.
  *
  * <p>The mapper is handed the table's current schema with its columns' former names ({@link
  * FormerNamesSchema}), built once per schema, not per batch or record, so a column renamed from
@@ -30,23 +21,18 @@ import org.apache.storm.iceberg.spi.RecordMapper;
  */
 public final class BatchFactory {
   private final Table table;
-  private final ProviderChoice<FileFormatWriter> chosenFormat;
+  private final FileFormats formats;
   private final RecordMapper mapper;
-  private final ClassLoader loader;
   private final TaskIdentity task;
   private final Path spillDirectory;
   private final long bytesLimit;
-  private FileFormatWriter tableDefaultWriter;
-  private String tableDefaultName;
-  private FileFormatWriter chosenWriter;
   private FormerNamesSchema mapperSchema;
   private int mapperSchemaHistory;
 
   public BatchFactory(
       Table table,
-      ProviderChoice<FileFormatWriter> chosenFormat,
+      FileFormats formats,
       RecordMapper mapper,
-      ClassLoader loader,
       TaskIdentity task,
       Path spillDirectory,
       long bytesLimit,
@@ -54,9 +40,8 @@ public final class BatchFactory {
     this.table = table;
     this.bytesLimit = bytesLimit;
     this.spillDirectory = spillDirectory;
-    this.chosenFormat = chosenFormat;
+    this.formats = formats;
     this.mapper = mapper;
-    this.loader = loader;
     this.task = task;
     if (mapper instanceof FieldMatchingMapper matching) {
       matching.onUnmatchedFields(new UnmatchedFieldsLog(table.name(), metrics));
@@ -65,8 +50,8 @@ public final class BatchFactory {
 
   /** Opens a batch; the caller has refreshed the table. */
   public OpenBatch<?> open(long nowMillis) {
-    return OpenBatch.open(
-        table, mapperSchema(), mapper, formatWriter(), task.taskIndex(), task.taskId(), nowMillis, spillDirectory, bytesLimit);
+    return OpenBatch.open(table, mapperSchema(), mapper, formats.writer(table), task.taskIndex(), task.taskId(), nowMillis,
+        spillDirectory, bytesLimit, formats.targetFileSize(table));
   }
 
   /**
@@ -82,23 +67,5 @@ public final class BatchFactory {
       mapperSchemaHistory = history;
     }
     return mapperSchema;
-  }
-
-  private FileFormatWriter formatWriter() {
-    if (chosenFormat != null) {
-      if (chosenWriter == null) {
-        chosenWriter = chosenFormat.resolve(loader);
-      }
-      return chosenWriter;
-    }
-    String name =
-        table.properties()
-            .getOrDefault(TableProperties.DEFAULT_FILE_FORMAT, TableProperties.DEFAULT_FILE_FORMAT_DEFAULT)
-            .toLowerCase(Locale.ROOT);
-    if (!name.equals(tableDefaultName)) {
-      tableDefaultWriter = ProviderRegistry.find(FileFormatWriterFactory.class, name, loader).create(Map.of());
-      tableDefaultName = name;
-    }
-    return tableDefaultWriter;
   }
 }

@@ -48,7 +48,7 @@ public final class OpenBatch<T> {
 
   private OpenBatch(
       Table table, BatchRows<T> rows, FileFormat format, int partitionId, long taskId, long nowMillis, Path spillDirectory,
-      long bytesLimit) {
+      long bytesLimit, long targetFileSize) {
     this.rows = rows;
     this.estimates = new ByteEstimates(bytesLimit);
     this.tuples = Holders.compact(spillDirectory);
@@ -59,11 +59,6 @@ public final class OpenBatch<T> {
             .format(format)
             .operationId(UUID.randomUUID().toString())
             .build();
-    long targetFileSize =
-        PropertyUtil.propertyAsLong(
-            table.properties(),
-            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES,
-            TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
     this.writer = new FanoutDataWriter<>(files, fileFactory, table.io(), targetFileSize);
     this.partitionKey = new PartitionKey(spec, rows.schema);
     this.openedAtMillis = nowMillis;
@@ -79,8 +74,18 @@ public final class OpenBatch<T> {
   public static OpenBatch<?> open(
       Table table, FormerNamesSchema mapperSchema, RecordMapper mapper, FileFormatWriter format, int partitionId,
       long taskId, long nowMillis, Path spillDirectory, long bytesLimit) {
+    long targetFileSize =
+        PropertyUtil.propertyAsLong(
+            table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
+    return open(table, mapperSchema, mapper, format, partitionId, taskId, nowMillis, spillDirectory, bytesLimit, targetFileSize);
+  }
+
+  /** As above, rolling each partition's file at {@code targetFileSize} bytes instead of the table's. */
+  static OpenBatch<?> open(
+      Table table, FormerNamesSchema mapperSchema, RecordMapper mapper, FileFormatWriter format, int partitionId,
+      long taskId, long nowMillis, Path spillDirectory, long bytesLimit, long targetFileSize) {
     BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema(), mapperSchema);
-    return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit);
+    return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit, targetFileSize);
   }
 
   /**

@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one commit path of storm-iceberg, shared by every committing bolt: WAL entry, then one
- * {@link AppendFiles} tagged with a fresh commit id, then immediate resolution of any error (by
- * {@link CommitSettler}, which re-appends under the same id when the outcome is ambiguous), then
- * WAL delete. The caller acks its tuples only when {@link CommitOutcome#landed()}.
+ * {@link AppendFiles} to the sink's {@link CommitBranch}, tagged with a fresh commit id, then
+ * immediate resolution of any error (by {@link CommitSettler}, which re-appends under the same id
+ * when the outcome is ambiguous), then WAL delete. The caller acks its tuples only when {@link CommitOutcome#landed()}.
  *
  * <p>Assumptions:
  *
@@ -50,6 +50,7 @@ public final class CommitProtocol {
   private final CommitSettler settler;
   private final CommitDeadline deadline;
   private final PositionsLedger positionsLedger;
+  private final CommitBranch branch;
 
   public CommitProtocol(Table table, WalStore wal, WalScope scope, Map<String, String> snapshotProperties) {
     this(table, wal, scope, snapshotProperties, CommitSettler.Retries.DEFAULT);
@@ -66,10 +67,13 @@ public final class CommitProtocol {
       Map<String, String> snapshotProperties,
       CommitSettler.Retries retries,
       CommitDeadline deadline) {
-    this(table, wal, scope, snapshotProperties, retries, deadline, null);
+    this(table, wal, scope, snapshotProperties, retries, deadline, null, CommitBranch.MAIN);
   }
 
-  /** @param positionsLedger where the sink's committed source positions are kept, or null for a sink without */
+  /**
+   * @param positionsLedger where the sink's committed source positions are kept, or null for a sink without
+   * @param branch the branch every append commits to and every lookup walks
+   */
   public CommitProtocol(
       Table table,
       WalStore wal,
@@ -77,9 +81,10 @@ public final class CommitProtocol {
       Map<String, String> snapshotProperties,
       CommitSettler.Retries retries,
       CommitDeadline deadline,
-      PositionsLedger positionsLedger) {
+      PositionsLedger positionsLedger,
+      CommitBranch branch) {
     this(table, wal, scope, snapshotProperties, () -> UUID.randomUUID().toString(), System::currentTimeMillis, retries, deadline,
-        positionsLedger);
+        positionsLedger, branch);
   }
 
   /** @param commitIds where commit ids come from: random UUIDs */
@@ -92,14 +97,16 @@ public final class CommitProtocol {
       LongSupplier clock,
       CommitSettler.Retries retries,
       CommitDeadline deadline,
-      PositionsLedger positionsLedger) {
+      PositionsLedger positionsLedger,
+      CommitBranch branch) {
     this.table = table;
     this.wal = wal;
     this.scope = scope;
     this.summary = SummaryKeys.withTaskKeys(snapshotProperties, scope.topology(), scope.component(), scope.taskIndex());
     this.commitIds = commitIds;
     this.clock = clock;
-    this.settler = new CommitSettler(table, retries);
+    this.branch = branch.requireCommittable(table);
+    this.settler = new CommitSettler(table, branch, retries);
     this.deadline = deadline;
     this.positionsLedger = positionsLedger;
   }
@@ -210,7 +217,7 @@ public final class CommitProtocol {
    * computed. A retry makes the very same one, with positions computed again.
    */
   private AppendFiles newAppend(Append append, PositionsLedger.Recording recording, SnapshotAncestryValidator validator) {
-    AppendFiles update = table.newAppend();
+    AppendFiles update = branch.newAppend(table);
     append.files().forEach(update::appendFile);
     summary.forEach(update::set);
     append.commitSummary().forEach((key, value) -> update.set(SummaryKeys.RESERVED_PREFIX + key, value));
@@ -262,7 +269,7 @@ public final class CommitProtocol {
   private String describe(WalEntry entry) {
     try {
       DataFilesCodec.Entry decoded = DataFilesCodec.decode(entry.payload(), entry.location(), table.specs());
-      Long snapshotId = SnapshotLookup.find(table, decoded.id(), decoded.createdAtMillis());
+      Long snapshotId = SnapshotLookup.find(table, branch, decoded.id(), decoded.createdAtMillis());
       return snapshotId != null
           ? "commit " + decoded.id() + " landed in snapshot " + snapshotId
           : "commit "

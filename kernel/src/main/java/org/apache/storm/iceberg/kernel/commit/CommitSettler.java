@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Settles an append that reported an error, while the batch is in hand.
  *
- * <p>It first looks for the commit id among the table's snapshots: found means the append landed.
+ * <p>It first looks for the commit id among the snapshots of the branch the sink commits to ({@link
+ * CommitBranch}): found means the append landed.
  * Otherwise what happens depends on the error:
  *
  * <p><b>Definite: not applied.</b> Only an error that Iceberg itself marks {@link CleanableFailure}
@@ -68,10 +69,13 @@ public final class CommitSettler {
   }
 
   private final Table table;
+  private final CommitBranch branch;
   private final Retries retries;
 
-  CommitSettler(Table table, Retries retries) {
+  /** @param branch where the commit goes, and so where it is looked for */
+  CommitSettler(Table table, CommitBranch branch, Retries retries) {
     this.table = table;
+    this.branch = branch;
     this.retries = retries;
   }
 
@@ -103,7 +107,7 @@ public final class CommitSettler {
       Long snapshotId;
       try {
         table.refresh();
-        snapshotId = SnapshotLookup.find(table, commitId, attemptMillis);
+        snapshotId = SnapshotLookup.find(table, branch, commitId, attemptMillis);
       } catch (RuntimeException lookupFailure) {
         firstError.addSuppressed(lookupFailure);
         snapshotId = null;

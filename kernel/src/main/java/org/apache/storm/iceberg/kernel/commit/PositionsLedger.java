@@ -5,7 +5,6 @@ import java.util.Objects;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.storm.iceberg.kernel.position.Positions;
 import org.apache.storm.iceberg.spi.SourcePosition;
 
@@ -13,7 +12,7 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  * The source positions a sink has committed, kept in the table: every commit of the sink records,
  * in its snapshot summary, the positions that it and every earlier commit of the sink hold
  * ({@link #POSITIONS_KEY}). The newest such snapshot is the whole truth, so a restart or a
- * rebalance reads it alone, walking back from the current snapshot only as far as the sink's newest
+ * rebalance reads it alone, walking back from the newest snapshot of the sink's branch only as far as the sink's newest
  * commit (past the commits of other writers since).
  *
  * <p>A sink is named by its WAL namespace and its topology's name. Its tasks commit concurrently,
@@ -28,9 +27,12 @@ public final class PositionsLedger {
   public static final String SCOPE_KEY = SummaryKeys.RESERVED_PREFIX + "positions-scope";
 
   private final String scope;
+  private final CommitBranch branch;
 
-  public PositionsLedger(String walNamespace, String topology) {
+  /** @param branch the branch the sink commits to, whose ancestry alone holds its positions */
+  public PositionsLedger(String walNamespace, String topology, String branch) {
     this.scope = walNamespace + "/" + topology;
+    this.branch = new CommitBranch(branch);
   }
 
   /**
@@ -41,9 +43,9 @@ public final class PositionsLedger {
    */
   public record Committed(Long snapshotId, Positions positions) {}
 
-  /** What the sink's commits hold in the table's current metadata; the caller refreshed it. */
+  /** What the sink's commits hold on its branch in the table's current metadata; the caller refreshed it. */
   public Committed committed(Table table) {
-    return in(SnapshotUtil.currentAncestors(table));
+    return in(branch.ancestry(table));
   }
 
   private Committed in(Iterable<Snapshot> ancestry) {

@@ -2,9 +2,8 @@ package org.apache.storm.iceberg.kernel.commit;
 
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.util.SnapshotUtil;
 
-/** Finds the snapshot that carries a commit id in its summary, walking back from the current one. */
+/** Finds the snapshot that carries a commit id in its summary, walking back from the branch's newest one. */
 final class SnapshotLookup {
   /** How far before the commit attempt the walk goes, to allow for clocks that disagree. */
   static final long CLOCK_SKEW_ALLOWANCE_MS = 10 * 60 * 1000L;
@@ -12,12 +11,13 @@ final class SnapshotLookup {
   private SnapshotLookup() {}
 
   /**
-   * The id of the snapshot carrying {@code commitId} among the current snapshot's ancestors committed
-   * after {@code attemptMillis} (less the skew allowance), or null. The caller refreshes the table.
+   * The id of the snapshot carrying {@code commitId} in {@code branch}'s ancestry, among those
+   * committed after {@code attemptMillis} (less the skew allowance), or null. The caller refreshes
+   * the table.
    */
-  static Long find(Table table, String commitId, long attemptMillis) {
+  static Long find(Table table, CommitBranch branch, String commitId, long attemptMillis) {
     long oldestWorthLooking = attemptMillis - CLOCK_SKEW_ALLOWANCE_MS;
-    for (Snapshot snapshot : SnapshotUtil.currentAncestors(table)) {
+    for (Snapshot snapshot : branch.ancestry(table)) {
       if (commitId.equals(snapshot.summary().get(SummaryKeys.COMMIT_ID))) {
         return snapshot.snapshotId();
       }

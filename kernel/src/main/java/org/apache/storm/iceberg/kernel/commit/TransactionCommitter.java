@@ -14,7 +14,6 @@ import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.storm.trident.state.StateType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +24,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A transaction's commit id is built from its scope and txid, so the table itself records which
  * transactions landed, whatever happened in between (a crash, a lost answer, a worker restart). Per
- * transaction, {@link #plan} decides from the scope's newest transaction in the table:
+ * transaction, {@link #plan} decides from the scope's newest transaction on the sink's branch
+ * ({@link CommitBranch}):
  *
  * <ul>
  *   <li>a newer txid is appended in one snapshot;
@@ -55,6 +55,7 @@ public final class TransactionCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(TransactionCommitter.class);
 
   private final Table table;
+  private final CommitBranch branch;
   private final TransactionScope scope;
   private final StateType type;
   private final Map<String, String> summary;
@@ -69,11 +70,13 @@ public final class TransactionCommitter {
   private boolean mayLandLate = true;
 
   /**
+   * @param branch the branch every commit goes to, and whose ancestry holds the scope's transactions
    * @param snapshotProperties the user's snapshot properties
    * @param component the state's component, and {@code taskIndex} its task, for the summary
    */
   public TransactionCommitter(
       Table table,
+      CommitBranch branch,
       TransactionScope scope,
       StateType type,
       Map<String, String> snapshotProperties,
@@ -83,10 +86,11 @@ public final class TransactionCommitter {
       CommitSettler.Retries retries,
       LongSupplier clock) {
     this.table = table;
+    this.branch = branch.requireCommittable(table);
     this.scope = scope;
     this.type = type;
     this.summary = SummaryKeys.withTaskKeys(snapshotProperties, topology, component, taskIndex);
-    this.settler = new CommitSettler(table, retries);
+    this.settler = new CommitSettler(table, branch, retries);
     this.clock = clock;
   }
 
@@ -101,7 +105,7 @@ public final class TransactionCommitter {
     }
     if (!headKnown || (head != null && txid <= head.txid())) {
       table.refresh();
-      head = LastTransaction.in(SnapshotUtil.currentAncestors(table), scope);
+      head = LastTransaction.in(branch.ancestry(table), scope);
       headKnown = true;
     }
     if (head == null || txid > head.txid()) {
@@ -145,7 +149,7 @@ public final class TransactionCommitter {
     CommitOutcome outcome = deterministic ? validated(plan, commitId, update, attemptMillis) : unvalidated(commitId, update, attemptMillis);
     if (outcome.landed()) {
       // The commit refreshed the table: the walk stops at once, at the snapshot just made.
-      head = deterministic ? LastTransaction.in(SnapshotUtil.currentAncestors(table), scope) : head;
+      head = deterministic ? LastTransaction.in(branch.ancestry(table), scope) : head;
       headKnown = head != null && commitId.equals(head.commitId());
       mayLandLate = !deterministic;
     } else if (outcome.status() != CommitOutcome.Status.FAILED) {
@@ -204,7 +208,7 @@ public final class TransactionCommitter {
   }
 
   private SnapshotUpdate<?> append(TransactionPlan plan, String commitId, List<DataFile> files) {
-    var append = table.newAppend();
+    var append = branch.newAppend(table);
     files.forEach(append::appendFile);
     return tagged(append, plan, commitId);
   }
@@ -217,7 +221,7 @@ public final class TransactionCommitter {
           "Cannot replace transaction " + plan.txid() + " in " + table.name() + ": its snapshot "
               + plan.head().snapshotId() + " has expired");
     }
-    OverwriteFiles overwrite = table.newOverwrite();
+    OverwriteFiles overwrite = branch.newOverwrite(table);
     replaced.addedDataFiles(table.io()).forEach(overwrite::deleteFile);
     files.forEach(overwrite::addFile);
     LOG.info("Opaque replay of transaction {} of {} replaces the data files snapshot {} added to {}",

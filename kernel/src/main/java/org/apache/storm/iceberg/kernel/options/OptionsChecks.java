@@ -43,6 +43,8 @@ public final class OptionsChecks {
       providers.fileFormat().validate(loader);
     }
     providers.sealPolicies().forEach(choice -> choice.validate(loader));
+    WritePropertiesChecks.check(providers.writeProperties(), providers.fileFormat(), loader);
+    requireBranch(settings.commits().branch());
     if (settings.sourcePositions() != null) {
       settings.sourcePositions().extractor().validate(loader);
     }
@@ -110,6 +112,13 @@ public final class OptionsChecks {
   private static void requireName(String value, String setter) {
     if (value == null || value.isBlank() || value.contains("/")) {
       throw new IllegalArgumentException(setter + " needs a non-blank name without '/', got '" + value + "'");
+    }
+  }
+
+  private static void requireBranch(String branch) {
+    if (branch == null || branch.isBlank()) {
+      throw new IllegalArgumentException(
+          "withBranch needs a branch name (\"main\" for the table's main line), got '" + branch + "'");
     }
   }
 

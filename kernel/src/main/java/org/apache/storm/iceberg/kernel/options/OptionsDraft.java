@@ -30,6 +30,7 @@ public final class OptionsDraft {
   public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = 10_000;
   public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = 1_000;
   public static final String DEFAULT_TRIDENT_STATE_NAME = "trident";
+  public static final String DEFAULT_BRANCH = org.apache.iceberg.SnapshotRef.MAIN_BRANCH;
 
   public String catalogName = DEFAULT_CATALOG_NAME;
   public Map<String, String> catalogProperties = Map.of();
@@ -61,6 +62,8 @@ public final class OptionsDraft {
   /** Null for a sink without source positions. */
   public ProviderChoice<SourcePositionExtractor> sourcePositions;
   public boolean sourceResetAccepted;
+  public final Map<String, String> writeProperties = new LinkedHashMap<>();
+  public String branch = DEFAULT_BRANCH;
 
   /**
    * The checked settings ({@link OptionsChecks#checked}). A draft with no commit interval and no
@@ -73,9 +76,9 @@ public final class OptionsDraft {
         new SinkSettings.CatalogTarget(catalogName, catalogProperties, table, autoCreate, hadoopConfiguration),
         new SinkSettings.Thresholds(noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : commitIntervalRecords,
             commitIntervalBytes, commitIntervalMillis, tickIntervalSecs),
-        new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies),
+        new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies, writeProperties),
         new SinkSettings.Commits(walNamespace, snapshotProperties, commitRetries, commitRetryBackoffMillis,
-            commitDeadlineMarginMillis),
+            commitDeadlineMarginMillis, branch),
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
         new SinkSettings.Trident(tridentStateName, tridentStateType),
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),

@@ -53,10 +53,17 @@ public final class ProviderChoice<T> implements Serializable {
   }
 
   public T resolve(ClassLoader loader) {
+    return resolve(loader, Map.of());
+  }
+
+  /** As {@link #resolve(ClassLoader)}, a named provider given {@code defaults} under its own properties. */
+  public T resolve(ClassLoader loader, Map<String, String> defaults) {
     if (instance != null) {
       return instance;
     }
-    return ProviderRegistry.find(kind, name, loader).create(properties);
+    Map<String, String> merged = new TreeMap<>(defaults);
+    merged.putAll(properties);
+    return ProviderRegistry.find(kind, name, loader).create(merged);
   }
 
   @Override

@@ -105,30 +105,37 @@ public record SinkSettings(
   /**
    * The plug-ins chosen by name or instance, resolved on the worker.
    *
-   * @param fileFormat null to follow the table's {@code write.format.default}
+   * @param fileFormat null to follow the table's {@code write.format.default}, or the sink's
    * @param sealPolicies the policies besides the commit-interval thresholds
+   * @param writeProperties Iceberg {@code write.*} properties for this sink's files, over the table's
    */
   public record Providers(
       ProviderChoice<RecordMapper> recordMapper,
       ProviderChoice<FileFormatWriter> fileFormat,
       ProviderChoice<WalStore> walStore,
-      List<ProviderChoice<SealPolicy>> sealPolicies)
+      List<ProviderChoice<SealPolicy>> sealPolicies,
+      Map<String, String> writeProperties)
       implements Serializable {
     public Providers {
       sealPolicies = List.copyOf(sealPolicies);
+      writeProperties = Collections.unmodifiableMap(new java.util.TreeMap<>(writeProperties));
     }
   }
 
   /**
    * How a committing task commits: where its WAL lives, what each snapshot summary carries, how an
-   * ambiguous commit is retried, and how long before a tuple's timeout it stops trying.
+   * ambiguous commit is retried, how long before a tuple's timeout it stops trying, and the branch
+   * it commits to.
+   *
+   * @param branch the branch every commit goes to ({@code main} by default)
    */
   public record Commits(
       String walNamespace,
       Map<String, String> snapshotProperties,
       int retries,
       long retryBackoffMillis,
-      long deadlineMarginMillis)
+      long deadlineMarginMillis,
+      String branch)
       implements Serializable {
     public static final int DEFAULT_RETRIES = CommitSettler.Retries.DEFAULT_MAX;
     public static final long DEFAULT_RETRY_BACKOFF_MILLIS = CommitSettler.Retries.DEFAULT_BACKOFF_MILLIS;

@@ -75,7 +75,7 @@ public final class CommitterTask {
     this.metrics = env.metrics();
     this.intervalMillis = settings.splitSink().groupCommitIntervalMillis();
     this.maxDataFiles = settings.splitSink().groupCommitMaxDataFiles();
-    this.ledger = new PositionsLedger(settings.commits().walNamespace(), env.task().topology());
+    this.ledger = new PositionsLedger(settings.commits().walNamespace(), env.task().topology(), settings.commits().branch());
   }
 
   public static CommitterTask open(SinkSettings settings, TaskEnvironment env) {

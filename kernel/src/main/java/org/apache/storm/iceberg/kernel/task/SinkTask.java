@@ -16,6 +16,7 @@ import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
+import org.apache.storm.iceberg.kernel.batch.FileFormats;
 import java.io.Closeable;
 import java.nio.file.Path;
 import java.util.List;
@@ -149,8 +150,8 @@ public final class SinkTask implements Closeable {
             opened -> {
               TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), env.metrics());
               List<SealPolicy> policies = SealPolicies.of(settings, opened.loader());
-              BatchFactory batches = new BatchFactory(opened.table(), settings.providers().fileFormat(),
-                  settings.providers().recordMapper().resolve(opened.loader()), opened.loader(), env.task(), spillDirectory,
+              BatchFactory batches = new BatchFactory(opened.table(), FileFormats.of(settings.providers(), opened.loader()),
+                  settings.providers().recordMapper().resolve(opened.loader()), env.task(), spillDirectory,
                   ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
               return new SinkTask(opened, batches, policies, handlerFactory.apply(opened, lifecycle), env, lifecycle,
                   deduplication(settings, opened.loader(), env));
@@ -160,7 +161,7 @@ public final class SinkTask implements Closeable {
   private static Deduplication deduplication(SinkSettings settings, ClassLoader loader, TaskEnvironment env) {
     SinkSettings.SourcePositions positions = settings.sourcePositions();
     return positions == null ? null : new Deduplication(positions.extractor().resolve(loader),
-        new PositionsLedger(settings.commits().walNamespace(), env.task().topology()), positions.resetAccepted(), env.metrics());
+        new PositionsLedger(settings.commits().walNamespace(), env.task().topology(), settings.commits().branch()), positions.resetAccepted(), env.metrics());
   }
 
   /** This task's metrics. */

@@ -1,6 +1,7 @@
 package org.apache.storm.iceberg.kernel.task;
 
 import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.kernel.commit.CommitBranch;
 import org.apache.storm.iceberg.kernel.commit.CommitDeadline;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
 import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
@@ -32,10 +33,11 @@ final class TaskCommitProtocol {
     WalStore wal = settings.providers().walStore().resolve(loader);
     ProviderRegistry.find(WalStoreFactory.class, settings.providers().walStore().name(), loader).validate(table);
     WalScope scope = new WalScope(table, commits.walNamespace(), task.topology(), task.component(), task.taskIndex());
+    CommitBranch branch = new CommitBranch(commits.branch());
     CommitProtocol protocol =
         new CommitProtocol(table, wal, scope, commits.snapshotProperties(),
             new CommitSettler.Retries(commits.retries(), commits.retryBackoffMillis()), deadline,
-            new PositionsLedger(commits.walNamespace(), task.topology()));
+            new PositionsLedger(commits.walNamespace(), task.topology(), commits.branch()), branch);
     int dropped = protocol.clearStaleEntries();
     if (dropped > 0) {
       LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, dropped);

@@ -5,6 +5,8 @@ import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
+import org.apache.storm.iceberg.kernel.batch.FileFormats;
+import org.apache.storm.iceberg.kernel.commit.CommitBranch;
 import org.apache.storm.iceberg.kernel.commit.CommitSettler;
 import org.apache.storm.iceberg.kernel.commit.TransactionCommitter;
 import org.apache.storm.iceberg.kernel.commit.TransactionScope;
@@ -53,12 +55,12 @@ public record TridentTask(Table table, TridentFiles files, TridentTransactions t
     return OpenedTable.open(settings.target()).build(opened -> {
       Table table = opened.table();
       TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), metrics);
-      BatchFactory batches = new BatchFactory(table, settings.providers().fileFormat(),
-          settings.providers().recordMapper().resolve(opened.loader()), opened.loader(), task, settings.spillPath(),
+      BatchFactory batches = new BatchFactory(table, FileFormats.of(settings.providers(), opened.loader()),
+          settings.providers().recordMapper().resolve(opened.loader()), task, settings.spillPath(),
           Long.MAX_VALUE, metrics);
       TridentFiles files = new TridentFiles(table, batches, lifecycle, metrics, clock);
       TridentTransactions transactions = partition == null ? null : new TridentTransactions(table.name(),
-          new TransactionCommitter(table,
+          new TransactionCommitter(table, new CommitBranch(settings.commits().branch()),
               TransactionScope.of(settings.commits().walNamespace(), task.topology(), settings.trident().stateName(), partition),
               settings.trident().stateType(), settings.commits().snapshotProperties(), task.topology(), task.component(),
               task.taskIndex(), new CommitSettler.Retries(settings.commits().retries(), settings.commits().retryBackoffMillis()),
