@@ -23,14 +23,18 @@ import org.apache.storm.iceberg.testing.Faults.CommitFault;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.iceberg.testing.Tuples;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Commit errors settled at once, on real catalogs whose TableOperations inject the fault: before
- * the real commit, after it, or with the catalog unreachable.
+ * the real commit, after it, or with the catalog unreachable. Each case runs on a HadoopCatalog and
+ * a JdbcCatalog on the local file system, and (long tier) on S3 behind a JdbcCatalog and the REST
+ * catalog, where the WAL is listed by prefix through S3FileIO.
  */
 class CommitFailureTest {
   static final TableIdentifier EVENTS = TableIdentifier.of("db", "events");
@@ -42,10 +46,14 @@ class CommitFailureTest {
   final AtomicLong clock = new AtomicLong(1_000_000);
   Table table;
   SinkTask sink;
+  TestCatalogs.Running running;
 
-  void start(SinkTaskTest.CatalogKind kind) {
-    Map<String, String> real =
-        kind == SinkTaskTest.CatalogKind.HADOOP ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
+  void start(TestCatalogs.Kind kind) throws Exception {
+    if (kind.onS3()) {
+      TestTiers.longTierOnly("on S3, ObjectStorageSinkTest commits a batch in the quick tier");
+    }
+    running = TestCatalogs.start(kind, dir);
+    Map<String, String> real = running.properties();
     Catalog catalog = TestCatalogs.load(real);
     if (catalog instanceof SupportsNamespaces) {
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
@@ -66,6 +74,13 @@ class CommitFailureTest {
     sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
   }
 
+  @AfterEach
+  void stopCatalog() throws Exception {
+    if (running != null) {
+      running.close();
+    }
+  }
+
   void sendBatch(long fromId) {
     for (long id = fromId; id < fromId + 5; id++) {
       sink.execute(tuples.tuple(id, "eu", null, "p"));
@@ -73,8 +88,8 @@ class CommitFailureTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void commitThatLandedDespiteAnUnknownStateIsAckedAndNotReplayed(SinkTaskTest.CatalogKind kind) {
+  @EnumSource(TestCatalogs.Kind.class)
+  void commitThatLandedDespiteAnUnknownStateIsAckedAndNotReplayed(TestCatalogs.Kind kind) throws Exception {
     start(kind);
     faults.inject(CommitFault.UNKNOWN_AFTER, 1);
 
@@ -85,13 +100,13 @@ class CommitFailureTest {
     assertThat(recorder.failed).isEmpty();
     assertThat(TestTables.snapshots(table)).hasSize(1);
     assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
-    assertThat(TestTables.walEntries(table)).isEmpty();
+    assertThat(TestTables.walEntryLocations(table)).isEmpty();
     sink.close();
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void commitRejectedBeforeItAppliedFailsTheBatchAndShowsNothing(SinkTaskTest.CatalogKind kind) {
+  @EnumSource(TestCatalogs.Kind.class)
+  void commitRejectedBeforeItAppliedFailsTheBatchAndShowsNothing(TestCatalogs.Kind kind) throws Exception {
     start(kind);
     faults.inject(CommitFault.FAIL_BEFORE, 2); // the attempt and Iceberg's one retry
 
@@ -101,7 +116,7 @@ class CommitFailureTest {
     assertThat(recorder.failedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(recorder.errors).singleElement().isInstanceOf(CommitFailedException.class);
     assertThat(TestTables.snapshots(table)).isEmpty();
-    assertThat(TestTables.walEntries(table)).isEmpty();
+    assertThat(TestTables.walEntryLocations(table)).isEmpty();
 
     // The replay goes through once the catalog accepts commits again.
     sendBatch(0);
@@ -111,8 +126,8 @@ class CommitFailureTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void anUnreachableCatalogFailsTheBatch(SinkTaskTest.CatalogKind kind) {
+  @EnumSource(TestCatalogs.Kind.class)
+  void anUnreachableCatalogFailsTheBatch(TestCatalogs.Kind kind) throws Exception {
     start(kind);
     faults.inject(CommitFault.UNREACHABLE, 1);
 
@@ -123,7 +138,7 @@ class CommitFailureTest {
     assertThat(recorder.errors).singleElement().satisfies(e -> assertThat(e).hasMessageContaining("catalog unreachable"));
     assertThat(TestTables.snapshots(table)).isEmpty();
     // The outcome is unknown, so the entry stays for the next incarnation to settle and drop.
-    List<Path> left = TestTables.walEntries(table);
+    List<String> left = TestTables.walEntryLocations(table);
     assertThat(left).hasSize(1);
 
     faults.clear();
@@ -133,8 +148,8 @@ class CommitFailureTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void whileTheCatalogIsDownNoBatchOpensAndEachTupleIsFailed(SinkTaskTest.CatalogKind kind) {
+  @EnumSource(TestCatalogs.Kind.class)
+  void whileTheCatalogIsDownNoBatchOpensAndEachTupleIsFailed(TestCatalogs.Kind kind) throws Exception {
     start(kind);
     faults.takeDown();
 
@@ -152,8 +167,8 @@ class CommitFailureTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void anAmbiguousCommitThatNeverLandedIsAppendedAgainUnderItsIdAndAcked(SinkTaskTest.CatalogKind kind) {
+  @EnumSource(TestCatalogs.Kind.class)
+  void anAmbiguousCommitThatNeverLandedIsAppendedAgainUnderItsIdAndAcked(TestCatalogs.Kind kind) throws Exception {
     start(kind);
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 1);
 
@@ -164,13 +179,13 @@ class CommitFailureTest {
     assertThat(TestTables.snapshots(table)).singleElement()
         .satisfies(s -> assertThat(s.summary()).containsKey(org.apache.storm.iceberg.IcebergOptions.COMMIT_ID_PROPERTY));
     assertThat(TestTables.ids(table)).containsExactly(0L, 1L, 2L, 3L, 4L);
-    assertThat(TestTables.walEntries(table)).isEmpty();
+    assertThat(TestTables.walEntryLocations(table)).isEmpty();
     sink.close();
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void aCommitAppliedAfterTheFirstLookButBeforeTheRetryIsNotWrittenTwice(SinkTaskTest.CatalogKind kind) {
+  @EnumSource(TestCatalogs.Kind.class)
+  void aCommitAppliedAfterTheFirstLookButBeforeTheRetryIsNotWrittenTwice(TestCatalogs.Kind kind) throws Exception {
     start(kind);
     faults.inject(CommitFault.UNKNOWN_LANDS_LATE, 1);
 
@@ -184,8 +199,8 @@ class CommitFailureTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void aStaleFirstAttemptArrivingAfterTheRetryIsRefusedByCompareAndSwap(SinkTaskTest.CatalogKind kind) {
+  @EnumSource(TestCatalogs.Kind.class)
+  void aStaleFirstAttemptArrivingAfterTheRetryIsRefusedByCompareAndSwap(TestCatalogs.Kind kind) throws Exception {
     start(kind);
     faults.inject(CommitFault.UNKNOWN_STALE_AFTER_RETRY, 1);
 
@@ -200,8 +215,8 @@ class CommitFailureTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void anAmbiguousCommitStillUnsettledAfterTheLastRetryFailsTheBatch(SinkTaskTest.CatalogKind kind) {
+  @EnumSource(TestCatalogs.Kind.class)
+  void anAmbiguousCommitStillUnsettledAfterTheLastRetryFailsTheBatch(TestCatalogs.Kind kind) throws Exception {
     start(kind);
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 3); // the attempt and both retries
 
@@ -215,8 +230,8 @@ class CommitFailureTest {
   }
 
   @ParameterizedTest
-  @EnumSource(SinkTaskTest.CatalogKind.class)
-  void aBatchFailedAfterAnAmbiguousCommitReportsTheAmbiguityWithEachRetrysErrorSuppressed(SinkTaskTest.CatalogKind kind) {
+  @EnumSource(TestCatalogs.Kind.class)
+  void aBatchFailedAfterAnAmbiguousCommitReportsTheAmbiguityWithEachRetrysErrorSuppressed(TestCatalogs.Kind kind) throws Exception {
     start(kind);
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 1);
     java.util.concurrent.atomic.AtomicInteger commits = new java.util.concurrent.atomic.AtomicInteger();
