@@ -28,7 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** IcebergBolt end to end in Storm's LocalCluster, on Hadoop, JDBC (SQLite) and REST catalogs. */
+/**
+ * IcebergBolt end to end in Storm's LocalCluster, on Hadoop, JDBC (SQLite) and REST catalogs, the
+ * last two also with their tables on S3 (S3FileIO on the test JVM's S3MockServer).
+ */
 @ExtendWith(SharedLocalCluster.class)
 class IcebergBoltLocalClusterTest {
   static final long EVENTS = 10_000;
@@ -36,7 +39,9 @@ class IcebergBoltLocalClusterTest {
   enum CatalogKind {
     HADOOP,
     JDBC_SQLITE,
-    REST
+    REST,
+    JDBC_SQLITE_ON_S3,
+    REST_ON_S3
   }
 
   static LocalCluster cluster;
@@ -58,13 +63,19 @@ class IcebergBoltLocalClusterTest {
     if (kind == CatalogKind.JDBC_SQLITE) {
       TestTiers.longTierOnly("IcebergBolt runs on JDBC (SQLite) in LocalCluster in pendingTuplesAreCheckedAgainstEverySinkTask too");
     }
-    RestCatalogServer rest = kind == CatalogKind.REST ? new RestCatalogServer(dir.resolve("rest")) : null;
+    if (kind == CatalogKind.JDBC_SQLITE_ON_S3 || kind == CatalogKind.REST_ON_S3) {
+      TestTiers.longTierOnly("on S3, ObjectStorageSinkTest commits a batch through S3FileIO in the quick tier");
+    }
+    RestCatalogServer rest =
+        kind == CatalogKind.REST ? new RestCatalogServer(dir.resolve("rest"))
+            : kind == CatalogKind.REST_ON_S3 ? RestCatalogServer.onS3(dir.resolve("rest")) : null;
     try {
       Map<String, String> catalogProperties =
           switch (kind) {
             case HADOOP -> TestCatalogs.hadoop(dir);
             case JDBC_SQLITE -> TestCatalogs.jdbcSqlite(dir);
-            case REST -> rest.clientProperties();
+            case REST, REST_ON_S3 -> rest.clientProperties();
+            case JDBC_SQLITE_ON_S3 -> TestCatalogs.jdbcSqliteOnS3(dir);
           };
       // The catalog exists before the topology starts, as in production: several tasks creating
       // the JDBC catalog's own tables at once on an empty SQLite file would race.
@@ -136,7 +147,7 @@ class IcebergBoltLocalClusterTest {
         .as("snapshots per commit id").allSatisfy((id, count) -> assertThat(count).as(id).isEqualTo(1L));
     assertThat(snapshots.stream().map(s -> s.summary().get("storm.iceberg.task-index")).distinct())
         .containsExactlyInAnyOrder("0", "1");
-    assertThat(TestTables.walEntries(table)).isEmpty();
+    assertThat(TestTables.walEntryLocations(table)).isEmpty();
     // Every row a snapshot added was acked: nothing is visible that the spout was not told about.
     assertThat(ledger.acked).hasSize((int) EVENTS);
 

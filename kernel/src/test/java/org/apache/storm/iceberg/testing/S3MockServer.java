@@ -52,7 +52,9 @@ public final class S3MockServer {
   /** The test JVM's server, started on first use. */
   public static synchronized S3MockServer shared() {
     if (shared == null) {
+      long startNanos = System.nanoTime();
       shared = start();
+      System.out.printf("S3Mock serves %s after %d ms%n", shared.endpoint(), (System.nanoTime() - startNanos) / 1_000_000);
       S3MockServer started = shared;
       Runtime.getRuntime().addShutdownHook(new Thread(started::stop, "s3mock-stop"));
     }

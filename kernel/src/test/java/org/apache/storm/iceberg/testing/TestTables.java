@@ -114,6 +114,10 @@ public final class TestTables {
   /** The WAL entries left anywhere under the table, read straight from the local file system. */
   public static List<java.nio.file.Path> walEntries(Table table) {
     String location = table.location();
+    if (location.contains("://") && !location.startsWith("file:")) {
+      throw new IllegalArgumentException("table " + table.name() + " is not on the local file system (" + location
+          + "); use walEntryLocations");
+    }
     java.nio.file.Path root =
         location.startsWith("file:")
             ? java.nio.file.Paths.get(java.net.URI.create(location.replace("file:///", "file:/")))
