@@ -35,6 +35,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 @ExtendWith(SharedLocalCluster.class)
 class IcebergBoltLocalClusterTest {
   static final long EVENTS = 10_000;
+  /**
+   * On S3 each batch writes one object per partition (20 here) through an S3Mock on the same cores,
+   * so the runs there are smaller, to stay well within the message timeout on a busy machine.
+   */
+  static final long EVENTS_ON_S3 = 2_000;
 
   enum CatalogKind {
     HADOOP,
@@ -80,7 +85,8 @@ class IcebergBoltLocalClusterTest {
       // The catalog exists before the topology starts, as in production: several tasks creating
       // the JDBC catalog's own tables at once on an empty SQLite file would race.
       TestCatalogs.load(catalogProperties);
-      runAndCheck(catalogProperties);
+      runAndCheck(catalogProperties,
+          kind == CatalogKind.JDBC_SQLITE_ON_S3 || kind == CatalogKind.REST_ON_S3 ? EVENTS_ON_S3 : EVENTS);
     } finally {
       if (rest != null) {
         rest.close();
@@ -120,7 +126,7 @@ class IcebergBoltLocalClusterTest {
     TestTables.assertEveryIdOnceUnlessReplayed(table, 1_200, ReplayingSpout.ledger(ledgerKey).failedIds);
   }
 
-  private void runAndCheck(Map<String, String> catalogProperties) throws Exception {
+  private void runAndCheck(Map<String, String> catalogProperties, long events) throws Exception {
     String ledgerKey = UUID.randomUUID().toString();
     IcebergOptions options =
         new IcebergOptions.Builder()
@@ -133,14 +139,14 @@ class IcebergBoltLocalClusterTest {
             .withTickIntervalSecs(1)
             .build();
     TopologyBuilder builder = new TopologyBuilder();
-    builder.setSpout("events", new ReplayingSpout(ledgerKey, EVENTS), 1);
+    builder.setSpout("events", new ReplayingSpout(ledgerKey, events), 1);
     builder.setBolt("iceberg", new IcebergBolt(options), 2).shuffleGrouping("events");
     String name = "iceberg-" + ledgerKey.substring(0, 8);
-    LocalClusterRuns.runUntilAllAcked(cluster, name, builder.createTopology(), ledgerKey, EVENTS);
+    LocalClusterRuns.runUntilAllAcked(cluster, name, builder.createTopology(), ledgerKey, events);
     ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
 
     Table table = TestCatalogs.load(catalogProperties).loadTable(TableIdentifier.of("db", "events"));
-    TestTables.assertEveryIdOnceUnlessReplayed(table, EVENTS, ledger.failedIds);
+    TestTables.assertEveryIdOnceUnlessReplayed(table, events, ledger.failedIds);
     List<Snapshot> snapshots = TestTables.snapshots(table);
     assertThat(snapshots).isNotEmpty().allSatisfy(s -> assertThat(s.summary()).containsKey(IcebergOptions.COMMIT_ID_PROPERTY));
     assertThat(snapshots.stream().collect(Collectors.groupingBy(s -> s.summary().get(IcebergOptions.COMMIT_ID_PROPERTY), Collectors.counting())))
@@ -149,7 +155,7 @@ class IcebergBoltLocalClusterTest {
         .containsExactlyInAnyOrder("0", "1");
     assertThat(TestTables.walEntryLocations(table)).isEmpty();
     // Every row a snapshot added was acked: nothing is visible that the spout was not told about.
-    assertThat(ledger.acked).hasSize((int) EVENTS);
+    assertThat(ledger.acked).hasSize((int) events);
 
     // The tasks' metrics, read through a real metrics-v2 reporter, match the run.
     long filesInTable = snapshots.stream().mapToLong(s -> Long.parseLong(s.summary().get("added-data-files"))).sum();
