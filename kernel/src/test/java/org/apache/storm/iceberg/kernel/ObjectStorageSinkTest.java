@@ -19,7 +19,12 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
+import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.spi.WalScope;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreFactory;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.RecordingCollector;
@@ -55,16 +60,20 @@ class ObjectStorageSinkTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(value = TestCatalogs.Kind.class, names = {"JDBC_SQLITE_ON_S3", "REST_ON_S3"})
-  void aBatchIsWrittenToTheBucketCommittedThroughItsWalAndAcked(TestCatalogs.Kind kind) throws Exception {
+  Table startWithTable(TestCatalogs.Kind kind) throws Exception {
     if (kind == TestCatalogs.Kind.REST_ON_S3) {
       TestTiers.longTierOnly("the JdbcCatalog case runs the same sink on S3 in the quick tier");
     }
     running = TestCatalogs.start(kind, dir);
     Catalog catalog = TestCatalogs.load(running.properties());
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
-    Table table = catalog.createTable(EVENTS, TestTables.SCHEMA, TestTables.REGION_DAY);
+    return catalog.createTable(EVENTS, TestTables.SCHEMA, TestTables.REGION_DAY);
+  }
+
+  @ParameterizedTest
+  @EnumSource(value = TestCatalogs.Kind.class, names = {"JDBC_SQLITE_ON_S3", "REST_ON_S3"})
+  void aBatchIsWrittenToTheBucketCommittedThroughItsWalAndAcked(TestCatalogs.Kind kind) throws Exception {
+    Table table = startWithTable(kind);
     IcebergOptions options = new IcebergOptions.Builder()
         .withCatalogName("test")
         .withCatalogProperties(FaultInjectingCatalog.properties(running.properties(), faults))
@@ -96,6 +105,33 @@ class ObjectStorageSinkTest {
         assertThat(entry).startsWith(table.location()).contains("/metadata/_storm_wal/"));
     assertThat(TestTables.walEntryLocations(table)).as("the WAL entry is deleted once the commit settles").isEmpty();
     assertThat(options.toString()).doesNotContain(S3MockServer.SECRET_ACCESS_KEY);
+    sink.close();
+  }
+
+  /**
+   * A task finds, by prefix listing on S3, the WAL entry an earlier incarnation of itself left,
+   * settles it (its commit never landed) and deletes it, and leaves another task's entry alone.
+   */
+  @ParameterizedTest
+  @EnumSource(value = TestCatalogs.Kind.class, names = {"JDBC_SQLITE_ON_S3", "REST_ON_S3"})
+  void aWalEntryLeftOnS3ByAnEarlierIncarnationIsFoundAndDroppedAtStartup(TestCatalogs.Kind kind) throws Exception {
+    Table table = startWithTable(kind);
+    WalStore store = ProviderRegistry.find(WalStoreFactory.class, "table-fileio", getClass().getClassLoader()).create(Map.of());
+    WalScope own = new WalScope(table, "default", SinkTaskTest.TASK.topology(), SinkTaskTest.TASK.component(), SinkTaskTest.TASK.taskIndex());
+    WalScope otherTask = new WalScope(table, "default", SinkTaskTest.TASK.topology(), SinkTaskTest.TASK.component(), SinkTaskTest.TASK.taskIndex() + 1);
+    store.put(own, "stale-commit", DataFilesCodec.encode(
+        new DataFilesCodec.Entry("stale-commit", table.name(), own.component(), own.taskIndex(), 1L, List.of()), table.specs()));
+    String othersEntry = store.put(otherTask, "other-task-commit", DataFilesCodec.encode(
+        new DataFilesCodec.Entry("other-task-commit", table.name(), otherTask.component(), otherTask.taskIndex(), 1L, List.of()),
+        table.specs()));
+    assertThat(TestTables.walEntryLocations(table)).hasSize(2);
+
+    IcebergOptions options = new IcebergOptions.Builder()
+        .withCatalogName("test").withCatalogProperties(running.properties()).withTable("db.events").build();
+    SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
+
+    assertThat(TestTables.walEntryLocations(table)).containsExactly(othersEntry);
+    assertThat(TestTables.snapshots(table)).as("an entry whose commit never landed is not committed at startup").isEmpty();
     sink.close();
   }
 }
