@@ -28,15 +28,25 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** IcebergBolt end to end in Storm's LocalCluster, on Hadoop, JDBC (SQLite) and REST catalogs. */
+/**
+ * IcebergBolt end to end in Storm's LocalCluster, on Hadoop, JDBC (SQLite) and REST catalogs, the
+ * last two also with their tables on S3 (S3FileIO on the test JVM's S3MockServer).
+ */
 @ExtendWith(SharedLocalCluster.class)
 class IcebergBoltLocalClusterTest {
   static final long EVENTS = 10_000;
+  /**
+   * On S3 each batch writes one object per partition (20 here) through an S3Mock on the same cores,
+   * so the runs there are smaller, to stay well within the message timeout on a busy machine.
+   */
+  static final long EVENTS_ON_S3 = 2_000;
 
   enum CatalogKind {
     HADOOP,
     JDBC_SQLITE,
-    REST
+    REST,
+    JDBC_SQLITE_ON_S3,
+    REST_ON_S3
   }
 
   static LocalCluster cluster;
@@ -58,18 +68,25 @@ class IcebergBoltLocalClusterTest {
     if (kind == CatalogKind.JDBC_SQLITE) {
       TestTiers.longTierOnly("IcebergBolt runs on JDBC (SQLite) in LocalCluster in pendingTuplesAreCheckedAgainstEverySinkTask too");
     }
-    RestCatalogServer rest = kind == CatalogKind.REST ? new RestCatalogServer(dir.resolve("rest")) : null;
+    if (kind == CatalogKind.JDBC_SQLITE_ON_S3 || kind == CatalogKind.REST_ON_S3) {
+      TestTiers.longTierOnly("on S3, ObjectStorageSinkTest commits a batch through S3FileIO in the quick tier");
+    }
+    RestCatalogServer rest =
+        kind == CatalogKind.REST ? new RestCatalogServer(dir.resolve("rest"))
+            : kind == CatalogKind.REST_ON_S3 ? RestCatalogServer.onS3(dir.resolve("rest")) : null;
     try {
       Map<String, String> catalogProperties =
           switch (kind) {
             case HADOOP -> TestCatalogs.hadoop(dir);
             case JDBC_SQLITE -> TestCatalogs.jdbcSqlite(dir);
-            case REST -> rest.clientProperties();
+            case REST, REST_ON_S3 -> rest.clientProperties();
+            case JDBC_SQLITE_ON_S3 -> TestCatalogs.jdbcSqliteOnS3(dir);
           };
       // The catalog exists before the topology starts, as in production: several tasks creating
       // the JDBC catalog's own tables at once on an empty SQLite file would race.
       TestCatalogs.load(catalogProperties);
-      runAndCheck(catalogProperties);
+      runAndCheck(catalogProperties,
+          kind == CatalogKind.JDBC_SQLITE_ON_S3 || kind == CatalogKind.REST_ON_S3 ? EVENTS_ON_S3 : EVENTS);
     } finally {
       if (rest != null) {
         rest.close();
@@ -109,7 +126,7 @@ class IcebergBoltLocalClusterTest {
     TestTables.assertEveryIdOnceUnlessReplayed(table, 1_200, ReplayingSpout.ledger(ledgerKey).failedIds);
   }
 
-  private void runAndCheck(Map<String, String> catalogProperties) throws Exception {
+  private void runAndCheck(Map<String, String> catalogProperties, long events) throws Exception {
     String ledgerKey = UUID.randomUUID().toString();
     IcebergOptions options =
         new IcebergOptions.Builder()
@@ -122,23 +139,23 @@ class IcebergBoltLocalClusterTest {
             .withTickIntervalSecs(1)
             .build();
     TopologyBuilder builder = new TopologyBuilder();
-    builder.setSpout("events", new ReplayingSpout(ledgerKey, EVENTS), 1);
+    builder.setSpout("events", new ReplayingSpout(ledgerKey, events), 1);
     builder.setBolt("iceberg", new IcebergBolt(options), 2).shuffleGrouping("events");
     String name = "iceberg-" + ledgerKey.substring(0, 8);
-    LocalClusterRuns.runUntilAllAcked(cluster, name, builder.createTopology(), ledgerKey, EVENTS);
+    LocalClusterRuns.runUntilAllAcked(cluster, name, builder.createTopology(), ledgerKey, events);
     ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
 
     Table table = TestCatalogs.load(catalogProperties).loadTable(TableIdentifier.of("db", "events"));
-    TestTables.assertEveryIdOnceUnlessReplayed(table, EVENTS, ledger.failedIds);
+    TestTables.assertEveryIdOnceUnlessReplayed(table, events, ledger.failedIds);
     List<Snapshot> snapshots = TestTables.snapshots(table);
     assertThat(snapshots).isNotEmpty().allSatisfy(s -> assertThat(s.summary()).containsKey(IcebergOptions.COMMIT_ID_PROPERTY));
     assertThat(snapshots.stream().collect(Collectors.groupingBy(s -> s.summary().get(IcebergOptions.COMMIT_ID_PROPERTY), Collectors.counting())))
         .as("snapshots per commit id").allSatisfy((id, count) -> assertThat(count).as(id).isEqualTo(1L));
     assertThat(snapshots.stream().map(s -> s.summary().get("storm.iceberg.task-index")).distinct())
         .containsExactlyInAnyOrder("0", "1");
-    assertThat(TestTables.walEntries(table)).isEmpty();
+    assertThat(TestTables.walEntryLocations(table)).isEmpty();
     // Every row a snapshot added was acked: nothing is visible that the spout was not told about.
-    assertThat(ledger.acked).hasSize((int) EVENTS);
+    assertThat(ledger.acked).hasSize((int) events);
 
     // The tasks' metrics, read through a real metrics-v2 reporter, match the run.
     long filesInTable = snapshots.stream().mapToLong(s -> Long.parseLong(s.summary().get("added-data-files"))).sum();

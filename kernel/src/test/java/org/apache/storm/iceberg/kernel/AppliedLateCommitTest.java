@@ -25,6 +25,7 @@ import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.iceberg.testing.Tuples;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,7 +37,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Whenever it arrives, the batch must be in the table once: the settler looks, then retries under
  * the same commit id, so a late commit that arrives before the look is found, one that arrives
  * before the retry is seen by the retry's validator, and one that arrives after it is refused by
- * the catalog's compare-and-swap.
+ * the catalog's compare-and-swap. The pinned cases also run (long tier) with the table on S3,
+ * behind a JdbcCatalog and the REST catalog.
  */
 class AppliedLateCommitTest {
   /** The settler's first wait before it retries: the timed late commits come before it or after. */
@@ -48,10 +50,14 @@ class AppliedLateCommitTest {
   final Faults faults = Faults.create();
   Table table;
   SinkTask sink;
+  TestCatalogs.Running running;
 
-  void start(SinkTaskTest.CatalogKind kind) {
-    Map<String, String> real =
-        kind == SinkTaskTest.CatalogKind.HADOOP ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
+  void start(TestCatalogs.Kind kind) throws Exception {
+    if (kind.onS3()) {
+      TestTiers.longTierOnly("on S3, ObjectStorageSinkTest commits a batch in the quick tier");
+    }
+    running = TestCatalogs.start(kind, dir);
+    Map<String, String> real = running.properties();
     Catalog catalog = TestCatalogs.load(real);
     if (catalog instanceof SupportsNamespaces namespaces) {
       namespaces.createNamespace(Namespace.of("db"));
@@ -69,6 +75,13 @@ class AppliedLateCommitTest {
     sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), () -> 1_000_000L);
   }
 
+  @org.junit.jupiter.api.AfterEach
+  void stopCatalog() throws Exception {
+    if (running != null) {
+      running.close();
+    }
+  }
+
   void send(List<Long> ids) {
     ids.forEach(id -> sink.execute(tuples.tuple(id, "eu", null, "payload-" + id)));
   }
@@ -80,7 +93,7 @@ class AppliedLateCommitTest {
     "JDBC_SQLITE, 900, READ_TIMEOUT"
   })
   void aCommitAnsweredWithAGenericErrorAndAppliedLateIsInTheTableOnce(
-      SinkTaskTest.CatalogKind kind, long delayMillis, LateCommits.Answer answer) throws Exception {
+      TestCatalogs.Kind kind, long delayMillis, LateCommits.Answer answer) throws Exception {
     start(kind);
     faults.late.delayMillis = delayMillis;
     faults.late.answer = answer;
@@ -118,9 +131,11 @@ class AppliedLateCommitTest {
   @ParameterizedTest(name = "{0}, applied {1}")
   @CsvSource({
     "HADOOP, AT_THE_LOOK", "HADOOP, BEFORE_THE_RETRY", "HADOOP, AFTER_THE_RETRY",
-    "JDBC_SQLITE, AT_THE_LOOK", "JDBC_SQLITE, BEFORE_THE_RETRY", "JDBC_SQLITE, AFTER_THE_RETRY"
+    "JDBC_SQLITE, AT_THE_LOOK", "JDBC_SQLITE, BEFORE_THE_RETRY", "JDBC_SQLITE, AFTER_THE_RETRY",
+    "JDBC_SQLITE_ON_S3, AT_THE_LOOK", "JDBC_SQLITE_ON_S3, BEFORE_THE_RETRY", "JDBC_SQLITE_ON_S3, AFTER_THE_RETRY",
+    "REST_ON_S3, AT_THE_LOOK", "REST_ON_S3, BEFORE_THE_RETRY", "REST_ON_S3, AFTER_THE_RETRY"
   })
-  void aLateCommitIsSettledByTheLookTheRetrysValidatorOrCompareAndSwap(SinkTaskTest.CatalogKind kind, Moment moment)
+  void aLateCommitIsSettledByTheLookTheRetrysValidatorOrCompareAndSwap(TestCatalogs.Kind kind, Moment moment)
       throws Exception {
     start(kind);
     faults.late.afterCalls = moment.afterCalls;
@@ -159,6 +174,6 @@ class AppliedLateCommitTest {
     assertThat(recorder.failed).as("no tuple failed, so none replayed").isEmpty();
     assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(faults.late.failed).isEmpty();
-    assertThat(TestTables.walEntries(table)).isEmpty();
+    assertThat(TestTables.walEntryLocations(table)).isEmpty();
   }
 }

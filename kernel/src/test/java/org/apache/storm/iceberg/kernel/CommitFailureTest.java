@@ -35,7 +35,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Commit errors settled at once, on real catalogs whose TableOperations inject the fault: before
- * the real commit, after it, or with the catalog unreachable; committing to main and to a branch.
+ * the real commit, after it, or with the catalog unreachable; committing to main and to a branch. Each
+ * case runs on a HadoopCatalog and a JdbcCatalog on the local file system, and (long tier) on S3
+ * behind a JdbcCatalog and the REST catalog, where the WAL is listed by prefix through S3FileIO.
  */
 class CommitFailureTest {
   static final TableIdentifier EVENTS = TableIdentifier.of("db", "events");
@@ -47,26 +49,30 @@ class CommitFailureTest {
   final AtomicLong clock = new AtomicLong(1_000_000);
   Table table;
   SinkTask sink;
+  TestCatalogs.Running running;
 
   /**
    * Every case runs on each catalog, committing to main and to a branch the first commit creates;
    * the quick tier runs the branch on JDBC only.
    */
   static Stream<Arguments> catalogsAndBranches() {
-    return Stream.of(SinkTaskTest.CatalogKind.values())
+    return Stream.of(TestCatalogs.Kind.values())
         .flatMap(kind -> Stream.of(Arguments.of(kind, SnapshotRef.MAIN_BRANCH), Arguments.of(kind, "audit")));
   }
 
   String branch;
   int commitRetries = 2;
 
-  void start(SinkTaskTest.CatalogKind kind, String branch) {
+  void start(TestCatalogs.Kind kind, String branch) throws Exception {
     this.branch = branch;
-    if (kind == SinkTaskTest.CatalogKind.HADOOP && !SnapshotRef.MAIN_BRANCH.equals(branch)) {
+    if (kind.onS3()) {
+      TestTiers.longTierOnly("on S3, ObjectStorageSinkTest commits a batch in the quick tier");
+    }
+    if (kind == TestCatalogs.Kind.HADOOP && !SnapshotRef.MAIN_BRANCH.equals(branch)) {
       TestTiers.longTierOnly("the branch case runs on JDBC in the quick tier");
     }
-    Map<String, String> real =
-        kind == SinkTaskTest.CatalogKind.HADOOP ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
+    running = TestCatalogs.start(kind, dir);
+    Map<String, String> real = running.properties();
     Catalog catalog = TestCatalogs.load(real);
     if (catalog instanceof SupportsNamespaces) {
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
@@ -95,10 +101,16 @@ class CommitFailureTest {
 
   /** Whatever a case did on a branch, main never shows it. */
   @AfterEach
-  void mainShowsNothingOfABranch() {
-    if (table != null && !SnapshotRef.MAIN_BRANCH.equals(branch)) {
-      assertThat(TestTables.ids(table, SnapshotRef.MAIN_BRANCH)).as("rows on main").isEmpty();
-      assertThat(table.currentSnapshot()).as("main's current snapshot").isNull();
+  void mainShowsNothingOfABranch() throws Exception {
+    try {
+      if (table != null && !SnapshotRef.MAIN_BRANCH.equals(branch)) {
+        assertThat(TestTables.ids(table, SnapshotRef.MAIN_BRANCH)).as("rows on main").isEmpty();
+        assertThat(table.currentSnapshot()).as("main's current snapshot").isNull();
+      }
+    } finally {
+      if (running != null) {
+        running.close();
+      }
     }
   }
 
@@ -110,7 +122,7 @@ class CommitFailureTest {
 
   @ParameterizedTest
   @MethodSource("catalogsAndBranches")
-  void commitThatLandedDespiteAnUnknownStateIsAckedAndNotReplayed(SinkTaskTest.CatalogKind kind, String branch) {
+  void commitThatLandedDespiteAnUnknownStateIsAckedAndNotReplayed(TestCatalogs.Kind kind, String branch) throws Exception {
     start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_AFTER, 1);
 
@@ -121,13 +133,13 @@ class CommitFailureTest {
     assertThat(recorder.failed).isEmpty();
     assertThat(TestTables.snapshots(table)).hasSize(1);
     assertThat(ids()).containsExactly(0L, 1L, 2L, 3L, 4L);
-    assertThat(TestTables.walEntries(table)).isEmpty();
+    assertThat(TestTables.walEntryLocations(table)).isEmpty();
     sink.close();
   }
 
   @ParameterizedTest
   @MethodSource("catalogsAndBranches")
-  void commitThatLandedDespiteAnUnknownStateIsFoundByItsIdWithoutARetry(SinkTaskTest.CatalogKind kind, String branch) {
+  void commitThatLandedDespiteAnUnknownStateIsFoundByItsIdWithoutARetry(TestCatalogs.Kind kind, String branch) throws Exception {
     commitRetries = 0; // only the lookup of the commit id can tell that it landed
     start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_AFTER, 1);
@@ -143,7 +155,7 @@ class CommitFailureTest {
 
   @ParameterizedTest
   @MethodSource("catalogsAndBranches")
-  void commitRejectedBeforeItAppliedFailsTheBatchAndShowsNothing(SinkTaskTest.CatalogKind kind, String branch) {
+  void commitRejectedBeforeItAppliedFailsTheBatchAndShowsNothing(TestCatalogs.Kind kind, String branch) throws Exception {
     start(kind, branch);
     faults.inject(CommitFault.FAIL_BEFORE, 2); // the attempt and Iceberg's one retry
 
@@ -153,7 +165,7 @@ class CommitFailureTest {
     assertThat(recorder.failedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(recorder.errors).singleElement().isInstanceOf(CommitFailedException.class);
     assertThat(TestTables.snapshots(table)).isEmpty();
-    assertThat(TestTables.walEntries(table)).isEmpty();
+    assertThat(TestTables.walEntryLocations(table)).isEmpty();
 
     // The replay goes through once the catalog accepts commits again.
     sendBatch(0);
@@ -164,7 +176,7 @@ class CommitFailureTest {
 
   @ParameterizedTest
   @MethodSource("catalogsAndBranches")
-  void anUnreachableCatalogFailsTheBatch(SinkTaskTest.CatalogKind kind, String branch) {
+  void anUnreachableCatalogFailsTheBatch(TestCatalogs.Kind kind, String branch) throws Exception {
     start(kind, branch);
     faults.inject(CommitFault.UNREACHABLE, 1);
 
@@ -175,7 +187,7 @@ class CommitFailureTest {
     assertThat(recorder.errors).singleElement().satisfies(e -> assertThat(e).hasMessageContaining("catalog unreachable"));
     assertThat(TestTables.snapshots(table)).isEmpty();
     // The outcome is unknown, so the entry stays for the next incarnation to settle and drop.
-    List<Path> left = TestTables.walEntries(table);
+    List<String> left = TestTables.walEntryLocations(table);
     assertThat(left).hasSize(1);
 
     faults.clear();
@@ -186,7 +198,7 @@ class CommitFailureTest {
 
   @ParameterizedTest
   @MethodSource("catalogsAndBranches")
-  void whileTheCatalogIsDownNoBatchOpensAndEachTupleIsFailed(SinkTaskTest.CatalogKind kind, String branch) {
+  void whileTheCatalogIsDownNoBatchOpensAndEachTupleIsFailed(TestCatalogs.Kind kind, String branch) throws Exception {
     start(kind, branch);
     faults.takeDown();
 
@@ -205,7 +217,7 @@ class CommitFailureTest {
 
   @ParameterizedTest
   @MethodSource("catalogsAndBranches")
-  void anAmbiguousCommitThatNeverLandedIsAppendedAgainUnderItsIdAndAcked(SinkTaskTest.CatalogKind kind, String branch) {
+  void anAmbiguousCommitThatNeverLandedIsAppendedAgainUnderItsIdAndAcked(TestCatalogs.Kind kind, String branch) throws Exception {
     start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 1);
 
@@ -216,13 +228,13 @@ class CommitFailureTest {
     assertThat(TestTables.snapshots(table)).singleElement()
         .satisfies(s -> assertThat(s.summary()).containsKey(org.apache.storm.iceberg.IcebergOptions.COMMIT_ID_PROPERTY));
     assertThat(ids()).containsExactly(0L, 1L, 2L, 3L, 4L);
-    assertThat(TestTables.walEntries(table)).isEmpty();
+    assertThat(TestTables.walEntryLocations(table)).isEmpty();
     sink.close();
   }
 
   @ParameterizedTest
   @MethodSource("catalogsAndBranches")
-  void aCommitAppliedAfterTheFirstLookButBeforeTheRetryIsNotWrittenTwice(SinkTaskTest.CatalogKind kind, String branch) {
+  void aCommitAppliedAfterTheFirstLookButBeforeTheRetryIsNotWrittenTwice(TestCatalogs.Kind kind, String branch) throws Exception {
     start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_LANDS_LATE, 1);
 
@@ -237,7 +249,7 @@ class CommitFailureTest {
 
   @ParameterizedTest
   @MethodSource("catalogsAndBranches")
-  void aStaleFirstAttemptArrivingAfterTheRetryIsRefusedByCompareAndSwap(SinkTaskTest.CatalogKind kind, String branch) {
+  void aStaleFirstAttemptArrivingAfterTheRetryIsRefusedByCompareAndSwap(TestCatalogs.Kind kind, String branch) throws Exception {
     start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_STALE_AFTER_RETRY, 1);
 
@@ -253,7 +265,7 @@ class CommitFailureTest {
 
   @ParameterizedTest
   @MethodSource("catalogsAndBranches")
-  void anAmbiguousCommitStillUnsettledAfterTheLastRetryFailsTheBatch(SinkTaskTest.CatalogKind kind, String branch) {
+  void anAmbiguousCommitStillUnsettledAfterTheLastRetryFailsTheBatch(TestCatalogs.Kind kind, String branch) throws Exception {
     start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 3); // the attempt and both retries
 
@@ -268,7 +280,7 @@ class CommitFailureTest {
 
   @ParameterizedTest
   @MethodSource("catalogsAndBranches")
-  void aBatchFailedAfterAnAmbiguousCommitReportsTheAmbiguityWithEachRetrysErrorSuppressed(SinkTaskTest.CatalogKind kind, String branch) {
+  void aBatchFailedAfterAnAmbiguousCommitReportsTheAmbiguityWithEachRetrysErrorSuppressed(TestCatalogs.Kind kind, String branch) throws Exception {
     start(kind, branch);
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 1);
     java.util.concurrent.atomic.AtomicInteger commits = new java.util.concurrent.atomic.AtomicInteger();

@@ -14,16 +14,31 @@ import org.eclipse.jetty.servlet.ServletHolder;
 /**
  * Iceberg's REST catalog server from its own test fixtures ({@link RESTCatalogAdapter} behind {@link
  * RESTCatalogServlet}, the pieces {@code iceberg-open-api}'s RESTCatalogServer is made of), in
- * process on 127.0.0.1 on a free port, backed by a JdbcCatalog on SQLite. The fixture's own
+ * process on 127.0.0.1 on a free port, backed by a JdbcCatalog on SQLite (tables on the local file
+ * system, or on S3 with {@link #onS3}). The fixture's own
  * RESTCatalogServer is not used as is: it binds every interface on a fixed port.
  */
 public final class RestCatalogServer implements AutoCloseable {
   private final Catalog backend;
   private final Server server;
+  private final Map<String, String> clientFileIo;
 
   public RestCatalogServer(Path dir) throws Exception {
+    this(dir, TestCatalogs.jdbcSqlite(dir), Map.of());
+  }
+
+  /**
+   * A server whose tables live on S3 ({@link S3MockServer}); its clients are given the same
+   * S3FileIO properties, as a user of a REST catalog that vends no storage credentials sets them.
+   */
+  public static RestCatalogServer onS3(Path dir) throws Exception {
+    return new RestCatalogServer(dir, TestCatalogs.jdbcSqliteOnS3(dir), S3MockServer.shared().fileIoProperties());
+  }
+
+  private RestCatalogServer(Path dir, Map<String, String> backendProperties, Map<String, String> clientFileIo) throws Exception {
     java.nio.file.Files.createDirectories(dir);
-    this.backend = TestCatalogs.load(TestCatalogs.jdbcSqlite(dir));
+    this.clientFileIo = clientFileIo;
+    this.backend = TestCatalogs.load(backendProperties);
     this.server = new Server(new InetSocketAddress("127.0.0.1", 0));
     ServletContextHandler context = new ServletContextHandler(ServletContextHandler.NO_SESSIONS);
     context.addServlet(new ServletHolder(new RESTCatalogServlet(new RESTCatalogAdapter(backend))), "/*");
@@ -37,7 +52,10 @@ public final class RestCatalogServer implements AutoCloseable {
 
   /** Client catalog properties that reach this server over HTTP. */
   public Map<String, String> clientProperties() {
-    return Map.of("type", "rest", "uri", uri());
+    Map<String, String> properties = new java.util.HashMap<>(clientFileIo);
+    properties.put("type", "rest");
+    properties.put("uri", uri());
+    return properties;
   }
 
   @Override

@@ -29,6 +29,52 @@ public final class TestCatalogs {
     return properties;
   }
 
+  /**
+   * A JdbcCatalog on a SQLite file under {@code dir} whose tables live on S3, written through
+   * {@code S3FileIO} to the test JVM's {@link S3MockServer}, each call in a warehouse of its own.
+   */
+  public static Map<String, String> jdbcSqliteOnS3(Path dir) {
+    S3MockServer s3 = S3MockServer.shared();
+    Map<String, String> properties = jdbcSqlite(dir);
+    properties.putAll(s3.fileIoProperties());
+    properties.put("warehouse", s3.newWarehouse());
+    return properties;
+  }
+
+  /** The catalogs a test can run on, tables on the local file system or on S3. */
+  public enum Kind {
+    HADOOP,
+    JDBC_SQLITE,
+    JDBC_SQLITE_ON_S3,
+    REST_ON_S3;
+
+    public boolean onS3() {
+      return this == JDBC_SQLITE_ON_S3 || this == REST_ON_S3;
+    }
+  }
+
+  /** A catalog of {@code kind} started under {@code dir}: its client properties, and the REST server it needs, if any. */
+  public record Running(Map<String, String> properties, RestCatalogServer rest) implements AutoCloseable {
+    @Override
+    public void close() throws Exception {
+      if (rest != null) {
+        rest.close();
+      }
+    }
+  }
+
+  public static Running start(Kind kind, Path dir) throws Exception {
+    return switch (kind) {
+      case HADOOP -> new Running(hadoop(dir), null);
+      case JDBC_SQLITE -> new Running(jdbcSqlite(dir), null);
+      case JDBC_SQLITE_ON_S3 -> new Running(jdbcSqliteOnS3(dir), null);
+      case REST_ON_S3 -> {
+        RestCatalogServer rest = RestCatalogServer.onS3(dir.resolve("rest"));
+        yield new Running(rest.clientProperties(), rest);
+      }
+    };
+  }
+
   public static Catalog load(Map<String, String> properties) {
     return CatalogUtil.buildIcebergCatalog("test", properties, new Configuration());
   }

@@ -93,9 +93,38 @@ public final class TestTables {
     return StreamSupport.stream(table.snapshots().spliterator(), false).collect(Collectors.toList());
   }
 
+  /**
+   * The locations of the WAL entries left anywhere under the table, listed through the table's own
+   * FileIO by prefix: works wherever the table lives, on the local file system or on S3.
+   */
+  public static List<String> walEntryLocations(Table table) {
+    String base = table.location().endsWith("/") ? table.location() : table.location() + "/";
+    List<String> locations = new ArrayList<>();
+    try {
+      ((org.apache.iceberg.io.SupportsPrefixOperations) table.io()).listPrefix(base + "metadata/_storm_wal/")
+          .forEach(file -> {
+            if (file.location().endsWith(".json")) {
+              locations.add(file.location());
+            }
+          });
+    } catch (org.apache.iceberg.exceptions.NotFoundException e) {
+      return List.of();
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof java.io.FileNotFoundException) {
+        return List.of();
+      }
+      throw e;
+    }
+    return locations;
+  }
+
   /** The WAL entries left anywhere under the table, read straight from the local file system. */
   public static List<java.nio.file.Path> walEntries(Table table) {
     String location = table.location();
+    if (location.contains("://") && !location.startsWith("file:")) {
+      throw new IllegalArgumentException("table " + table.name() + " is not on the local file system (" + location
+          + "); use walEntryLocations");
+    }
     java.nio.file.Path root =
         location.startsWith("file:")
             ? java.nio.file.Paths.get(java.net.URI.create(location.replace("file:///", "file:/")))

@@ -74,7 +74,10 @@ final class TableFileIoWalStore implements WalStore, WalStoreListing {
         String commitId = WalPaths.commitIdOf(file.location().substring(file.location().lastIndexOf('/') + 1));
         if (commitId != null) {
           String location = locationOf.apply(file.location(), commitId);
-          entries.add(new WalEntry(commitId, location, read(io.newInputFile(location))));
+          // An empty entry is not read: S3 (and S3-compatible stores) answer the ranged GET that
+          // S3FileIO sends with 416, as HTTP requires for an empty object.
+          byte[] payload = file.size() == 0 ? new byte[0] : read(io.newInputFile(location, file.size()));
+          entries.add(new WalEntry(commitId, location, payload));
         }
       }
     } catch (NotFoundException e) {

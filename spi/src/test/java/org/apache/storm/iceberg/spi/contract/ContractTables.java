@@ -6,17 +6,27 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.hadoop.HadoopCatalog;
 
-/** Real tables for the contract tests: a HadoopCatalog warehouse in a test's temp directory. */
+/**
+ * Real tables for the contract tests: by default a HadoopCatalog warehouse in a test's temp
+ * directory; a module can hand in another catalog (one whose tables live on S3, say).
+ */
 public final class ContractTables {
-  private final HadoopCatalog catalog;
+  private final Catalog catalog;
 
   public ContractTables(Path dir) {
-    catalog = new HadoopCatalog(new Configuration(), dir.resolve("warehouse").toUri().toString());
-    catalog.createNamespace(Namespace.of("db"));
+    this(new HadoopCatalog(new Configuration(), dir.resolve("warehouse").toUri().toString()));
+  }
+
+  /** Tables in {@code catalog}, which must support namespaces; namespace {@code db} is created in it. */
+  public ContractTables(Catalog catalog) {
+    this.catalog = catalog;
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
   }
 
   /** A format version 2 table {@code db.<name>}, as the sink requires. */

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What every WAL store must do ({@link WalStore}'s contract), on real tables in a HadoopCatalog:
- * each backend's test extends this class and names the provider and its properties.
+ * What every WAL store must do ({@link WalStore}'s contract), on real tables (by default in a
+ * HadoopCatalog; {@link #newTables} can put them elsewhere, on S3 say): each backend's test extends
+ * this class and names the provider and its properties.
  */
 public abstract class WalStoreContractTest extends ProviderContractTest<WalStore, WalStoreFactory> {
   private static final Schema SCHEMA = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()));
@@ -37,9 +38,14 @@ public abstract class WalStoreContractTest extends ProviderContractTest<WalStore
     return WalStoreFactory.class;
   }
 
+  /** Where the contract's tables live; {@link #dir} is a fresh directory. */
+  protected ContractTables newTables() {
+    return new ContractTables(dir);
+  }
+
   @BeforeEach
   void createTableAndStore() {
-    tables = new ContractTables(dir);
+    tables = newTables();
     table = tables.create("events", SCHEMA);
     store = create();
   }
@@ -53,7 +59,7 @@ public abstract class WalStoreContractTest extends ProviderContractTest<WalStore
   }
 
   @Test
-  public void theFactoryAcceptsATableOnAHadoopFileIo() {
+  public void theFactoryAcceptsTheTablesFileIo() {
     assertThatCode(() -> factory().validate(table)).doesNotThrowAnyException();
   }
 
