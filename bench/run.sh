@@ -3,7 +3,7 @@
 #   bench/run.sh                 every benchmark (about 25 minutes on 2 cores)
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
 #                                MapperBenchmark KernelVsLimit EndToEnd TridentEndToEnd FlinkPeer CommitScaling
-#                                BatchMemory TridentMemory
+#                                BatchMemory TridentMemory DedupCost
 # JMH options can be overridden with JMH_OPTS (default: 1 fork, 3 warm-up and 5 measured 1 s iterations).
 # Builds with the reactor (never `mvn install`: the local repository is shared).
 set -euo pipefail
@@ -48,6 +48,8 @@ run KernelVsLimit $harness.KernelVsLimit 1000000 2 5 'columns=5 .*'
 run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 1024
 run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 65536
 run EndToEnd $harness.EndToEnd 400000 50000 3
+# What deduplication by source position costs a record, and reading the committed positions a batch open.
+run DedupCost $harness.DedupCost 100000 5 5
 run TridentEndToEnd $harness.TridentEndToEnd 400000 50000 3
 run FlinkPeer java -Xmx4g $opens -jar bench/flink-peer/target/flink-peer.jar 2000000 3 "$csv"
 run CommitScaling $harness.CommitScaling 20000 2 1,4,8,16

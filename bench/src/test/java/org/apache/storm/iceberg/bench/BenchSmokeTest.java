@@ -17,6 +17,17 @@ class BenchSmokeTest {
     KernelVsLimit.main(new String[] {"300", "1", "1", "columns=5 partitions=1 .*", "100"});
   }
 
+  /**
+   * Every tuple acked and every row in the table, with positions recorded and without (the warm-up
+   * repetition only); in the long tier, as the quick tier has no seconds to spare and the kernel's
+   * own tests cover source positions in both.
+   */
+  @Test
+  void deduplicationCostWritesEveryRecordOnce() throws Exception {
+    Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the deduplication harness");
+    DedupCost.main(new String[] {"300", "2", "0", "3x2", "100"});
+  }
+
   @Test
   void oneBatchIsCommittedAndMeasured() throws Exception {
     BatchMemory.main(new String[] {"records", "3000"});
