@@ -87,6 +87,7 @@ public final class IcebergOptions implements Serializable {
           .optional("trident-state-name", text(Builder::withTridentStateName))
           .optional("trident-state-type", text(Builder::withTridentStateType))
           .optional("source-positions", OptionKeys.<Builder>provider(Builder::withSourcePositions))
+          .optional("schema-evolution", text((builder, value) -> builder.withSchemaEvolution(SchemaEvolution.named(value))))
           .optional("source-reset-accepted", text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
   static {
@@ -141,6 +142,7 @@ public final class IcebergOptions implements Serializable {
   public long commitDeadlineMarginMillis() { return settings.commits().deadlineMarginMillis(); }
   /** Where held ack ids spill on a worker: {@link Builder#withSpillDirectory}, or its {@code java.io.tmpdir}. */
   public Path spillDirectory() { return settings.spillPath(); }
+  public SchemaEvolution schemaEvolution() { return settings.schemaEvolution() ? SchemaEvolution.ADD_AND_WIDEN : SchemaEvolution.OFF; }
   public long groupCommitIntervalMillis() { return settings.splitSink().groupCommitIntervalMillis(); }
   public int groupCommitMaxDataFiles() { return settings.splitSink().groupCommitMaxDataFiles(); }
 
@@ -365,6 +367,15 @@ public final class IcebergOptions implements Serializable {
      */
     public Builder withSourceResetAccepted(boolean accepted) {
       draft.sourceResetAccepted = accepted;
+      return this;
+    }
+
+    /**
+     * Lets the sink add columns and widen types for tuple values the schema has no room for (README.md,
+     * "Schema evolution"); default {@link SchemaEvolution#OFF}. Needs a {@code SchemaEvolvingMapper}.
+     */
+    public Builder withSchemaEvolution(SchemaEvolution mode) {
+      draft.schemaEvolution = Objects.requireNonNull(mode, "withSchemaEvolution") == SchemaEvolution.ADD_AND_WIDEN;
       return this;
     }
 

@@ -60,6 +60,7 @@ public final class OptionsDraft {
   /** Null for a sink without source positions. */
   public ProviderChoice<SourcePositionExtractor> sourcePositions;
   public boolean sourceResetAccepted;
+  public boolean schemaEvolution;
 
   /**
    * The checked settings ({@link OptionsChecks#checked}). A draft with no commit interval and no
@@ -78,6 +79,6 @@ public final class OptionsDraft {
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
         new SinkSettings.Trident(tridentStateName, tridentStateType),
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),
-        spillDirectory));
+        spillDirectory, schemaEvolution));
   }
 }
