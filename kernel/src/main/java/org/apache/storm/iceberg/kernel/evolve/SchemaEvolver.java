@@ -9,6 +9,7 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.util.Tasks;
 import org.apache.storm.iceberg.kernel.options.OptionsChecks;
+import org.apache.storm.iceberg.spi.FieldMatchingMapper;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
@@ -36,17 +37,23 @@ public final class SchemaEvolver {
 
   private final Table table;
 
-  public SchemaEvolver(Table table) {
+  private SchemaEvolver(Table table) {
     this.table = table;
   }
 
   /**
-   * Asks {@code mapper} to report the values the schema has no room for, or refuses a mapper that
-   * cannot, naming the fix.
+   * An evolver for {@code table}, having asked {@code mapper} to report the values the schema has no
+   * room for (or refused a mapper that cannot, naming the fix). A field with no column is no longer
+   * data going nowhere, so a {@link FieldMatchingMapper}'s unmatched fields are not reported: only
+   * null values of them are left unwritten.
    */
-  public static void enable(RecordMapper mapper) {
+  public static SchemaEvolver enable(Table table, RecordMapper mapper) {
     OptionsChecks.requireEvolvingMapper(mapper);
     ((SchemaEvolvingMapper) mapper).reportUnfitValues();
+    if (mapper instanceof FieldMatchingMapper matching) {
+      matching.onUnmatchedFields((schema, fields) -> { });
+    }
+    return new SchemaEvolver(table);
   }
 
   /**

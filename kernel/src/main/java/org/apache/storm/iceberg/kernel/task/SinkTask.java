@@ -200,12 +200,14 @@ public final class SinkTask implements Closeable {
    */
   private boolean evolveAndWrite(OpenBatch<?> open, Tuple tuple, UnfitValuesException unfit) {
     boolean evolved = schemaChange.evolve(tuple, unfit, () -> {
-      if (open.isEmpty()) {
-        batch = null;
-        failBatch(open.abandon(), unfit);
-      } else {
+      if (!open.isEmpty()) {
         sealAndHandOff();
+        return;
       }
+      // No record yet: drop it; tuples it holds unwritten (duplicates at a held position) replay.
+      batch = null;
+      HeldTuples held = open.abandon();
+      failBatch(held, held.size() > 0 ? unfit : null);
     });
     OpenBatch<?> next = evolved ? openOrFail(tuple) : null;
     return next != null && write(next, tuple);
@@ -271,10 +273,12 @@ public final class SinkTask implements Closeable {
     return batch;
   }
 
-  /** Fails every tuple of a broken batch, then lets go of them. */
+  /** Fails every tuple of a broken batch (none when {@code cause} is null), then lets go of them. */
   private void failBatch(HeldTuples tuples, Exception cause) {
     try {
-      BatchFailures.failAll(collector, tuples, cause);
+      if (cause != null) {
+        BatchFailures.failAll(collector, tuples, cause);
+      }
     } finally {
       tuples.release();
     }

@@ -37,14 +37,10 @@ record TaskParts(
       TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), env.metrics());
       List<SealPolicy> policies = SealPolicies.of(settings, opened.loader());
       RecordMapper mapper = settings.providers().recordMapper().resolve(opened.loader());
-      SchemaEvolver evolver = null;
-      if (settings.schemaEvolution()) {
-        SchemaEvolver.enable(mapper);
-        evolver = new SchemaEvolver(opened.table());
-      }
       BatchFactory batches = new BatchFactory(opened.table(), settings.providers().fileFormat(), mapper,
           opened.loader(), env.task(), spillDirectory,
           ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
+      SchemaEvolver evolver = settings.schemaEvolution() ? SchemaEvolver.enable(opened.table(), mapper) : null;
       return task.apply(new TaskParts(opened, lifecycle, batches, policies, deduplication(settings, opened.loader(), env),
           evolver));
     });
