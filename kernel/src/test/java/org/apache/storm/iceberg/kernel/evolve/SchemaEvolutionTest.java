@@ -293,4 +293,26 @@ class SchemaEvolutionTest {
     assertThat(zipsById(rows).values().stream().filter(v -> v != null).collect(Collectors.toList()))
         .containsExactly("z1", "z2", "z11", "z12");
   }
+
+  /** The split sink's writer evolves the same way: the batch before the change goes out as its own descriptor. */
+  @Test
+  void theSplitSinkWriterSealsItsBatchAndEvolves() {
+    createTable(catalog("hadoop"));
+    IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+        .withTable("db.events").withCommitIntervalRecords(3).withSchemaEvolution(SchemaEvolution.ADD_AND_WIDEN).build();
+    SinkTask writer = SinkTask.openWriter(settings(options), new TaskIdentity("topology", "iceberg-writer", 10, 0, 1),
+        recorder.collector(), clock::get);
+    writer.execute(base.tuple(0L, "p0", 0, null));
+    writer.execute(base.tuple(1L, "p1", 1, null));
+    sendEvolved(writer, 2, 5);
+    writer.close();
+
+    assertThat(recorder.failedIds()).isEmpty();
+    assertThat(recorder.emitted).as("one descriptor per schema").hasSize(2);
+    assertThat(recorder.emitted.get(0).anchors()).hasSize(2);
+    assertThat(recorder.emitted.get(1).anchors()).hasSize(3);
+    table.refresh();
+    assertThat(table.schema().findType("score")).isEqualTo(Types.DoubleType.get());
+    assertThat(table.schema().findType("address.zip")).isEqualTo(Types.StringType.get());
+  }
 }
