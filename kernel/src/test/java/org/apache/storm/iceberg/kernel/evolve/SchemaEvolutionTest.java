@@ -34,9 +34,12 @@ import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.iceberg.testing.Tuples;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,7 +47,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Schema evolution from tuples on real catalogs (Hadoop, JDBC on SQLite), one task at a time: new
+ * Schema evolution from tuples on real catalogs (Hadoop, JDBC on SQLite, the REST server), one task at a time: new
  * top-level and nested fields add columns, wider values widen them, conflicting types are mapping
  * errors that leave the table alone, and a schema commit that races another task's or loses its
  * answer is settled by reading the schema, adding each column once.
@@ -77,7 +80,21 @@ class SchemaEvolutionTest {
     table = catalog.createTable(TableIdentifier.of("db", "events"), SCHEMA, PartitionSpec.unpartitioned());
   }
 
-  Map<String, String> catalog(String type) {
+  RestCatalogServer rest;
+
+  @AfterEach
+  void stopRest() throws Exception {
+    if (rest != null) {
+      rest.close();
+    }
+  }
+
+  Map<String, String> catalog(String type) throws Exception {
+    if (type.equals("rest")) {
+      TestTiers.longTierOnly("starting the REST server costs seconds; the quick tier has Hadoop and JDBC");
+      rest = new RestCatalogServer(dir.resolve("rest"));
+      return rest.clientProperties();
+    }
     return type.equals("jdbc") ? TestCatalogs.jdbcSqlite(dir) : TestCatalogs.hadoop(dir);
   }
 
@@ -125,7 +142,7 @@ class SchemaEvolutionTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"hadoop", "jdbc"})
-  void newTopLevelAndNestedFieldsAddColumnsAfterTheOpenBatchCommits(String catalogType) {
+  void newTopLevelAndNestedFieldsAddColumnsAfterTheOpenBatchCommits(String catalogType) throws Exception {
     createTable(catalog(catalogType));
     int originalSchemaId = table.schema().schemaId();
     SinkTask sink = open(catalogProperties, 0);
@@ -170,7 +187,7 @@ class SchemaEvolutionTest {
   }
 
   @Test
-  void aNewMapFieldBecomesAStructAndAWiderValueWidensItsColumn() {
+  void aNewMapFieldBecomesAStructAndAWiderValueWidensItsColumn() throws Exception {
     createTable(catalog("hadoop"));
     Tuples withGeo = new Tuples("id", "count", "geo", "price");
     SinkTask sink = open(catalogProperties, 0);
@@ -195,7 +212,7 @@ class SchemaEvolutionTest {
   }
 
   @Test
-  void aConflictingTypeIsAMappingErrorAndTheTableIsUnchanged() {
+  void aConflictingTypeIsAMappingErrorAndTheTableIsUnchanged() throws Exception {
     createTable(catalog("jdbc"));
     String metadataBefore = ((org.apache.iceberg.HasTableOperations) table).operations().current().metadataFileLocation();
     SinkTask sink = open(catalogProperties, 0);
@@ -269,8 +286,8 @@ class SchemaEvolutionTest {
 
   /** Two sinks, each with a batch open on the old schema, meet the same new fields: one schema change. */
   @ParameterizedTest
-  @ValueSource(strings = {"hadoop", "jdbc"})
-  void twoSinksMeetingTheSameNewFieldAddItOnce(String catalogType) {
+  @ValueSource(strings = {"hadoop", "jdbc", "rest"})
+  void twoSinksMeetingTheSameNewFieldAddItOnce(String catalogType) throws Exception {
     createTable(catalog(catalogType));
     SinkTask first = open(catalogProperties, 0);
     SinkTask second = open(catalogProperties, 1);
@@ -296,7 +313,7 @@ class SchemaEvolutionTest {
 
   /** The split sink's writer evolves the same way: the batch before the change goes out as its own descriptor. */
   @Test
-  void theSplitSinkWriterSealsItsBatchAndEvolves() {
+  void theSplitSinkWriterSealsItsBatchAndEvolves() throws Exception {
     createTable(catalog("hadoop"));
     IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
         .withTable("db.events").withCommitIntervalRecords(3).withSchemaEvolution(SchemaEvolution.ADD_AND_WIDEN).build();
