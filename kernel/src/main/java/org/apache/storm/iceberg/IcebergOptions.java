@@ -370,10 +370,7 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
-    /**
-     * Lets the sink add columns and widen types for tuple values the schema has no room for (README.md,
-     * "Schema evolution"); default {@link SchemaEvolution#OFF}. Needs a {@code SchemaEvolvingMapper}.
-     */
+    /** Lets the sink add columns and widen types for tuple values (README.md, "Schema evolution"); default off. */
     public Builder withSchemaEvolution(SchemaEvolution mode) {
       draft.schemaEvolution = Objects.requireNonNull(mode, "withSchemaEvolution") == SchemaEvolution.ADD_AND_WIDEN;
       return this;

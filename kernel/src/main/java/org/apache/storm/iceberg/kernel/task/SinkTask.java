@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * it emits a descriptor of the files anchored to the tuples.
  *
  * <p>A tuple that cannot be mapped is failed on its own, with a {@link TupleMappingException}
- * reported. A batch that cannot be written or sealed is failed whole. Not thread-safe: one executor
- * thread owns it.
+ * reported; with schema evolution, one the schema has no room for changes it first ({@link
+ * SchemaChange}). A batch that cannot be written or sealed is failed whole. One executor thread owns it.
  */
 public final class SinkTask implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SinkTask.class);
