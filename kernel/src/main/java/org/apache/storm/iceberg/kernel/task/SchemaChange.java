@@ -56,8 +56,8 @@ final class SchemaChange {
       intake.failUnmappable(tuple, refused);
     } catch (RuntimeException e) {
       Exception error = lifecycle.reportable(e);
-      LOG.warn("Cannot evolve the schema for tuple fields {}; failing the tuple", unfit.values().keySet(),
-          Redaction.of(error));
+      String fields = String.valueOf(unfit.values().keySet());
+      LOG.warn("Cannot evolve the schema for tuple fields {}; failing the tuple", fields, Redaction.of(error));
       collector.reportError(error);
       collector.fail(tuple);
     }
