@@ -91,6 +91,7 @@ public final class IcebergOptions implements Serializable {
           .optional("source-positions", OptionKeys.<Builder>provider(Builder::withSourcePositions))
           .optional("write-properties", stringMap(Builder::withWriteProperties))
           .optional("branch", text(Builder::withBranch))
+          .optional("schema-evolution", text((builder, value) -> builder.withSchemaEvolution(SchemaEvolution.named(value))))
           .optional("source-reset-accepted", text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
   static {
@@ -146,6 +147,7 @@ public final class IcebergOptions implements Serializable {
   public long commitDeadlineMarginMillis() { return settings.commits().deadlineMarginMillis(); }
   /** Where held ack ids spill on a worker: {@link Builder#withSpillDirectory}, or its {@code java.io.tmpdir}. */
   public Path spillDirectory() { return settings.spillPath(); }
+  public SchemaEvolution schemaEvolution() { return settings.schemaEvolution() ? SchemaEvolution.ADD_AND_WIDEN : SchemaEvolution.OFF; }
   public long groupCommitIntervalMillis() { return settings.splitSink().groupCommitIntervalMillis(); }
   public int groupCommitMaxDataFiles() { return settings.splitSink().groupCommitMaxDataFiles(); }
   public Map<String, String> writeProperties() { return settings.providers().writeProperties(); }
@@ -395,6 +397,12 @@ public final class IcebergOptions implements Serializable {
     /** Commits every append to this branch (README.md, "Branch writes"); default {@value #DEFAULT_BRANCH}. */
     public Builder withBranch(String branch) {
       draft.branch = branch;
+      return this;
+    }
+
+    /** Lets the sink add columns and widen types for tuple values (README.md, "Schema evolution"); default off. */
+    public Builder withSchemaEvolution(SchemaEvolution mode) {
+      draft.schemaEvolution = Objects.requireNonNull(mode, "withSchemaEvolution") == SchemaEvolution.ADD_AND_WIDEN;
       return this;
     }
 

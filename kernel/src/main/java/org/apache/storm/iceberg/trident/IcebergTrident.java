@@ -1,6 +1,8 @@
 package org.apache.storm.iceberg.trident;
 
 import java.util.Objects;
+import org.apache.storm.iceberg.kernel.options.OptionsAccess;
+import org.apache.storm.iceberg.kernel.trident.TridentChecks;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.trident.Stream;
 import org.apache.storm.trident.TridentState;
@@ -33,6 +35,7 @@ public final class IcebergTrident {
    */
   public static TridentState persist(Stream stream, Fields fields, IcebergOptions options) {
     Objects.requireNonNull(options, "options");
+    TridentChecks.requireNoSchemaEvolution(OptionsAccess.settings(options));
     Fields descriptor = new Fields(DESCRIPTOR_FIELD);
     return stream
         .partitionAggregate(fields, new FilesAggregator(options), descriptor)

@@ -63,8 +63,18 @@ public class ReplayingSpout extends BaseRichSpout {
       id = next++;
     }
     if (id != null) {
-      collector.emit(values(id), id);
+      collector.emit(event(id), id);
     }
+  }
+
+  /** What is emitted for {@code id}: {@link #values}, unless a subclass emits other fields. */
+  protected Values event(long id) {
+    return values(id);
+  }
+
+  /** The fields of {@link #event}. */
+  protected Fields eventFields() {
+    return new Fields(TestTables.FIELDS);
   }
 
   /** The event for {@code id}: region and day spread so batches span many partitions. */
@@ -87,6 +97,6 @@ public class ReplayingSpout extends BaseRichSpout {
 
   @Override
   public void declareOutputFields(OutputFieldsDeclarer declarer) {
-    declarer.declare(new Fields(TestTables.FIELDS));
+    declarer.declare(eventFields());
   }
 }

@@ -2,6 +2,7 @@ package org.apache.storm.iceberg.mappers;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -15,6 +16,8 @@ import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.iceberg.spi.InternalRowMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
+import org.apache.storm.iceberg.spi.SchemaEvolvingMapper;
+import org.apache.storm.iceberg.spi.UnfitValuesException;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.ITuple;
 
@@ -27,13 +30,18 @@ import org.apache.storm.tuple.ITuple;
  * with no current or former column is ignored (and reported to the kernel, which counts and logs
  * it: see {@link FieldMatchingMapper}), or is an error in strict mode.
  *
+ * <p>It supports schema evolution ({@link SchemaEvolvingMapper}): once asked to report them, it
+ * throws {@link UnfitValuesException} with every non-null tuple field that has no column, every
+ * {@code Map} value with a key its struct column lacks (in structs within structs too), and the
+ * value of a column whose conversion failed.
+ *
  * <p>Each column's conversions are built once per schema (id, columns and former names), by
  * visiting the column's type ({@link IcebergValues#conversion(org.apache.iceberg.types.Type, String,
  * Map)}), and columns are resolved to tuple field indexes once per schema and tuple field layout,
  * not by name on every tuple; a new schema (a column added to the table) is resolved again.
  * Every call returns a new record or row.
  */
-public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMapper {
+public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMapper, SchemaEvolvingMapper {
   private static final long serialVersionUID = 1L;
 
   private final boolean caseInsensitive;
@@ -44,6 +52,7 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   private transient Fields lastFields;
   private transient Resolution lastResolution;
   private transient UnmatchedFields unmatchedListener;
+  private transient boolean reportUnfit;
 
   /** Matches names exactly and ignores tuple fields with no column. */
   public FieldNameRecordMapper() {
@@ -63,7 +72,7 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   public Record map(ITuple tuple, Schema schema) {
     Resolution resolution = resolve(schema, tuple.getFields());
     Record record = resolution.columns.emptyRecord.copy();
-    fill(record, resolution, resolution.columns.toGeneric, tuple);
+    fillOrReport(record, resolution, resolution.columns.toGeneric, tuple);
     return record;
   }
 
@@ -71,13 +80,65 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   public InternalRow mapInternal(ITuple tuple, Schema schema) {
     Resolution resolution = resolve(schema, tuple.getFields());
     InternalRow row = new InternalRow(resolution.fieldIndexOfColumn.length);
-    fill(row, resolution, resolution.columns.toInternal, tuple);
+    fillOrReport(row, resolution, resolution.columns.toInternal, tuple);
     return row;
   }
 
   @Override
   public void onUnmatchedFields(UnmatchedFields listener) {
     this.unmatchedListener = listener;
+  }
+
+  @Override
+  public void reportUnfitValues() {
+    this.reportUnfit = true;
+  }
+
+  /** {@link #fill}, and when asked to, reports the values the schema has no room for. */
+  private void fillOrReport(StructLike target, Resolution resolution, Conversion[] conversions, ITuple tuple) {
+    if (!reportUnfit) {
+      fill(target, resolution, conversions, tuple);
+      return;
+    }
+    Map<String, Object> unfit = newValues(resolution, tuple);
+    try {
+      fill(target, resolution, conversions, tuple);
+    } catch (RecordMappingException e) {
+      int pos = resolution.columnOf(e.columnPath());
+      Object value = pos < 0 || resolution.fieldIndexOfColumn[pos] < 0 ? null : tuple.getValue(resolution.fieldIndexOfColumn[pos]);
+      if (value != null) {
+        unfit.putIfAbsent(resolution.columns.columns[pos].name(), value);
+      }
+      if (unfit.isEmpty()) {
+        throw e;
+      }
+      throw new UnfitValuesException(unfit, e);
+    }
+    if (!unfit.isEmpty()) {
+      throw new UnfitValuesException(unfit, null);
+    }
+  }
+
+  /** The non-null fields with no column, and the struct columns' map values holding a new key. */
+  private static Map<String, Object> newValues(Resolution resolution, ITuple tuple) {
+    Map<String, Object> unfit = new LinkedHashMap<>();
+    for (int i = 0; i < resolution.unmatchedIndexes.length; i++) {
+      Object value = tuple.getValue(resolution.unmatchedIndexes[i]);
+      if (value != null) {
+        unfit.put(resolution.unmatchedFields.get(i), value);
+      }
+    }
+    Types.NestedField[] columns = resolution.columns.columns;
+    for (int pos = 0; pos < columns.length; pos++) {
+      int fieldIndex = resolution.fieldIndexOfColumn[pos];
+      if (fieldIndex >= 0 && NewStructKeys.looksInto(columns[pos].type())
+          && tuple.getValue(fieldIndex) instanceof Map<?, ?> map
+          && NewStructKeys.in(columns[pos].type().asStructType(), map,
+              FormerNamesSchema.formerNamesById(resolution.columns.schema))) {
+        unfit.put(columns[pos].name(), map);
+      }
+    }
+    return unfit;
   }
 
   /** Sets every field of a new record or row from the tuple. */
@@ -140,12 +201,16 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
     final SchemaColumns columns;
     final int[] fieldIndexOfColumn;
     final List<String> unmatchedFields;
+    final int[] unmatchedIndexes;
     final String strictRefusal;
 
-    private Resolution(SchemaColumns columns, int[] fieldIndexOfColumn, List<String> unmatchedFields, boolean strict) {
+    private Resolution(
+        SchemaColumns columns, int[] fieldIndexOfColumn, List<String> unmatchedFields, int[] unmatchedIndexes,
+        boolean strict) {
       this.columns = columns;
       this.fieldIndexOfColumn = fieldIndexOfColumn;
       this.unmatchedFields = List.copyOf(unmatchedFields);
+      this.unmatchedIndexes = unmatchedIndexes;
       this.strictRefusal = strict && !unmatchedFields.isEmpty() ? unmatchedFields.get(0) : null;
     }
 
@@ -163,12 +228,26 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
       }
       matchFormerNames(schema, fieldNames, caseInsensitive, indexes, used);
       List<String> unmatched = new ArrayList<>();
+      List<Integer> unmatchedIndexes = new ArrayList<>();
       for (int i = 0; i < used.length; i++) {
         if (!used[i]) {
           unmatched.add(fieldNames.get(i));
+          unmatchedIndexes.add(i);
         }
       }
-      return new Resolution(columnsOfSchema, indexes, unmatched, strict);
+      return new Resolution(columnsOfSchema, indexes, unmatched,
+          unmatchedIndexes.stream().mapToInt(Integer::intValue).toArray(), strict);
+    }
+
+    /** The position of the column a dotted path starts with, or -1. */
+    int columnOf(String path) {
+      Types.NestedField[] all = columns.columns;
+      for (int pos = 0; pos < all.length; pos++) {
+        if (path != null && (path.equals(all[pos].name()) || path.startsWith(all[pos].name() + "."))) {
+          return pos;
+        }
+      }
+      return -1;
     }
 
     /**

@@ -9,6 +9,7 @@ import org.apache.iceberg.PartitionField;
 import org.apache.storm.iceberg.kernel.secrets.SecretReferences;
 import org.apache.storm.iceberg.kernel.commit.SummaryKeys;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
+import org.apache.storm.iceberg.spi.SchemaEvolvingMapper;
 
 /**
  * Every check of the options, run on the submitting client: a setter's argument when it is set
@@ -38,6 +39,9 @@ public final class OptionsChecks {
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     SinkSettings.Providers providers = settings.providers();
     providers.recordMapper().validate(loader);
+    if (settings.schemaEvolution()) {
+      requireEvolvingMapper(providers.recordMapper().resolve(loader));
+    }
     providers.walStore().validate(loader);
     if (providers.fileFormat() != null) {
       providers.fileFormat().validate(loader);
@@ -49,6 +53,15 @@ public final class OptionsChecks {
       settings.sourcePositions().extractor().validate(loader);
     }
     return settings;
+  }
+
+  /** Schema evolution needs a mapper that reports the values the schema has no room for. */
+  public static void requireEvolvingMapper(Object mapper) {
+    if (!(mapper instanceof SchemaEvolvingMapper)) {
+      throw new IllegalArgumentException("withSchemaEvolution needs a record mapper that reports tuple values with no"
+          + " column (a SchemaEvolvingMapper, such as the default \"field-name\" mapper), but "
+          + mapper.getClass().getName() + " does not: use the field-name mapper, or implement SchemaEvolvingMapper");
+    }
   }
 
   /** A Flux flag: {@code true} or {@code false}, nothing else. */

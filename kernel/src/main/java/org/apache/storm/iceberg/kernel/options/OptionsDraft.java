@@ -64,6 +64,7 @@ public final class OptionsDraft {
   public boolean sourceResetAccepted;
   public final Map<String, String> writeProperties = new LinkedHashMap<>();
   public String branch = DEFAULT_BRANCH;
+  public boolean schemaEvolution;
 
   /**
    * The checked settings ({@link OptionsChecks#checked}). A draft with no commit interval and no
@@ -82,6 +83,6 @@ public final class OptionsDraft {
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
         new SinkSettings.Trident(tridentStateName, tridentStateType),
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),
-        spillDirectory));
+        spillDirectory, schemaEvolution));
   }
 }

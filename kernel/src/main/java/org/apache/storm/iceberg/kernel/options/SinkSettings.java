@@ -24,6 +24,8 @@ import org.apache.storm.iceberg.spi.WalStore;
  * built ({@link OptionsChecks#checked}), so a stage may assume it valid.
  *
  * @param spillDirectory where held ack ids spill, or null for the worker's {@code java.io.tmpdir}
+ * @param schemaEvolution whether a tuple value with no column adds one (and a wider value widens its
+ *     column)
  */
 public record SinkSettings(
     CatalogTarget target,
@@ -33,7 +35,8 @@ public record SinkSettings(
     SplitSink splitSink,
     Trident trident,
     SourcePositions sourcePositions,
-    String spillDirectory)
+    String spillDirectory,
+    boolean schemaEvolution)
     implements Serializable {
 
   /** The directory a batch's held ack ids spill to on this worker. */
@@ -45,7 +48,7 @@ public record SinkSettings(
   @Override
   public String toString() {
     return target + ", " + thresholds + ", " + providers + ", " + commits + ", " + splitSink + ", " + trident + ", sourcePositions=" + sourcePositions + ", spillDirectory="
-        + (spillDirectory != null ? spillDirectory : "java.io.tmpdir");
+        + (spillDirectory != null ? spillDirectory : "java.io.tmpdir") + ", schemaEvolution=" + schemaEvolution;
   }
 
   /**

@@ -1,32 +1,25 @@
 package org.apache.storm.iceberg.kernel.task;
 
-import org.apache.storm.iceberg.kernel.seal.TopologyChecks;
 import org.apache.storm.iceberg.kernel.table.HadoopCatalogWarning;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.kernel.seal.TimedSealPolicies;
-import org.apache.storm.iceberg.kernel.seal.ThresholdSealPolicy;
-import org.apache.storm.iceberg.kernel.seal.SealPolicies;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
-import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
-import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
-import org.apache.storm.iceberg.kernel.batch.FileFormats;
+import org.apache.storm.iceberg.kernel.batch.OpenBatch;
+import org.apache.storm.iceberg.spi.UnfitValuesException;
 import java.io.Closeable;
-import java.nio.file.Path;
-import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
-import org.apache.storm.iceberg.kernel.ack.Holders;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.task.OutputCollector;
@@ -44,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * it emits a descriptor of the files anchored to the tuples.
  *
  * <p>A tuple that cannot be mapped is failed on its own, with a {@link TupleMappingException}
- * reported. A batch that cannot be written or sealed is failed whole. Not thread-safe: one executor
- * thread owns it.
+ * reported; with schema evolution, one the schema has no room for changes it first ({@link
+ * SchemaChange}). A batch that cannot be written or sealed is failed whole. One executor thread owns it.
  */
 public final class SinkTask implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SinkTask.class);
@@ -68,6 +61,7 @@ public final class SinkTask implements Closeable {
   private final SinkMetrics metrics;
   private final TableLifecycle lifecycle;
   private final TupleIntake intake;
+  private final SchemaChange schemaChange;
   private OpenBatch<?> batch;
   private final int recordsPerClockRead;
   private long lastClockMillis;
@@ -75,25 +69,20 @@ public final class SinkTask implements Closeable {
   private long lastHandoffStartMillis;
   private long lastHandoffEndMillis;
 
-  private SinkTask(
-      OpenedTable opened,
-      BatchFactory batches,
-      List<SealPolicy> policies,
-      SealedBatchHandler handler,
-      TaskEnvironment env,
-      TableLifecycle lifecycle,
-      Deduplication dedup) {
+  private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env) {
+    OpenedTable opened = parts.opened();
     this.catalog = opened.catalog();
-    this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), dedup);
-    this.lifecycle = lifecycle;
+    this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup());
+    this.lifecycle = parts.lifecycle();
+    this.schemaChange = new SchemaChange(parts.evolver(), intake, lifecycle, env.collector());
     this.table = opened.table();
-    this.batches = batches;
-    this.policies = policies.toArray(new SealPolicy[0]);
+    this.batches = parts.batches();
+    this.policies = parts.policies().toArray(new SealPolicy[0]);
     this.handler = handler;
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();
-    boolean staleClockIsSeen = !receivesTicks(env) && policies.stream().anyMatch(TimedSealPolicies::readsTime);
+    boolean staleClockIsSeen = !receivesTicks(env) && parts.policies().stream().anyMatch(TimedSealPolicies::readsTime);
     this.recordsPerClockRead = staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ;
   }
 
@@ -143,25 +132,8 @@ public final class SinkTask implements Closeable {
       SinkSettings settings,
       TaskEnvironment env,
       java.util.function.BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
-    TopologyChecks.forWriter(settings, env);
-    Path spillDirectory = Holders.requireSpillDirectory(settings.spillPath());
-    return OpenedTable.open(settings.target())
-        .build(
-            opened -> {
-              TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), env.metrics());
-              List<SealPolicy> policies = SealPolicies.of(settings, opened.loader());
-              BatchFactory batches = new BatchFactory(opened.table(), FileFormats.of(settings.providers(), opened.loader()),
-                  settings.providers().recordMapper().resolve(opened.loader()), env.task(), spillDirectory,
-                  ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
-              return new SinkTask(opened, batches, policies, handlerFactory.apply(opened, lifecycle), env, lifecycle,
-                  deduplication(settings, opened.loader(), env));
-            });
-  }
-
-  private static Deduplication deduplication(SinkSettings settings, ClassLoader loader, TaskEnvironment env) {
-    SinkSettings.SourcePositions positions = settings.sourcePositions();
-    return positions == null ? null : new Deduplication(positions.extractor().resolve(loader),
-        new PositionsLedger(settings.commits().walNamespace(), env.task().topology(), settings.commits().branch()), positions.resetAccepted(), env.metrics());
+    return TaskParts.open(settings, env,
+        parts -> new SinkTask(parts, handlerFactory.apply(parts.opened(), parts.lifecycle()), env));
   }
 
   /** This task's metrics. */
@@ -174,18 +146,22 @@ public final class SinkTask implements Closeable {
       sealIfDue(readClockAndPublishCounts());
       return;
     }
-    OpenBatch<?> open;
+    OpenBatch<?> open = openOrFail(tuple);
+    if (open != null && write(open, tuple)) {
+      sealIfDue(++recordsSinceClockRead >= recordsPerClockRead ? readClockAndPublishCounts() : lastClockMillis);
+    }
+  }
+
+  /** The open batch, opening one if none is; null when none can open, after failing the tuple. */
+  private OpenBatch<?> openOrFail(Tuple tuple) {
     try {
-      open = currentBatch();
+      return currentBatch();
     } catch (RuntimeException e) {
       Exception error = lifecycle.reportable(e);
       LOG.warn("Cannot open a batch for {}; failing the tuple", table.name(), Redaction.of(error));
       collector.reportError(error);
       collector.fail(tuple);
-      return;
-    }
-    if (write(open, tuple)) {
-      sealIfDue(++recordsSinceClockRead >= recordsPerClockRead ? readClockAndPublishCounts() : lastClockMillis);
+      return null;
     }
   }
 
@@ -212,7 +188,29 @@ public final class SinkTask implements Closeable {
       failBatch(open.abandon(), e.failure());
       collector.fail(tuple);
       return false;
+    } catch (UnfitValuesException e) {
+      return evolveAndWrite(open, tuple, e);
     }
+  }
+
+  /**
+   * The tuple holds values the schema has no room for: once the schema holds them ({@link
+   * SchemaChange}; the open batch is sealed first), writes the tuple into a new batch. Terminates:
+   * each pass either changes the schema or fails the tuple.
+   */
+  private boolean evolveAndWrite(OpenBatch<?> open, Tuple tuple, UnfitValuesException unfit) {
+    boolean evolved = schemaChange.evolve(tuple, unfit, () -> {
+      if (!open.isEmpty()) {
+        sealAndHandOff();
+        return;
+      }
+      // No record yet: drop it; tuples it holds unwritten (duplicates at a held position) replay.
+      batch = null;
+      HeldTuples held = open.abandon();
+      failBatch(held, held.size() > 0 ? unfit : null);
+    });
+    OpenBatch<?> next = evolved ? openOrFail(tuple) : null;
+    return next != null && write(next, tuple);
   }
 
   /** Seals and commits the open batch when a seal policy says so. */
@@ -275,10 +273,12 @@ public final class SinkTask implements Closeable {
     return batch;
   }
 
-  /** Fails every tuple of a broken batch, then lets go of them. */
+  /** Fails every tuple of a broken batch (none when {@code cause} is null), then lets go of them. */
   private void failBatch(HeldTuples tuples, Exception cause) {
     try {
-      BatchFailures.failAll(collector, tuples, cause);
+      if (cause != null) {
+        BatchFailures.failAll(collector, tuples, cause);
+      }
     } finally {
       tuples.release();
     }

@@ -6,6 +6,7 @@ import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.spi.SourcePosition;
+import org.apache.storm.iceberg.spi.UnfitValuesException;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
 import org.slf4j.Logger;
@@ -42,6 +43,7 @@ final class TupleIntake {
 
   /**
    * @return whether the tuple's record was written into the batch
+   * @throws UnfitValuesException when the schema must change for the tuple; it is not in the batch
    * @throws BrokenBatchException when writing broke the batch's files; the tuple is not in it
    */
   <T> boolean take(OpenBatch<T> open, Tuple tuple) {
@@ -61,6 +63,8 @@ final class TupleIntake {
     T row;
     try {
       row = open.map(tuple);
+    } catch (UnfitValuesException e) {
+      throw e;
     } catch (RuntimeException e) {
       failUnmappable(tuple, e);
       return false;
@@ -94,7 +98,8 @@ final class TupleIntake {
     }
   }
 
-  private void failUnmappable(Tuple tuple, RuntimeException cause) {
+  /** Fails a tuple that cannot be mapped, reporting a {@link TupleMappingException}. */
+  void failUnmappable(Tuple tuple, RuntimeException cause) {
     TupleMappingException error = new TupleMappingException(table, tuple, cause);
     LOG.error(Redaction.redact(error.getMessage()), Redaction.of(error));
     collector.reportError(error);

@@ -45,6 +45,21 @@ public final class TridentChecks {
   }
 
   /**
+   * Refuses schema evolution for a Trident state, on the submitting client. A transaction is one
+   * append of the files written as its tuples arrive, and replaying it must find or replace exactly
+   * that append; evolving mid-transaction would need its files sealed and committed before the
+   * schema commit, splitting one transaction over two appends.
+   */
+  public static void requireNoSchemaEvolution(SinkSettings settings) {
+    if (settings.schemaEvolution()) {
+      throw new IllegalArgumentException("Schema evolution is not supported by the Trident states (IcebergStateFactory,"
+          + " IcebergTrident.persist): a transaction is committed as one append, and a schema change in the middle of one"
+          + " would split it. Evolve the table from outside (the sink picks a new column up at the next transaction), or"
+          + " write with IcebergBolt or the split sink, which evolve; remove withSchemaEvolution from these options");
+    }
+  }
+
+  /**
    * Refuses an opaque state type for a per-partition state, on the submitting client: see {@code
    * IcebergStateFactory} for why it cannot be exactly-once.
    */

@@ -1,0 +1,55 @@
+package org.apache.storm.iceberg.kernel.task;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Function;
+import org.apache.storm.iceberg.kernel.ack.Holders;
+import org.apache.storm.iceberg.kernel.batch.BatchFactory;
+import org.apache.storm.iceberg.kernel.batch.FileFormats;
+import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.evolve.SchemaEvolver;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.kernel.seal.SealPolicies;
+import org.apache.storm.iceberg.kernel.seal.ThresholdSealPolicy;
+import org.apache.storm.iceberg.kernel.seal.TopologyChecks;
+import org.apache.storm.iceberg.kernel.table.OpenedTable;
+import org.apache.storm.iceberg.kernel.table.TableLifecycle;
+import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.iceberg.spi.SealPolicy;
+
+/**
+ * What a writing task ({@link SinkTask}) is made of, opened on its worker: the table, its
+ * lifecycle, the batches and their seal policies, the deduplication (null without source positions)
+ * and the schema evolver (null when schema evolution is off).
+ */
+record TaskParts(
+    OpenedTable opened, TableLifecycle lifecycle, BatchFactory batches, List<SealPolicy> policies,
+    Deduplication dedup, SchemaEvolver evolver) {
+
+  /**
+   * Checks the topology configuration, opens the table (auto-creating it when configured), resolves
+   * the providers on this worker's classpath, and builds the task from the parts.
+   */
+  static <T> T open(SinkSettings settings, TaskEnvironment env, Function<TaskParts, T> task) {
+    TopologyChecks.forWriter(settings, env);
+    Path spillDirectory = Holders.requireSpillDirectory(settings.spillPath());
+    return OpenedTable.open(settings.target()).build(opened -> {
+      TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), env.metrics());
+      List<SealPolicy> policies = SealPolicies.of(settings, opened.loader());
+      RecordMapper mapper = settings.providers().recordMapper().resolve(opened.loader());
+      BatchFactory batches = new BatchFactory(opened.table(), FileFormats.of(settings.providers(), opened.loader()), mapper,
+          opened.loader(), env.task(), spillDirectory,
+          ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
+      SchemaEvolver evolver = settings.schemaEvolution() ? SchemaEvolver.enable(opened.table(), mapper) : null;
+      return task.apply(new TaskParts(opened, lifecycle, batches, policies, deduplication(settings, opened.loader(), env),
+          evolver));
+    });
+  }
+
+  private static Deduplication deduplication(SinkSettings settings, ClassLoader loader, TaskEnvironment env) {
+    SinkSettings.SourcePositions positions = settings.sourcePositions();
+    return positions == null ? null : new Deduplication(positions.extractor().resolve(loader),
+        new PositionsLedger(settings.commits().walNamespace(), env.task().topology(), settings.commits().branch()), positions.resetAccepted(), env.metrics());
+  }
+}

@@ -1,0 +1,58 @@
+package org.apache.storm.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.trident.IcebergStateFactory;
+import org.apache.storm.iceberg.trident.IcebergTrident;
+import org.apache.storm.trident.state.StateType;
+import org.apache.storm.tuple.Fields;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code withSchemaEvolution} and its Flux key: off by default, and refused at {@code build()} (or
+ * when a Trident state is made from the options, on the submitting client) where it cannot work.
+ */
+class SchemaEvolutionOptionsTest {
+  @TempDir Path dir;
+
+  IcebergOptions.Builder builder() {
+    return new IcebergOptions.Builder().withCatalogProperties(TestCatalogs.hadoop(dir)).withTable("db.events");
+  }
+
+  @Test
+  void offByDefaultAndSetByBuilderOrFlux() {
+    assertThat(builder().build().schemaEvolution()).isEqualTo(SchemaEvolution.OFF);
+    assertThat(builder().withSchemaEvolution(SchemaEvolution.ADD_AND_WIDEN).build().schemaEvolution())
+        .isEqualTo(SchemaEvolution.ADD_AND_WIDEN);
+    Map<String, Object> flux = new HashMap<>(Map.of("catalog", TestCatalogs.hadoop(dir), "table", "db.events",
+        "schema-evolution", "add-and-widen"));
+    assertThat(IcebergOptions.fromMap(flux).schemaEvolution()).isEqualTo(SchemaEvolution.ADD_AND_WIDEN);
+    flux.put("schema-evolution", "sometimes");
+    assertThatThrownBy(() -> IcebergOptions.fromMap(flux))
+        .hasMessageContaining("schema-evolution takes off or add-and-widen, got 'sometimes'");
+  }
+
+  @Test
+  void aMapperThatCannotReportNewFieldsIsRefusedAtBuild() {
+    assertThatThrownBy(() -> builder().withRecordMapper("json").withSchemaEvolution(SchemaEvolution.ADD_AND_WIDEN).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("withSchemaEvolution needs a record mapper that reports tuple values with no column")
+        .hasMessageContaining("org.apache.storm.iceberg.mappers.JsonRecordMapper does not");
+  }
+
+  @Test
+  void tridentStatesRefuseSchemaEvolutionOnTheClient() {
+    IcebergOptions options = builder().withTridentStateType(StateType.TRANSACTIONAL)
+        .withSchemaEvolution(SchemaEvolution.ADD_AND_WIDEN).build();
+    assertThatThrownBy(() -> new IcebergStateFactory(options))
+        .hasMessageContaining("Schema evolution is not supported by the Trident states");
+    assertThatThrownBy(() -> IcebergTrident.persist(null, new Fields("id"), options))
+        .hasMessageContaining("Schema evolution is not supported by the Trident states");
+  }
+}

@@ -1,0 +1,22 @@
+package org.apache.storm.iceberg.spi;
+
+/**
+ * A {@link RecordMapper} that can tell the kernel which of a tuple's values the schema has no room
+ * for, so that the sink's schema evolution ({@code withSchemaEvolution}) can add columns and widen
+ * types for them. {@link RecordMapper#map} keeps its signature: the mapper reports such values by
+ * throwing {@link UnfitValuesException}.
+ *
+ * <p>Until {@link #reportUnfitValues()} is called, the mapper behaves as any {@link RecordMapper}: a
+ * value with no column is ignored (or refused, if the mapper is strict) and a value its column's type
+ * cannot hold is a {@link RecordMappingException}. The kernel calls it once, before the first tuple,
+ * and only when schema evolution is on.
+ */
+public interface SchemaEvolvingMapper extends RecordMapper {
+  /**
+   * From now on, {@link RecordMapper#map} (and {@code mapInternal}, for an {@link InternalRowMapper})
+   * throws {@link UnfitValuesException} for a tuple holding a non-null value that has no column
+   * (top-level, or a key of a {@code Map} value that has no field in the struct column it fills), or
+   * that its column's type cannot hold. A null value is never reported: it has no type to add.
+   */
+  void reportUnfitValues();
+}
