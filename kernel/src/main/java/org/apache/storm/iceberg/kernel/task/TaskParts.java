@@ -39,7 +39,7 @@ record TaskParts(
       List<SealPolicy> policies = SealPolicies.of(settings, opened.loader());
       RecordMapper mapper = settings.providers().recordMapper().resolve(opened.loader());
       BatchFactory batches = new BatchFactory(opened.table(), FileFormats.of(settings.providers(), opened.loader()), mapper,
-          opened.loader(), env.task(), spillDirectory,
+          env.task(), spillDirectory,
           ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
       SchemaEvolver evolver = settings.schemaEvolution() ? SchemaEvolver.enable(opened.table(), mapper) : null;
       return task.apply(new TaskParts(opened, lifecycle, batches, policies, deduplication(settings, opened.loader(), env),
