@@ -43,7 +43,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(SharedLocalCluster.class)
 class PartitionGroupingLocalClusterTest {
-  static final long EVENTS = 8_000;
+  static final long EVENTS = 2_000;
   static final PartitionSpec BUCKETS = PartitionSpec.builderFor(TestTables.SCHEMA).bucket("id", 16).build();
   static LocalCluster cluster;
 
@@ -113,7 +113,7 @@ class PartitionGroupingLocalClusterTest {
 
   IcebergOptions options() {
     return new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(TestCatalogs.jdbcSqlite(dir))
-        .withTable("db.events").withCommitIntervalRecords(250).withCommitIntervalMillis(1_000).withTickIntervalSecs(1).build();
+        .withTable("db.events").withCommitIntervalRecords(500).withCommitIntervalMillis(1_000).withTickIntervalSecs(1).build();
   }
 
   void run(String ledgerKey, ReplayingSpout spout, IcebergOptions options, java.util.function.Consumer<BoltDeclarer> grouping,
