@@ -56,6 +56,8 @@ class PartitionGroupingLocalClusterTest {
 
   @Test
   void eachPartitionsFilesComeFromOneTaskAcrossASpecChangeAndEveryIdLands() throws Exception {
+    TestTiers.longTierOnly("a LocalCluster start and 8 committers take 10-20 s; the quick tier's proof is"
+        + " IcebergPartitionGroupingTest (routing by bucket, spec change, skew, refusal)");
     Table table = createTable();
     IcebergOptions options = options();
     String key = UUID.randomUUID().toString();
