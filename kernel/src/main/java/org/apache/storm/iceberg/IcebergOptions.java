@@ -87,6 +87,8 @@ public final class IcebergOptions implements Serializable {
           .optional("trident-state-name", text(Builder::withTridentStateName))
           .optional("trident-state-type", text(Builder::withTridentStateType))
           .optional("source-positions", OptionKeys.<Builder>provider(Builder::withSourcePositions))
+          .optional("dead-letter-stream", text(Builder::withDeadLetterStream))
+          .optional("max-dead-letter-fraction", OptionKeys.<Builder>fractionPerRecords(Builder::withMaxDeadLetterFraction))
           .optional("source-reset-accepted", text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
   static {
@@ -143,6 +145,8 @@ public final class IcebergOptions implements Serializable {
   public Path spillDirectory() { return settings.spillPath(); }
   public long groupCommitIntervalMillis() { return settings.splitSink().groupCommitIntervalMillis(); }
   public int groupCommitMaxDataFiles() { return settings.splitSink().groupCommitMaxDataFiles(); }
+  /** The dead-letter stream's id, or null when there is none. */
+  public String deadLetterStream() { return settings.deadLetters() == null ? null : settings.deadLetters().streamId(); }
 
   @Override
   public String toString() {
@@ -365,6 +369,23 @@ public final class IcebergOptions implements Serializable {
      */
     public Builder withSourceResetAccepted(boolean accepted) {
       draft.sourceResetAccepted = accepted;
+      return this;
+    }
+
+    /**
+     * Emits each tuple that cannot be written (the mapper refuses it, or the file writer would) on
+     * this stream, anchored to it, then acks it, instead of failing it (README.md, "Dead-letter
+     * stream"). Bolts only: Trident states refuse it.
+     */
+    public Builder withDeadLetterStream(String streamId) {
+      draft.deadLetterStream = Objects.requireNonNull(streamId, "withDeadLetterStream");
+      return this;
+    }
+
+    /** Fails tuples instead, and logs an error, once more than {@code fraction} of a window of {@code perRecords} tuples went to the dead-letter stream. */
+    public Builder withMaxDeadLetterFraction(double fraction, long perRecords) {
+      draft.maxDeadLetterFraction = OptionsChecks.requireFraction(fraction, "withMaxDeadLetterFraction");
+      draft.deadLetterWindowRecords = OptionsChecks.requirePositive(perRecords, "withMaxDeadLetterFraction's perRecords");
       return this;
     }
 

@@ -41,11 +41,13 @@ public final class IcebergStateFactory implements StateFactory {
 
   /**
    * @throws IllegalArgumentException when the options' Trident state type is {@code OPAQUE}: a
-   *     per-partition state cannot be exactly-once with an opaque spout (see the class Javadoc)
+   *     per-partition state cannot be exactly-once with an opaque spout (see the class Javadoc), or
+   *     when they name a dead-letter stream, which Trident states do not have
    */
   public IcebergStateFactory(IcebergOptions options) {
     this.options = Objects.requireNonNull(options, "options");
     TridentChecks.requireNotOpaque(OptionsAccess.settings(options).trident().stateType());
+    TridentChecks.requireNoDeadLetterStream(OptionsAccess.settings(options), "IcebergStateFactory");
   }
 
   @Override

@@ -2,6 +2,8 @@ package org.apache.storm.iceberg.trident;
 
 import java.util.Objects;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.OptionsAccess;
+import org.apache.storm.iceberg.kernel.trident.TridentChecks;
 import org.apache.storm.trident.Stream;
 import org.apache.storm.trident.TridentState;
 import org.apache.storm.tuple.Fields;
@@ -30,9 +32,11 @@ public final class IcebergTrident {
    * Persists {@code fields} of {@code stream} into the options' table.
    *
    * @return the committing state, as {@code partitionPersist} returns it
+   * @throws IllegalArgumentException when the options name a dead-letter stream, which Trident states do not have
    */
   public static TridentState persist(Stream stream, Fields fields, IcebergOptions options) {
     Objects.requireNonNull(options, "options");
+    TridentChecks.requireNoDeadLetterStream(OptionsAccess.settings(options), "IcebergTrident.persist");
     Fields descriptor = new Fields(DESCRIPTOR_FIELD);
     return stream
         .partitionAggregate(fields, new FilesAggregator(options), descriptor)

@@ -22,6 +22,7 @@ import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.iceberg.spi.RecordMappingException;
 import org.apache.storm.tuple.ITuple;
 import org.apache.storm.tuple.Tuple;
 
@@ -79,7 +80,15 @@ public final class OpenBatch<T> {
   public static OpenBatch<?> open(
       Table table, FormerNamesSchema mapperSchema, RecordMapper mapper, FileFormatWriter format, int partitionId,
       long taskId, long nowMillis, Path spillDirectory, long bytesLimit) {
-    BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema(), mapperSchema);
+    return open(table, mapperSchema, new RowCheck.ForSchema(table.schema(), false), mapper, format, partitionId, taskId,
+        nowMillis, spillDirectory, bytesLimit);
+  }
+
+  /** As above, with the row checks of the table's current schema, which the caller keeps across batches. */
+  static OpenBatch<?> open(
+      Table table, FormerNamesSchema mapperSchema, RowCheck.ForSchema checks, RecordMapper mapper, FileFormatWriter format,
+      int partitionId, long taskId, long nowMillis, Path spillDirectory, long bytesLimit) {
+    BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema(), mapperSchema, checks);
     return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit);
   }
 
@@ -95,8 +104,8 @@ public final class OpenBatch<T> {
   /**
    * Writes the row into its partition's open file and holds the tuple until the batch settles.
    *
-   * @throws RecordRejectedException when the record's partition cannot be computed (a value of the
-   *     wrong Java type for a partition source column); nothing was written and the batch is intact
+   * @throws RecordRejectedException when the file writer would refuse the record ({@link RowCheck}) or
+   *     its partition cannot be computed; nothing was written and the batch is intact
    * @throws RuntimeException any other failure: the batch is broken and must be abandoned, and the
    *     tuple is not held by it
    */
@@ -135,10 +144,11 @@ public final class OpenBatch<T> {
    * settles its tuples itself (a Trident batch). Throws as {@link #write(Object, Tuple)}.
    */
   public void write(T row) {
+    rows.check.verify(rows.asStruct(row));
     try {
       partitionKey.partition(rows.partitionSource(row));
     } catch (RuntimeException e) {
-      throw new RecordRejectedException("cannot compute the partition of the record: " + e, e);
+      throw new RecordRejectedException(null, "cannot compute the partition of the record: " + e, e);
     }
     writer.write(row, spec, partitionKey);
     records++;
@@ -148,10 +158,17 @@ public final class OpenBatch<T> {
     }
   }
 
-  /** A record the batch refused without writing anything: fail its tuple alone. */
-  public static final class RecordRejectedException extends RuntimeException {
-    RecordRejectedException(String message, Throwable cause) {
-      super(message, cause);
+  /**
+   * A record the batch refused without writing anything: its tuple is failed (or dead-lettered)
+   * alone. Names the column when one is to blame, null otherwise.
+   */
+  public static final class RecordRejectedException extends RecordMappingException {
+    RecordRejectedException(String columnPath, String message) {
+      super(columnPath, message);
+    }
+
+    RecordRejectedException(String columnPath, String message, Throwable cause) {
+      super(columnPath, message, cause);
     }
   }
 

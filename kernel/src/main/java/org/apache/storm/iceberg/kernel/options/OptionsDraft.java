@@ -60,6 +60,11 @@ public final class OptionsDraft {
   /** Null for a sink without source positions. */
   public ProviderChoice<SourcePositionExtractor> sourcePositions;
   public boolean sourceResetAccepted;
+  /** Null for no dead-letter stream: tuples that cannot be written are failed. */
+  public String deadLetterStream;
+  /** 1 (with any window) for no bound on the share of tuples dead-lettered. */
+  public double maxDeadLetterFraction = 1;
+  public long deadLetterWindowRecords = 1;
 
   /**
    * The checked settings ({@link OptionsChecks#checked}). A draft with no commit interval and no
@@ -78,6 +83,7 @@ public final class OptionsDraft {
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
         new SinkSettings.Trident(tridentStateName, tridentStateType),
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),
-        spillDirectory));
+        spillDirectory,
+        OptionsChecks.deadLetters(deadLetterStream, maxDeadLetterFraction, deadLetterWindowRecords)));
   }
 }

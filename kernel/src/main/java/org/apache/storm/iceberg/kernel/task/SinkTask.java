@@ -81,9 +81,10 @@ public final class SinkTask implements Closeable {
       SealedBatchHandler handler,
       TaskEnvironment env,
       TableLifecycle lifecycle,
-      Deduplication dedup) {
+      Deduplication dedup,
+      DeadLetters deadLetters) {
     this.catalog = opened.catalog();
-    this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), dedup);
+    this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), dedup, deadLetters);
     this.lifecycle = lifecycle;
     this.table = opened.table();
     this.batches = batches;
@@ -153,7 +154,7 @@ public final class SinkTask implements Closeable {
                   settings.providers().recordMapper().resolve(opened.loader()), opened.loader(), env.task(), spillDirectory,
                   ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
               return new SinkTask(opened, batches, policies, handlerFactory.apply(opened, lifecycle), env, lifecycle,
-                  deduplication(settings, opened.loader(), env));
+                  deduplication(settings, opened.loader(), env), DeadLetters.of(settings, opened.table().name(), env));
             });
   }
 

@@ -14,8 +14,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Takes one tuple into the open batch: with source positions, a tuple whose record the sink
  * committed is acked and one the batch holds is held unwritten ({@link Deduplication}); otherwise
- * its row is mapped and written. A tuple the mapper, the partitioning or the position check refuses
- * is failed on its own, with a {@link TupleMappingException} reported.
+ * its row is mapped and written. A tuple the mapper refuses, or whose record the file writer would
+ * refuse, goes to the dead-letter stream when there is one ({@link DeadLetters}); otherwise, as a
+ * tuple the position check refuses, it is failed on its own, with a {@link TupleMappingException}
+ * reported.
  */
 final class TupleIntake {
   private static final Logger LOG = LoggerFactory.getLogger(TupleIntake.class);
@@ -24,13 +26,18 @@ final class TupleIntake {
   private final OutputCollector collector;
   private final SinkMetrics metrics;
   private final Deduplication dedup;
+  private final DeadLetters deadLetters;
 
-  /** @param dedup the task's deduplication, or null for a sink without source positions */
-  TupleIntake(String table, OutputCollector collector, SinkMetrics metrics, Deduplication dedup) {
+  /**
+   * @param dedup the task's deduplication, or null for a sink without source positions
+   * @param deadLetters the task's dead-letter stream, or null to fail what cannot be written
+   */
+  TupleIntake(String table, OutputCollector collector, SinkMetrics metrics, Deduplication dedup, DeadLetters deadLetters) {
     this.table = table;
     this.collector = collector;
     this.metrics = metrics;
     this.dedup = dedup;
+    this.deadLetters = deadLetters;
   }
 
   /** Reads again what the sink committed, when a batch opens on the refreshed table. */
@@ -45,6 +52,9 @@ final class TupleIntake {
    * @throws BrokenBatchException when writing broke the batch's files; the tuple is not in it
    */
   <T> boolean take(OpenBatch<T> open, Tuple tuple) {
+    if (deadLetters != null) {
+      deadLetters.taken();
+    }
     SourcePosition position = null;
     if (dedup != null) {
       try {
@@ -62,7 +72,7 @@ final class TupleIntake {
     try {
       row = open.map(tuple);
     } catch (RuntimeException e) {
-      failUnmappable(tuple, e);
+      reject(tuple, e);
       return false;
     }
     try {
@@ -74,7 +84,7 @@ final class TupleIntake {
       metrics.recordWritten();
       return true;
     } catch (OpenBatch.RecordRejectedException e) {
-      failUnmappable(tuple, e);
+      reject(tuple, e);
       return false;
     } catch (RuntimeException e) {
       throw new BrokenBatchException(e);
@@ -94,8 +104,19 @@ final class TupleIntake {
     }
   }
 
-  private void failUnmappable(Tuple tuple, RuntimeException cause) {
+  /** A tuple that cannot be written: dead-lettered when the task can, failed otherwise. */
+  private void reject(Tuple tuple, RuntimeException cause) {
     TupleMappingException error = new TupleMappingException(table, tuple, cause);
+    if (deadLetters == null || !deadLetters.divert(tuple, error)) {
+      fail(tuple, error);
+    }
+  }
+
+  private void failUnmappable(Tuple tuple, RuntimeException cause) {
+    fail(tuple, new TupleMappingException(table, tuple, cause));
+  }
+
+  private void fail(Tuple tuple, TupleMappingException error) {
     LOG.error(Redaction.redact(error.getMessage()), Redaction.of(error));
     collector.reportError(error);
     collector.fail(tuple);
