@@ -67,11 +67,12 @@ public final class DeadLetters {
 
   /** Counts one tuple taken by the task, for the window. */
   void taken() {
-    if (++taken >= perRecords) {
+    if (taken == perRecords) {
       taken = 0;
       deadLettered = 0;
       limitReported = false;
     }
+    taken++;
   }
 
   /**
