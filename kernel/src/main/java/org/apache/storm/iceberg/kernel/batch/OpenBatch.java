@@ -22,7 +22,6 @@ import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.RecordMapper;
-import org.apache.storm.iceberg.spi.RecordMappingException;
 import org.apache.storm.tuple.ITuple;
 import org.apache.storm.tuple.Tuple;
 
@@ -155,20 +154,6 @@ public final class OpenBatch<T> {
     if (estimates.due(records)) {
       bytes = files.bytesWritten();
       estimates.refreshed(records, bytes);
-    }
-  }
-
-  /**
-   * A record the batch refused without writing anything: its tuple is failed (or dead-lettered)
-   * alone. Names the column when one is to blame, null otherwise.
-   */
-  public static final class RecordRejectedException extends RecordMappingException {
-    RecordRejectedException(String columnPath, String message) {
-      super(columnPath, message);
-    }
-
-    RecordRejectedException(String columnPath, String message, Throwable cause) {
-      super(columnPath, message, cause);
     }
   }
 

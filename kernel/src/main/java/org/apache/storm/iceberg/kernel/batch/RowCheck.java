@@ -75,7 +75,7 @@ final class RowCheck {
   }
 
   /**
-   * @throws OpenBatch.RecordRejectedException naming the column and what is wrong with its value
+   * @throws RecordRejectedException naming the column and what is wrong with its value
    */
   void verify(StructLike value) {
     if (row != null) {
@@ -129,8 +129,8 @@ final class RowCheck {
       return withZone ? OffsetDateTime.class : LocalDateTime.class;
     }
 
-    final OpenBatch.RecordRejectedException refuse(Object value, String why) {
-      return new OpenBatch.RecordRejectedException(path,
+    final RecordRejectedException refuse(Object value, String why) {
+      return new RecordRejectedException(path,
           "column '" + path + "' (" + type + ") " + why + ", got " + value.getClass().getName()
               + ": the file writer would refuse it");
     }
@@ -214,7 +214,7 @@ final class RowCheck {
         throw refuse(value, "takes a struct (org.apache.iceberg.StructLike)");
       }
       if (struct.size() < fields.length) {
-        throw new OpenBatch.RecordRejectedException(path.isEmpty() ? null : path, (path.isEmpty() ? "the record" : "struct '" + path + "'")
+        throw new RecordRejectedException(path.isEmpty() ? null : path, (path.isEmpty() ? "the record" : "struct '" + path + "'")
             + " has " + struct.size() + " fields where the schema has " + fields.length + ": the file writer would refuse it");
       }
       for (int i = 0; i < fields.length; i++) {
@@ -222,7 +222,7 @@ final class RowCheck {
         if (field != null) {
           fields[i].verify(field);
         } else if (required[i]) {
-          throw new OpenBatch.RecordRejectedException(names[i],
+          throw new RecordRejectedException(names[i],
               "required column '" + names[i] + "' (" + fields[i].type + ") is null: the file writer would refuse it");
         }
       }
@@ -278,7 +278,7 @@ final class RowCheck {
     if (value != null) {
       check.verify(value);
     } else if (required) {
-      throw new OpenBatch.RecordRejectedException(check.path,
+      throw new RecordRejectedException(check.path,
           "'" + check.path + "' (" + check.type + ") is required but null: the file writer would refuse it");
     }
   }

@@ -3,6 +3,7 @@ package org.apache.storm.iceberg.kernel.task;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
+import org.apache.storm.iceberg.kernel.batch.RecordRejectedException;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.spi.SourcePosition;
@@ -83,7 +84,7 @@ final class TupleIntake {
       }
       metrics.recordWritten();
       return true;
-    } catch (OpenBatch.RecordRejectedException e) {
+    } catch (RecordRejectedException e) {
       reject(tuple, e);
       return false;
     } catch (RuntimeException e) {
