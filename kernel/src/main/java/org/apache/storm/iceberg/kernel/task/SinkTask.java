@@ -42,8 +42,9 @@ import org.slf4j.LoggerFactory;
  * through the {@link CommitProtocol} and acks (or fails) the tuples; for {@code IcebergWriterBolt}
  * it emits a descriptor of the files anchored to the tuples.
  *
- * <p>A tuple that cannot be mapped is failed on its own, with a {@link TupleMappingException}
- * reported. A batch that cannot be written or sealed is failed whole. Not thread-safe: one executor
+ * <p>A tuple that cannot be mapped, or whose record the file writer would refuse, is failed on its
+ * own, with a {@link TupleMappingException} reported, or emitted on the dead-letter stream when the
+ * options name one ({@link DeadLetters}). A batch that cannot be written or sealed is failed whole. Not thread-safe: one executor
  * thread owns it.
  */
 public final class SinkTask implements Closeable {
