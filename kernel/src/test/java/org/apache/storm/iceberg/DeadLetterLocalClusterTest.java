@@ -32,6 +32,7 @@ import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -39,6 +40,7 @@ import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.ITuple;
 import org.apache.storm.tuple.Tuple;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -48,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * each dead letter the first time, so its tuple replays (the sink acked it only after the emit, and
  * the anchor carries the failure back to the spout), and is dead-lettered again; every id is acked
  * at the spout, every good one is in the table once, every poison one reached the consumer once.
+ * Long tier only: the LocalCluster's start costs the quick tier more than it has left.
  */
 @ExtendWith(SharedLocalCluster.class)
 class DeadLetterLocalClusterTest {
@@ -57,6 +60,13 @@ class DeadLetterLocalClusterTest {
   static final Map<String, Set<Long>> ACCEPTED = new ConcurrentHashMap<>();
 
   @TempDir Path dir;
+
+  /** Before the cluster starts: a skipped test would still start it for its parameter. */
+  @BeforeAll
+  static void longTierOnly() {
+    TestTiers.longTierOnly("the quick tier proves it on the kernel: DeadLetterStreamTest (emit, then ack, anchored) and"
+        + " RandomFaultSchedulesTest's dead-letter schedules (a consumer failing a third of the dead letters)");
+  }
 
   static boolean poison(long id) {
     return id % 20 == 7;

@@ -19,7 +19,12 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.data.Record;
+import org.apache.storm.iceberg.spi.InternalRow;
+import org.apache.storm.iceberg.spi.InternalRowMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
+import org.apache.storm.tuple.ITuple;
 import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
@@ -30,7 +35,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A sink with a dead-letter stream: each {@link BadInputTest} case is emitted there, anchored to its
@@ -73,39 +78,82 @@ class DeadLetterStreamTest {
     return tuples.tuple(idValue, "eu", null, payload);
   }
 
-  @ParameterizedTest(name = "{0}, internal rows: {1}")
-  @MethodSource("org.apache.storm.iceberg.kernel.BadInputTest#casesForEachRowModel")
-  void eachBadTupleGoesToTheStreamAnchoredThenAckedAndTheRestOfTheBatchCommits(BadInputTest.Case badCase, boolean internalRows) {
-    RecordMapper mapper = internalRows ? new BadInputTest.MisbehavingInternalMapper(badCase) : new BadInputTest.MisbehavingMapper(badCase);
-    SinkTask sink = SinkTask.open(settings(options(mapper).withCommitIntervalRecords(5).build()), env());
+  /**
+   * Misbehaves as {@link BadInputTest}'s mappers do, in the way the tuple's region names (a {@link
+   * BadInputTest.Case}); maps a tuple from a real region by field name.
+   */
+  static final class EveryCaseMapper implements InternalRowMapper {
+    private final boolean internalRows;
 
-    Tuple bad = null;
-    for (long id = 0; id < 6; id++) {
-      Tuple tuple = event(id, badCase, id == 3);
-      bad = id == 3 ? tuple : bad;
+    EveryCaseMapper(boolean internalRows) {
+      this.internalRows = internalRows;
+    }
+
+    private static BadInputTest.Case caseOf(ITuple tuple) {
+      String region = tuple.getStringByField("region");
+      return Arrays.stream(BadInputTest.Case.values()).filter(c -> c.name().equals(region)).findFirst()
+          .orElse(BadInputTest.Case.MAPPER_THROWS);
+    }
+
+    @Override
+    public Record map(ITuple tuple, Schema schema) {
+      return new BadInputTest.MisbehavingMapper(caseOf(tuple)).map(tuple, schema);
+    }
+
+    @Override
+    public InternalRow mapInternal(ITuple tuple, Schema schema) {
+      if (!internalRows) {
+        throw new AssertionError("this mapper writes generic records only");
+      }
+      return new BadInputTest.MisbehavingInternalMapper(caseOf(tuple)).mapInternal(tuple, schema);
+    }
+  }
+
+  @ParameterizedTest(name = "internal rows: {0}")
+  @ValueSource(booleans = {false, true})
+  void eachBadInputCaseGoesToTheStreamAnchoredThenAckedAndTheRestOfTheBatchCommits(boolean internalRows) {
+    RecordMapper mapper = internalRows ? new EveryCaseMapper(true) : (RecordMapper) new EveryCaseMapper(false)::map;
+    BadInputTest.Case[] cases = BadInputTest.Case.values();
+    SinkTask sink = SinkTask.open(settings(options(mapper).withCommitIntervalRecords(4).build()), env());
+
+    // Good ids 0, 1, then every case (as a tuple 3 whose region names it), then good ids 4, 5.
+    List<Tuple> bad = new ArrayList<>();
+    sink.execute(tuples.tuple(0L, "eu", null, "p0"));
+    sink.execute(tuples.tuple(1L, "us", null, "p1"));
+    for (BadInputTest.Case badCase : cases) {
+      Object id = badCase == BadInputTest.Case.MISSING_REQUIRED_FIELD ? null : 3L;
+      Object payload = badCase == BadInputTest.Case.WRONG_VALUE_TYPE ? (Object) 99 : "p3";
+      Tuple tuple = tuples.tuple(id, badCase.name(), null, payload);
+      bad.add(tuple);
       sink.execute(tuple);
     }
+    sink.execute(tuples.tuple(4L, "eu", null, "p4"));
+    sink.execute(tuples.tuple(5L, "us", null, "p5"));
     sink.close();
 
     assertThat(recorder.failed).as("nothing failed").isEmpty();
-    assertThat(recorder.errors).as("nothing reported: the dead letter says it").isEmpty();
-    RecordingCollector.Emitted letter = assertThat(recorder.emitted).singleElement().actual();
-    assertThat(letter.stream()).isEqualTo(STREAM);
-    assertThat(letter.anchors()).containsExactly(bad);
-    assertThat(letter.values()).hasSize(DeadLetterFields.fields().size());
-    assertThat(value(letter, DeadLetterFields.VALUES)).isEqualTo(bad.getValues());
-    assertThat(value(letter, DeadLetterFields.SOURCE_COMPONENT)).isEqualTo("events");
-    assertThat(value(letter, DeadLetterFields.SOURCE_STREAM)).isEqualTo("default");
-    assertThat(value(letter, DeadLetterFields.TABLE)).isEqualTo("test.db.events");
-    assertThat(value(letter, DeadLetterFields.COLUMN)).isEqualTo(badCase.column());
-    assertThat((String) value(letter, DeadLetterFields.ERROR)).startsWith("Cannot map tuple to table test.db.events")
-        .contains(badCase.message).contains("component 'events'");
-    // The dead letter is emitted before its tuple is acked, and the batch's acks come after both.
-    assertThat(recorder.calls.subList(0, 2)).containsExactly("emit", "ack");
-    assertThat(recorder.acked.get(0)).isSameAs(bad);
-    assertThat(recorder.acked).hasSize(6);
-    assertThat(TestTables.ids(table)).isEqualTo(List.of(0L, 1L, 2L, 4L, 5L));
-    assertThat(registry.counter("iceberg-records-dead-lettered").getCount()).isEqualTo(1);
+    assertThat(recorder.errors).as("nothing reported: the dead letters say it").isEmpty();
+    assertThat(recorder.emitted).hasSize(cases.length);
+    for (int i = 0; i < cases.length; i++) {
+      BadInputTest.Case badCase = cases[i];
+      RecordingCollector.Emitted letter = recorder.emitted.get(i);
+      assertThat(letter.stream()).as(badCase + ": stream").isEqualTo(STREAM);
+      assertThat(letter.anchors()).as(badCase + ": anchors").containsExactly(bad.get(i));
+      assertThat(letter.values()).hasSize(DeadLetterFields.fields().size());
+      assertThat(value(letter, DeadLetterFields.VALUES)).isEqualTo(bad.get(i).getValues());
+      assertThat(value(letter, DeadLetterFields.SOURCE_COMPONENT)).isEqualTo("events");
+      assertThat(value(letter, DeadLetterFields.SOURCE_STREAM)).isEqualTo("default");
+      assertThat(value(letter, DeadLetterFields.TABLE)).isEqualTo("test.db.events");
+      assertThat(value(letter, DeadLetterFields.COLUMN)).as(badCase + ": column").isEqualTo(badCase.column());
+      assertThat((String) value(letter, DeadLetterFields.ERROR)).as(badCase + ": error")
+          .startsWith("Cannot map tuple to table test.db.events").contains(badCase.message).contains("component 'events'");
+      // Each bad tuple is acked right after its dead letter is emitted: calls 2i and 2i + 1.
+      assertThat(recorder.calls.subList(2 * i, 2 * i + 2)).containsExactly("emit", "ack");
+      assertThat(recorder.acked.get(i)).isSameAs(bad.get(i));
+    }
+    assertThat(recorder.ackedIds()).hasSize(4 + cases.length);
+    assertThat(TestTables.ids(table)).isEqualTo(List.of(0L, 1L, 4L, 5L));
+    assertThat(registry.counter("iceberg-records-dead-lettered").getCount()).isEqualTo(cases.length);
   }
 
   static Object value(RecordingCollector.Emitted letter, String field) {
