@@ -103,12 +103,12 @@ public final class DeadLetters {
     metrics.deadLetterLimitExceeded();
     if (!limitReported) {
       limitReported = true;
-      IllegalStateException loud = new IllegalStateException("More than " + allowed + " of " + perRecords
+      String message = "More than " + allowed + " of " + perRecords
           + " tuples could not be written to " + table + " (withMaxDeadLetterFraction): failing them instead of"
           + " dead-lettering them until the window of " + perRecords + " tuples ends; a mapper or producer change"
-          + " is likely making every tuple bad: fix it, or raise the fraction");
-      LOG.error(loud.getMessage());
-      collector.reportError(loud);
+          + " is likely making every tuple bad: fix it, or raise the fraction";
+      LOG.error(message);
+      collector.reportError(new IllegalStateException(message));
     }
   }
 }
