@@ -7,7 +7,8 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 /**
  * Writes tuples into an Iceberg table, one atomic append per batch, acking each tuple only after the
  * append holding it has landed (at-least-once; replays may duplicate rows). See {@link
- * IcebergOptions} for thresholds and providers. Emits nothing.
+ * IcebergOptions} for thresholds and providers. Emits nothing, except on its dead-letter stream
+ * when the options name one ({@link DeadLetterFields}).
  */
 public class IcebergBolt extends SinkTaskBolt {
   private static final long serialVersionUID = 1L;
@@ -23,6 +24,6 @@ public class IcebergBolt extends SinkTaskBolt {
 
   @Override
   public void declareOutputFields(OutputFieldsDeclarer declarer) {
-    // A sink: nothing downstream.
+    declareDeadLetterStream(declarer);
   }
 }

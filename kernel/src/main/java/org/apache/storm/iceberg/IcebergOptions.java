@@ -92,6 +92,8 @@ public final class IcebergOptions implements Serializable {
           .optional("write-properties", stringMap(Builder::withWriteProperties))
           .optional("branch", text(Builder::withBranch))
           .optional("schema-evolution", text((builder, value) -> builder.withSchemaEvolution(SchemaEvolution.named(value))))
+          .optional("dead-letter-stream", text(Builder::withDeadLetterStream))
+          .optional("max-dead-letter-fraction", OptionKeys.<Builder>fractionPerRecords(Builder::withMaxDeadLetterFraction))
           .optional("source-reset-accepted", text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
   static {
@@ -152,6 +154,8 @@ public final class IcebergOptions implements Serializable {
   public int groupCommitMaxDataFiles() { return settings.splitSink().groupCommitMaxDataFiles(); }
   public Map<String, String> writeProperties() { return settings.providers().writeProperties(); }
   public String branch() { return settings.commits().branch(); }
+  /** The dead-letter stream's id, or null when there is none. */
+  public String deadLetterStream() { return settings.deadLetters() == null ? null : settings.deadLetters().streamId(); }
 
   @Override
   public String toString() {
@@ -403,6 +407,23 @@ public final class IcebergOptions implements Serializable {
     /** Lets the sink add columns and widen types for tuple values (README.md, "Schema evolution"); default off. */
     public Builder withSchemaEvolution(SchemaEvolution mode) {
       draft.schemaEvolution = Objects.requireNonNull(mode, "withSchemaEvolution") == SchemaEvolution.ADD_AND_WIDEN;
+      return this;
+    }
+
+    /**
+     * Emits each tuple that cannot be written (the mapper refuses it, or the file writer would) on
+     * this stream, anchored to it, then acks it, instead of failing it (README.md, "Dead-letter
+     * stream"). Bolts only: Trident states refuse it.
+     */
+    public Builder withDeadLetterStream(String streamId) {
+      draft.deadLetterStream = Objects.requireNonNull(streamId, "withDeadLetterStream");
+      return this;
+    }
+
+    /** Fails tuples instead, and logs an error, once more than {@code fraction} of a window of {@code perRecords} tuples went to the dead-letter stream. */
+    public Builder withMaxDeadLetterFraction(double fraction, long perRecords) {
+      draft.maxDeadLetterFraction = OptionsChecks.requireFraction(fraction, "withMaxDeadLetterFraction");
+      draft.deadLetterWindowRecords = OptionsChecks.requirePositive(perRecords, "withMaxDeadLetterFraction's perRecords");
       return this;
     }
 

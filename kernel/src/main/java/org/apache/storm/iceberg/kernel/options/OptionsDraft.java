@@ -65,6 +65,11 @@ public final class OptionsDraft {
   public final Map<String, String> writeProperties = new LinkedHashMap<>();
   public String branch = DEFAULT_BRANCH;
   public boolean schemaEvolution;
+  /** Null for no dead-letter stream: tuples that cannot be written are failed. */
+  public String deadLetterStream;
+  /** 1 (with any window) for no bound on the share of tuples dead-lettered. */
+  public double maxDeadLetterFraction = 1;
+  public long deadLetterWindowRecords = 1;
 
   /**
    * The checked settings ({@link OptionsChecks#checked}). A draft with no commit interval and no
@@ -83,6 +88,7 @@ public final class OptionsDraft {
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
         new SinkSettings.Trident(tridentStateName, tridentStateType),
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),
-        spillDirectory, schemaEvolution));
+        spillDirectory, schemaEvolution,
+        OptionsChecks.deadLetters(deadLetterStream, maxDeadLetterFraction, deadLetterWindowRecords)));
   }
 }
