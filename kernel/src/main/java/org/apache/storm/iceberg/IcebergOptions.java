@@ -199,23 +199,23 @@ public final class IcebergOptions implements Serializable {
     }
 
     public Builder withCommitIntervalRecords(long records) {
-      draft.commitIntervalRecords = OptionsChecks.requireNonNegative(records, "withCommitIntervalRecords");
+      draft.commitIntervalRecords = records;
       return this;
     }
 
     public Builder withCommitIntervalBytes(long bytes) {
-      draft.commitIntervalBytes = OptionsChecks.requireNonNegative(bytes, "withCommitIntervalBytes");
+      draft.commitIntervalBytes = bytes;
       return this;
     }
 
     public Builder withCommitIntervalMillis(long millis) {
-      draft.commitIntervalMillis = OptionsChecks.requireNonNegative(millis, "withCommitIntervalMillis");
+      draft.commitIntervalMillis = millis;
       return this;
     }
 
     /** Asks Storm for a tick tuple every {@code seconds}, so time thresholds fire in a lull. */
     public Builder withTickIntervalSecs(int seconds) {
-      draft.tickIntervalSecs = (int) OptionsChecks.requireNonNegative(seconds, "withTickIntervalSecs");
+      draft.tickIntervalSecs = seconds;
       return this;
     }
 
@@ -293,13 +293,13 @@ public final class IcebergOptions implements Serializable {
      * the same commit id, before its batch is failed; 0 to fail at once.
      */
     public Builder withCommitRetries(int retries) {
-      draft.commitRetries = (int) OptionsChecks.requireNonNegative(retries, "withCommitRetries");
+      draft.commitRetries = retries;
       return this;
     }
 
     /** The wait before the first such retry; it doubles on each one, up to 30 s. */
     public Builder withCommitRetryBackoffMillis(long millis) {
-      draft.commitRetryBackoffMillis = OptionsChecks.requireNonNegative(millis, "withCommitRetryBackoffMillis");
+      draft.commitRetryBackoffMillis = millis;
       return this;
     }
 
@@ -309,19 +309,19 @@ public final class IcebergOptions implements Serializable {
      * failed instead. Must be below the message timeout (checked when the task starts).
      */
     public Builder withCommitDeadlineMarginMillis(long millis) {
-      draft.commitDeadlineMarginMillis = OptionsChecks.requireNonNegative(millis, "withCommitDeadlineMarginMillis");
+      draft.commitDeadlineMarginMillis = millis;
       return this;
     }
 
     /** Split sink: the committer commits once the oldest pending descriptor has waited this long. */
     public Builder withGroupCommitIntervalMillis(long millis) {
-      draft.groupCommitIntervalMillis = OptionsChecks.requirePositive(millis, "withGroupCommitIntervalMillis");
+      draft.groupCommitIntervalMillis = millis;
       return this;
     }
 
     /** Split sink: the committer commits once this many data files are pending. */
     public Builder withGroupCommitMaxDataFiles(int dataFiles) {
-      draft.groupCommitMaxDataFiles = (int) OptionsChecks.requirePositive(dataFiles, "withGroupCommitMaxDataFiles");
+      draft.groupCommitMaxDataFiles = dataFiles;
       return this;
     }
 
@@ -422,8 +422,8 @@ public final class IcebergOptions implements Serializable {
 
     /** Fails tuples instead, and logs an error, once more than {@code fraction} of a window of {@code perRecords} tuples went to the dead-letter stream. */
     public Builder withMaxDeadLetterFraction(double fraction, long perRecords) {
-      draft.maxDeadLetterFraction = OptionsChecks.requireFraction(fraction, "withMaxDeadLetterFraction");
-      draft.deadLetterWindowRecords = OptionsChecks.requirePositive(perRecords, "withMaxDeadLetterFraction's perRecords");
+      draft.maxDeadLetterFraction = fraction;
+      draft.deadLetterWindowRecords = perRecords;
       return this;
     }
 

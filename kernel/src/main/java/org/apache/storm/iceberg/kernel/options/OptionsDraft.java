@@ -76,6 +76,7 @@ public final class OptionsDraft {
    * seal policy seals every {@value #DEFAULT_COMMIT_INTERVAL_RECORDS} records.
    */
   public SinkSettings settings() {
+    checkNumbers();
     boolean noThreshold =
         commitIntervalRecords == 0 && commitIntervalBytes == 0 && commitIntervalMillis == 0 && sealPolicies.isEmpty();
     return OptionsChecks.checked(new SinkSettings(
@@ -90,5 +91,20 @@ public final class OptionsDraft {
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),
         spillDirectory, schemaEvolution,
         OptionsChecks.deadLetters(deadLetterStream, maxDeadLetterFraction, deadLetterWindowRecords)));
+  }
+
+  /** Each number a setter took, named by its setter. */
+  private void checkNumbers() {
+    OptionsChecks.requireNonNegative(commitIntervalRecords, "withCommitIntervalRecords");
+    OptionsChecks.requireNonNegative(commitIntervalBytes, "withCommitIntervalBytes");
+    OptionsChecks.requireNonNegative(commitIntervalMillis, "withCommitIntervalMillis");
+    OptionsChecks.requireNonNegative(tickIntervalSecs, "withTickIntervalSecs");
+    OptionsChecks.requireNonNegative(commitRetries, "withCommitRetries");
+    OptionsChecks.requireNonNegative(commitRetryBackoffMillis, "withCommitRetryBackoffMillis");
+    OptionsChecks.requireNonNegative(commitDeadlineMarginMillis, "withCommitDeadlineMarginMillis");
+    OptionsChecks.requirePositive(groupCommitIntervalMillis, "withGroupCommitIntervalMillis");
+    OptionsChecks.requirePositive(groupCommitMaxDataFiles, "withGroupCommitMaxDataFiles");
+    OptionsChecks.requireFraction(maxDeadLetterFraction, "withMaxDeadLetterFraction");
+    OptionsChecks.requirePositive(deadLetterWindowRecords, "withMaxDeadLetterFraction's perRecords");
   }
 }
