@@ -61,7 +61,7 @@ class DeadLetterOptionsTest {
     assertThatThrownBy(() -> builder().withDeadLetterStream(" ").build()).hasMessageStartingWith("withDeadLetterStream needs a stream id");
     assertThatThrownBy(() -> builder().withMaxDeadLetterFraction(0, 100).build())
         .hasMessage("withMaxDeadLetterFraction takes a fraction above 0 and at most 1 (0.01 for 1%), got 0.0");
-    assertThatThrownBy(() -> builder().withMaxDeadLetterFraction(1.5, 100)).hasMessageContaining("got 1.5");
+    assertThatThrownBy(() -> builder().withMaxDeadLetterFraction(1.5, 100).build()).hasMessageContaining("got 1.5");
     assertThatThrownBy(() -> builder().withMaxDeadLetterFraction(0.5, 0).build())
         .hasMessage("withMaxDeadLetterFraction's perRecords must be positive, got 0");
     assertThatThrownBy(() -> builder().withDeadLetterStream("bad").withMaxDeadLetterFraction(0.001, 100).build())
