@@ -51,7 +51,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(SharedLocalCluster.class)
 class BranchWritesLocalClusterTest {
-  static final long EVENTS = 600;
+  static final long EVENTS = 400;
   static final String AUDIT = "audit";
   static final Map<String, String> ZSTD = Map.of(TableProperties.PARQUET_COMPRESSION, "zstd");
   static LocalCluster cluster;
