@@ -1,8 +1,10 @@
 package org.apache.storm.iceberg;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertAll;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +31,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
+import org.apache.storm.iceberg.testing.Deadline;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
 import org.apache.storm.iceberg.testing.ParquetFooters;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
@@ -38,16 +41,17 @@ import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Write-audit-publish with per-sink write properties in LocalCluster, on a JDBC (SQLite) catalog:
- * the bolt and the split sink (the latter configured through {@code fromMap}'s Flux keys, its
- * committer through a lost commit answer) commit every id once to the branch, none to main, in
- * zstd files over the table's gzip; a fast-forward then publishes exactly those rows on main.
+ * Write-audit-publish with per-sink write properties in LocalCluster, on JDBC (SQLite) catalogs:
+ * one topology runs the bolt and the split sink side by side, each on a table of its own (one
+ * topology, since a submission and its kill cost seconds in the quick tier). The split sink is
+ * configured through {@code fromMap}'s Flux keys and its committer meets a lost commit answer.
+ * Each commits every id once to the branch, none to main, in zstd files over the table's gzip; a
+ * fast-forward then publishes exactly those rows on main.
  */
 @ExtendWith(SharedLocalCluster.class)
 class BranchWritesLocalClusterTest {
@@ -57,31 +61,41 @@ class BranchWritesLocalClusterTest {
   static LocalCluster cluster;
 
   @TempDir Path dir;
-  Map<String, String> catalogProperties;
-  Table table;
 
   @BeforeAll
   static void useSharedCluster(LocalCluster shared) {
     cluster = shared;
   }
 
-  @BeforeEach
-  void createTable() {
-    catalogProperties = TestCatalogs.jdbcSqlite(dir);
-    Catalog catalog = TestCatalogs.load(catalogProperties);
+  /** A catalog of its own under {@code dir/name}, holding db.events; returns its properties. */
+  Map<String, String> catalogWithTable(String name) throws java.io.IOException {
+    Map<String, String> properties = TestCatalogs.jdbcSqlite(java.nio.file.Files.createDirectories(dir.resolve(name)));
+    Catalog catalog = TestCatalogs.load(properties);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
     // The table's own codec is gzip (Iceberg's default is zstd), so zstd in the footers is the sink's.
     // Unpartitioned: one file per batch keeps the reads behind the assertions cheap.
-    table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned(),
+    catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned(),
         Map.of(TableProperties.PARQUET_COMPRESSION, "gzip"));
+    return properties;
+  }
+
+  static Table events(Map<String, String> catalogProperties) {
+    return TestCatalogs.load(catalogProperties).loadTable(TableIdentifier.of("db", "events"));
   }
 
   @Test
-  void theBoltCommitsEveryIdOnceToTheBranchInZstdAndAFastForwardPublishesThem() throws Exception {
-    String ledgerKey = UUID.randomUUID().toString();
-    IcebergOptions options = new IcebergOptions.Builder()
+  void theBoltAndTheSplitSinkThroughALostCommitAnswerCommitEveryIdOnceToTheBranchInZstdForAFastForwardToPublish() throws Exception {
+    Map<String, String> boltCatalog = catalogWithTable("bolt");
+    Map<String, String> splitCatalog = catalogWithTable("split");
+    Faults faults = Faults.create();
+    faults.inject(Faults.CommitFault.UNKNOWN_AFTER, 1);
+    String boltLedger = UUID.randomUUID().toString();
+    String splitLedger = UUID.randomUUID().toString();
+    TopologyBuilder builder = new TopologyBuilder();
+
+    IcebergOptions bolt = new IcebergOptions.Builder()
         .withCatalogName("test")
-        .withCatalogProperties(catalogProperties)
+        .withCatalogProperties(boltCatalog)
         .withTable("db.events")
         .withBranch(AUDIT)
         .withWriteProperties(ZSTD)
@@ -89,36 +103,30 @@ class BranchWritesLocalClusterTest {
         .withCommitIntervalMillis(1_000)
         .withTickIntervalSecs(1)
         .build();
-    TopologyBuilder builder = new TopologyBuilder();
-    builder.setSpout("events", new ReplayingSpout(ledgerKey, EVENTS), 1);
-    builder.setBolt("iceberg", new IcebergBolt(options), 2).shuffleGrouping("events");
+    builder.setSpout("bolt-events", new ReplayingSpout(boltLedger, EVENTS), 1);
+    builder.setBolt("iceberg", new IcebergBolt(bolt), 2).shuffleGrouping("bolt-events");
 
-    LocalClusterRuns.runUntilAllAcked(cluster, "branch-" + ledgerKey.substring(0, 8), builder.createTopology(), ledgerKey, EVENTS);
-
-    assertOnTheBranchOnlyThenPublished();
-  }
-
-  @Test
-  void theSplitSinkFromFluxKeysLandsEveryIdOnceOnTheBranchThroughALostCommitAnswer() throws Exception {
-    Faults faults = Faults.create();
-    faults.inject(Faults.CommitFault.UNKNOWN_AFTER, 1);
-    String ledgerKey = UUID.randomUUID().toString();
-    Map<String, Object> writer = fluxKeys(catalogProperties);
+    Map<String, Object> writer = fluxKeys(splitCatalog);
     writer.put("commit-interval-records", 100);
     writer.put("commit-interval-millis", 1_000);
-    Map<String, Object> committer = fluxKeys(FaultInjectingCatalog.properties(catalogProperties, faults));
+    Map<String, Object> committer = fluxKeys(FaultInjectingCatalog.properties(splitCatalog, faults));
     committer.put("group-commit-interval-millis", 1_000);
-    TopologyBuilder builder = new TopologyBuilder();
-    builder.setSpout("events", new ReplayingSpout(ledgerKey, EVENTS), 1);
+    builder.setSpout("split-events", new ReplayingSpout(splitLedger, EVENTS), 1);
     builder.setBolt("iceberg-writer", new IcebergWriterBolt(IcebergOptions.fromMap(writer)), 2)
-        .fieldsGrouping("events", new Fields("region"));
+        .fieldsGrouping("split-events", new Fields("region"));
     builder.setBolt("iceberg-committer", new IcebergCommitterBolt(IcebergOptions.fromMap(committer)), 1)
         .globalGrouping("iceberg-writer");
 
-    LocalClusterRuns.runUntilAllAcked(cluster, "split-branch-" + ledgerKey.substring(0, 8), builder.createTopology(), ledgerKey, EVENTS);
+    ReplayingSpout.Ledger boltAcks = ReplayingSpout.ledger(boltLedger);
+    LocalClusterRuns.runUntilAllAcked(cluster, "branch-" + boltLedger.substring(0, 8), builder.createTopology(),
+        LocalClusterRuns.config(), splitLedger, EVENTS,
+        () -> Deadline.await(Duration.ofSeconds(180), () -> boltAcks.acked.size() == EVENTS,
+            () -> "all " + EVENTS + " ids acked by the bolt; acked " + boltAcks.acked.size()));
 
     assertThat(faults.injected).as("lost commit answers").hasValue(1);
-    assertOnTheBranchOnlyThenPublished();
+    assertAll(
+        () -> assertOnTheBranchOnlyThenPublished("the bolt's table", events(boltCatalog)),
+        () -> assertOnTheBranchOnlyThenPublished("the split sink's table", events(splitCatalog)));
   }
 
   /** The options map a Flux file would give {@code fromMap}, as a mutable map. */
@@ -133,25 +141,25 @@ class BranchWritesLocalClusterTest {
     return keys;
   }
 
-  void assertOnTheBranchOnlyThenPublished() {
+  static void assertOnTheBranchOnlyThenPublished(String which, Table table) {
     table.refresh();
-    assertThat(table.snapshot(SnapshotRef.MAIN_BRANCH)).as("main's head").isNull();
-    assertThat(copiesPerId(TestTables.ids(table, AUDIT))).as("copies of each id on the branch").isEqualTo(oncePerId());
+    assertThat(table.snapshot(SnapshotRef.MAIN_BRANCH)).as(which + ": main's head").isNull();
+    assertThat(copiesPerId(TestTables.ids(table, AUDIT))).as(which + ": copies of each id on the branch").isEqualTo(oncePerId());
 
     List<Snapshot> snapshots = TestTables.snapshots(table);
     List<Snapshot> branch = new ArrayList<>();
     SnapshotUtil.ancestorsOf(table.snapshot(AUDIT).snapshotId(), table::snapshot).forEach(branch::add);
-    assertThat(snapshots).as("every snapshot is on the branch").hasSameElementsAs(branch);
-    assertThat(snapshots).allSatisfy(s -> assertThat(s.summary()).containsKey(IcebergOptions.COMMIT_ID_PROPERTY));
+    assertThat(snapshots).as(which + ": every snapshot is on the branch").hasSameElementsAs(branch);
+    assertThat(snapshots).allSatisfy(s -> assertThat(s.summary()).as(which).containsKey(IcebergOptions.COMMIT_ID_PROPERTY));
     assertThat(snapshots.stream().collect(Collectors.groupingBy(s -> s.summary().get(IcebergOptions.COMMIT_ID_PROPERTY), Collectors.counting())))
-        .as("snapshots per commit id").allSatisfy((id, count) -> assertThat(count).as(id).isEqualTo(1L));
-    assertThat(ParquetFooters.codecs(dataFiles(AUDIT))).as("codecs in the footers").containsExactly(CompressionCodecName.ZSTD);
+        .as(which + ": snapshots per commit id").allSatisfy((id, count) -> assertThat(count).as(id).isEqualTo(1L));
+    assertThat(ParquetFooters.codecs(dataFiles(table, AUDIT))).as(which + ": codecs in the footers").containsExactly(CompressionCodecName.ZSTD);
 
     table.manageSnapshots().fastForwardBranch(SnapshotRef.MAIN_BRANCH, AUDIT).commit();
-    assertThat(copiesPerId(TestTables.ids(table, SnapshotRef.MAIN_BRANCH))).as("copies of each id on main, published").isEqualTo(oncePerId());
+    assertThat(copiesPerId(TestTables.ids(table, SnapshotRef.MAIN_BRANCH))).as(which + ": copies of each id on main, published").isEqualTo(oncePerId());
   }
 
-  List<DataFile> dataFiles(String ref) {
+  static List<DataFile> dataFiles(Table table, String ref) {
     List<DataFile> files = new ArrayList<>();
     try (CloseableIterable<FileScanTask> tasks = table.newScan().useRef(ref).planFiles()) {
       tasks.forEach(task -> files.add(task.file()));
