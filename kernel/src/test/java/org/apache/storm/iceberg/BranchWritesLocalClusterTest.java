@@ -41,6 +41,7 @@ import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -54,6 +55,10 @@ import org.junit.jupiter.api.io.TempDir;
  * fast-forward then publishes exactly those rows on main.
  */
 @ExtendWith(SharedLocalCluster.class)
+// Long tier, checked before the class starts its cluster (the quick tier was over its 8 minutes).
+// The quick tier's proofs: BranchWritesTest (the bolt's and the split committer's tasks on a branch),
+// WritePropertiesTest (the footers) and CommitFailureTest on a branch.
+@EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
 class BranchWritesLocalClusterTest {
   static final long EVENTS = 400;
   static final String AUDIT = "audit";
