@@ -16,7 +16,12 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
-/** README's options table has a row for every builder method and every {@code fromMap} key. */
+/**
+ * README's one options table ("### Options", under "Configuration reference") has a row for every
+ * public {@code with*} method of {@link IcebergOptions.Builder} and every {@code fromMap} key
+ * ({@code IcebergOptions.MAP_KEYS}), each with its four cells: builder method, Flux key, default,
+ * what it does.
+ */
 class ReadmeOptionsTableTest {
   private static final Path README = Path.of("../README.md");
   private static final Pattern BUILDER_METHOD = Pattern.compile("`(with\\w+)\\(");
@@ -58,9 +63,13 @@ class ReadmeOptionsTableTest {
     String section = readme.substring(start + 1, readme.indexOf("\n### ", start + 1));
     List<String> lines = section.lines().filter(line -> line.startsWith("|")).toList();
     assertThat(lines.get(0)).isEqualTo("| builder method | Flux key | default | what it does |");
-    return lines.stream()
+    List<List<String>> rows = lines.stream()
         .skip(2)
         .map(line -> Arrays.stream(line.substring(1, line.length() - 1).split(" \\| ")).map(String::trim).toList())
         .toList();
+    for (List<String> row : rows) {
+      assertThat(row).as("cells of the options row %s", row).hasSize(4).allSatisfy(cell -> assertThat(cell).isNotBlank());
+    }
+    return rows;
   }
 }

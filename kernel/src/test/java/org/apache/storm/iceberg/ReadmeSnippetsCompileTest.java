@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every {@code ```java} block of README.md compiles against the library, as a user would paste it.
+ * Every {@code ```java} block of README.md and of the reference pages in docs/ compiles against the
+ * library, as a user would paste it.
  *
  * <p>A block that declares a type is a source file of its own, so it must carry its own imports; the
  * blocks that declare types compile together, so one may use another's class. Any other block is the
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReadmeSnippetsCompileTest {
   private static final Path README = Path.of("../README.md");
+  private static final Path DOCS = Path.of("../docs");
   private static final Pattern TYPE_DECLARATION =
       Pattern.compile("^(?:public )?(?:final |abstract )*(?:class|interface|record|enum) (\\w+)", Pattern.MULTILINE);
 
@@ -56,8 +58,13 @@ class ReadmeSnippetsCompileTest {
   @Test
   void everyJavaSnippetInTheReadmeCompiles() throws IOException {
     List<Source> sources = new ArrayList<>();
-    List<Snippet> snippets = snippets(Files.readAllLines(README));
+    List<Snippet> snippets = snippets(README);
     assertThat(snippets).as("```java blocks in " + README.toAbsolutePath()).hasSizeGreaterThanOrEqualTo(5);
+    try (var pages = Files.list(DOCS)) {
+      for (Path page : pages.filter(p -> p.toString().endsWith(".md")).sorted().toList()) {
+        snippets.addAll(snippets(page));
+      }
+    }
     for (Snippet snippet : snippets) {
       sources.add(snippet.asSource());
     }
@@ -71,7 +78,7 @@ class ReadmeSnippetsCompileTest {
     for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
       if (d.getKind() == Diagnostic.Kind.ERROR) {
         Source source = (Source) d.getSource();
-        errors.add("README.md line " + source.readmeLine(d.getLineNumber()) + ": " + d.getMessage(Locale.ROOT));
+        errors.add(source.page + " line " + source.readmeLine(d.getLineNumber()) + ": " + d.getMessage(Locale.ROOT));
       }
     }
     assertThat(errors).as("README's Java snippets compile").isEmpty();
@@ -82,7 +89,9 @@ class ReadmeSnippetsCompileTest {
     return System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
   }
 
-  static List<Snippet> snippets(List<String> readme) {
+  static List<Snippet> snippets(Path page) throws IOException {
+    List<String> readme = Files.readAllLines(page);
+    String name = page.getFileName().toString();
     List<Snippet> snippets = new ArrayList<>();
     for (int i = 0; i < readme.size(); i++) {
       String fence = readme.get(i);
@@ -94,14 +103,14 @@ class ReadmeSnippetsCompileTest {
           String line = readme.get(i);
           code.add(line.length() >= indent && line.substring(0, indent).isBlank() ? line.substring(indent) : line.strip());
         }
-        snippets.add(new Snippet(firstLine, code));
+        snippets.add(new Snippet(name, firstLine, code));
       }
     }
     return snippets;
   }
 
-  /** One ```java block: its code lines and the README line number of the first. */
-  record Snippet(int firstLine, List<String> code) {
+  /** One ```java block: the page it is on, its code lines and the page's line number of the first. */
+  record Snippet(String page, int firstLine, List<String> code) {
     Source asSource() {
       Matcher type = TYPE_DECLARATION.matcher(String.join("\n", code));
       List<Integer> readmeLines = new ArrayList<>();
@@ -111,9 +120,9 @@ class ReadmeSnippetsCompileTest {
         for (int i = 0; i < code.size(); i++) {
           line(text, readmeLines, code.get(i), firstLine + i);
         }
-        return new Source("readme/" + type.group(1), text.toString(), readmeLines);
+        return new Source(page, "readme/" + type.group(1), text.toString(), readmeLines);
       }
-      String name = "Snippet" + firstLine;
+      String name = "Snippet" + page.replaceAll("\\W", "_") + firstLine;
       line(text, readmeLines, "package readme;", firstLine);
       FRAGMENT_IMPORTS.forEach(i -> line(text, readmeLines, "import " + i + ";", firstLine));
       for (int i = 0; i < code.size(); i++) {
@@ -128,7 +137,7 @@ class ReadmeSnippetsCompileTest {
         line(text, readmeLines, code.get(i).startsWith("import ") ? "" : code.get(i), firstLine + i);
       }
       line(text, readmeLines, "}}", firstLine + code.size() - 1);
-      return new Source("readme/" + name, text.toString(), readmeLines);
+      return new Source(page, "readme/" + name, text.toString(), readmeLines);
     }
 
     private static void line(StringBuilder text, List<Integer> readmeLines, String line, int readmeLine) {
@@ -137,13 +146,15 @@ class ReadmeSnippetsCompileTest {
     }
   }
 
-  /** A generated source file that knows which README line each of its lines came from. */
+  /** A generated source file that knows which page, and which line of it, each of its lines came from. */
   static final class Source extends SimpleJavaFileObject {
+    final String page;
     private final String text;
     private final List<Integer> readmeLines;
 
-    Source(String path, String text, List<Integer> readmeLines) {
+    Source(String page, String path, String text, List<Integer> readmeLines) {
       super(URI.create("string:///" + path + Kind.SOURCE.extension), Kind.SOURCE);
+      this.page = page;
       this.text = text;
       this.readmeLines = readmeLines;
     }
