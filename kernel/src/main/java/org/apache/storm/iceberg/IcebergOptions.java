@@ -370,7 +370,7 @@ public final class IcebergOptions implements Serializable {
     /**
      * Writes each source record once: the named extractor (for example {@code kafka}) reads each
      * tuple's source position, the sink skips a tuple whose record it committed or holds, and every
-     * commit records the positions the sink holds (README.md, "Exactly-once from Kafka").
+     * commit records the positions the sink holds (README.md, "Kafka to Iceberg, exactly once").
      */
     public Builder withSourcePositions(String name, Map<String, String> properties) {
       draft.sourcePositions = ProviderChoice.named(SourcePositionExtractorFactory.class, name, properties);
@@ -391,20 +391,20 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
-    /** Iceberg {@code write.*} properties for this sink's files, over the table's (README.md, "Write properties"). */
+    /** Iceberg {@code write.*} properties for this sink's files, over the table's (README.md, "Write properties and branches"). */
     public Builder withWriteProperties(Map<String, String> properties) {
       draft.writeProperties.clear();
       draft.writeProperties.putAll(Objects.requireNonNull(properties, "write properties"));
       return this;
     }
 
-    /** Commits every append to this branch (README.md, "Branch writes"); default {@value #DEFAULT_BRANCH}. */
+    /** Commits every append to this branch (README.md, "Write properties and branches"); default {@value #DEFAULT_BRANCH}. */
     public Builder withBranch(String branch) {
       draft.branch = branch;
       return this;
     }
 
-    /** Lets the sink add columns and widen types for tuple values (README.md, "Schema evolution"); default off. */
+    /** Lets the sink add columns and widen types for tuple values (docs/MAPPING.md, "Schema evolution"); default off. */
     public Builder withSchemaEvolution(SchemaEvolution mode) {
       draft.schemaEvolution = Objects.requireNonNull(mode, "withSchemaEvolution") == SchemaEvolution.ADD_AND_WIDEN;
       return this;
@@ -412,7 +412,7 @@ public final class IcebergOptions implements Serializable {
 
     /**
      * Emits each tuple that cannot be written (the mapper refuses it, or the file writer would) on
-     * this stream, anchored to it, then acks it, instead of failing it (README.md, "Dead-letter
+     * this stream, anchored to it, then acks it, instead of failing it (docs/MAPPING.md, "Dead-letter
      * stream"). Bolts only: Trident states refuse it.
      */
     public Builder withDeadLetterStream(String streamId) {

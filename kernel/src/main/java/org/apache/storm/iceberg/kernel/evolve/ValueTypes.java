@@ -21,7 +21,7 @@ import org.apache.iceberg.types.Types;
 import org.apache.storm.iceberg.spi.RecordMappingException;
 
 /**
- * The Iceberg type of a Java value, for a column schema evolution adds (README.md, "Schema
+ * The Iceberg type of a Java value, for a column schema evolution adds (docs/MAPPING.md, "Schema
  * evolution", has the table): Boolean, Integer/Short/Byte, Long, Float, Double, BigDecimal (its
  * precision and scale), BigInteger (a decimal of scale 0), CharSequence, UUID, byte[]/ByteBuffer,
  * LocalDate, LocalTime, LocalDateTime, and Instant/OffsetDateTime/ZonedDateTime (timestamptz); a
@@ -56,7 +56,7 @@ final class ValueTypes {
       return element == null ? null : Types.ListType.ofOptional(ids.getAsInt(), element);
     }
     throw new RecordMappingException(path, "field '" + path + "' has no column, and no Iceberg type is inferred from a "
-        + value.getClass().getName() + " (README.md, \"Schema evolution\", lists the Java types that are): add the column"
+        + value.getClass().getName() + " (docs/MAPPING.md, \"Schema evolution\", lists the Java types that are): add the column"
         + " from outside, or send a value of a listed type");
   }
 
