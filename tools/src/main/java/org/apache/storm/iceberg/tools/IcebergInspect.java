@@ -1,4 +1,4 @@
-package org.apache.storm.iceberg.examples;
+package org.apache.storm.iceberg.tools;
 
 import java.io.PrintStream;
 import java.time.Duration;
@@ -13,6 +13,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
@@ -33,10 +34,14 @@ import org.apache.storm.iceberg.spi.WalStoreListing;
  * </ul>
  *
  * <pre>
- *   java -cp storm-iceberg-examples-…-topology.jar:$(hadoop classpath) org.apache.storm.iceberg.examples.IcebergInspect \
+ *   java -jar storm-iceberg-tools-….jar \
  *     --catalog type=hadoop --catalog warehouse=file:/data/warehouse --table examples.events \
  *     [--catalog-name NAME] [--snapshots 20] [--wal-store hadoop-fs --wal-property path=hdfs://…]
  * </pre>
+ *
+ * The jar carries Hadoop's client, the JDBC drivers (SQLite, PostgreSQL) and the REST catalog's
+ * client; {@code storm jar storm-iceberg-tools-….jar org.apache.storm.iceberg.tools.IcebergInspect …}
+ * runs it too.
  *
  * Catalog property values are never printed.
  */
@@ -56,6 +61,9 @@ public final class IcebergInspect {
       inspect(table, wal, arguments.snapshots, System.currentTimeMillis(), System.out);
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
+      System.exit(2);
+    } catch (NoSuchTableException e) {
+      System.err.println(e.getMessage() + ": check --table and the catalog properties (--catalog, --catalog-name)");
       System.exit(2);
     }
   }
