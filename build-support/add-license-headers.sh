@@ -69,7 +69,7 @@ style() {
     bench/results/*|docs/BENCHMARKS.md|LICENSE|NOTICE) ;;
     *.java) echo java ;;
     *.xml|*.md) echo markup ;;
-    *.yaml|*.yml|*.properties|*.sh|*.py|*/META-INF/services/*) echo hash ;;
+    *.yaml|*.yml|*.properties|*.sh|*.py|*.txt|*/META-INF/services/*) echo hash ;;
     *) if head -c 2 "$1" 2>/dev/null | grep -q '^#!'; then echo hash; fi ;;
   esac
   return 0

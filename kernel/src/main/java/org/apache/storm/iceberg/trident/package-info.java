@@ -22,6 +22,8 @@
  * ways: {@link org.apache.storm.iceberg.trident.IcebergStateFactory} with {@link
  * org.apache.storm.iceberg.trident.IcebergStateUpdater} in {@code partitionPersist}, one snapshot
  * per partition and transaction; or {@link org.apache.storm.iceberg.trident.IcebergTrident#persist},
- * one snapshot per transaction for the whole stream.
+ * one snapshot per transaction for the whole stream. Their serialized form is not a contract.
+ *
+ * @serial exclude
  */
 package org.apache.storm.iceberg.trident;
