@@ -80,4 +80,18 @@ class ShadedTopologyJarIT {
       assertThat(jar.getEntry("org/apache/hadoop/conf/Configuration.class")).as("Hadoop is the worker's").isNull();
     }
   }
+
+  @Test
+  void theBundledNoticesAndLicensesAreKept() throws IOException {
+    try (JarFile jar = new JarFile(jar().toFile())) {
+      assertThat(text(jar, "META-INF/NOTICE")).contains("Apache Storm Iceberg (storm-iceberg)", "flux-core");
+      assertThat(text(jar, "NOTICE")).as("the notices at the root of Iceberg's jars").contains("Apache Iceberg");
+      assertThat(text(jar, "META-INF/LICENSE")).as("this project's license first").startsWith("\n                                 Apache License");
+    }
+  }
+
+  static String text(JarFile jar, String entry) throws IOException {
+    assertThat(jar.getEntry(entry)).as(entry).isNotNull();
+    return new String(jar.getInputStream(jar.getEntry(entry)).readAllBytes(), StandardCharsets.UTF_8);
+  }
 }
