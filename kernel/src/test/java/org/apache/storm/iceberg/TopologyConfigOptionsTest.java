@@ -87,6 +87,25 @@ class TopologyConfigOptionsTest {
   }
 
   @Test
+  void anEntryKeyChangesOneEntryOfAMapAndKeepsTheOthers() {
+    stormJarOptions("iceberg.catalog.uri=jdbc:sqlite:/tmp/other.db", "iceberg.write-properties.write.parquet.compression-codec=zstd");
+    Map<String, String> catalog = Map.of("type", "jdbc", "uri", "jdbc:sqlite:/tmp/c.db", "jdbc.user", "storm");
+
+    IcebergOptions options =
+        new IcebergOptions.Builder().withCatalogProperties(catalog).withTable("db.events").overriddenByTopologyConfig(Map.of()).build();
+
+    assertThat(options.catalogProperties()).isEqualTo(Map.of("type", "jdbc", "uri", "jdbc:sqlite:/tmp/other.db", "jdbc.user", "storm"));
+    assertThat(options.writeProperties()).isEqualTo(Map.of("write.parquet.compression-codec", "zstd"));
+
+    Config conf = new Config();
+    conf.put("iceberg.catalog", Map.of("type", "hadoop", "warehouse", "file:/tmp/w"));
+    assertThat(new IcebergOptions.Builder().withCatalogProperties(catalog).withTable("db.events").overriddenByTopologyConfig(conf)
+        .build().catalogProperties())
+        .as("entries go over the map the configuration gives whole")
+        .isEqualTo(Map.of("type", "hadoop", "warehouse", "file:/tmp/w", "uri", "jdbc:sqlite:/tmp/other.db"));
+  }
+
+  @Test
   void withoutTheCallTheTopologyConfigIsNotRead() {
     stormJarOptions("iceberg.table=db.events");
     assertThat(inCode().build().table()).isEqualTo("db.in_code");
@@ -122,9 +141,11 @@ class TopologyConfigOptionsTest {
             + " did you mean 'iceberg.commit-interval-records'?; fix or remove it where the topology configuration is set"
             + " (storm jar -c, Flux's config:, the topology's Config). The iceberg.* keys are IcebergOptions.fromMap's keys: [auto-create,");
 
-    assertThatThrownBy(() -> inCode().overriddenByTopologyConfig(Map.of("iceberg.catalog.uri", "jdbc:x")).build())
-        .hasMessageStartingWith("unknown topology configuration key 'iceberg.catalog.uri': 'iceberg.catalog' takes its whole"
-            + " value, a map as JSON with storm jar (-c 'iceberg.catalog={\"uri\":\"...\"}') or a YAML map in Flux's config:");
+    System.clearProperty("storm.options");
+    assertThatThrownBy(() -> inCode().overriddenByTopologyConfig(Map.of("iceberg.table.name", "events")).build())
+        .hasMessageStartingWith("unknown topology configuration key 'iceberg.table.name': 'iceberg.table' takes one value,"
+            + " not entries; only catalog, hadoop-configuration, write-properties and snapshot-properties take entries"
+            + " such as 'iceberg.catalog.uri'; fix or remove it");
   }
 
   @Test

@@ -39,9 +39,9 @@ final class KeySuggestions {
     int dot = name.indexOf('.');
     if (dot > 0 && known.contains(name.substring(0, dot))) {
       String whole = prefix + name.substring(0, dot);
-      return "unknown topology configuration key '" + key + "': '" + whole + "' takes its whole value, a map as JSON"
-          + " with storm jar (-c '" + whole + "={\"" + name.substring(dot + 1) + "\":\"...\"}') or a YAML map in Flux's config:"
-          + where;
+      return "unknown topology configuration key '" + key + "': '" + whole + "' takes one value, not entries; only"
+          + " catalog, hadoop-configuration, write-properties and snapshot-properties take entries such as '"
+          + prefix + "catalog.uri'" + where;
     }
     String closest = closest(name, known);
     return "unknown topology configuration key '" + key + "'"

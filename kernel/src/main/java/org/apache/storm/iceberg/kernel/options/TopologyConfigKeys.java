@@ -55,8 +55,44 @@ public final class TopologyConfigKeys {
   /** The {@code fromMap} keys {@code prefixed} sets, without the prefix. */
   public static Set<String> unprefixed(Map<String, ?> prefixed) {
     Set<String> keys = new TreeSet<>();
-    prefixed.keySet().forEach(key -> keys.add(key.substring(PREFIX.length())));
+    prefixed.keySet().forEach(key -> keys.add(key.substring(PREFIX.length()).split("\\.", 2)[0]));
     return keys;
+  }
+
+  /**
+   * Folds each {@code iceberg.<map key>.<entry>} (for example {@code iceberg.catalog.uri}) into its
+   * map, over the map the topology configuration gives whole, or else over the builder's: an operator
+   * changes one catalog property without restating the others.
+   */
+  static Map<String, Object> withEntriesFolded(Map<String, Object> prefixed, OptionsDraft draft) {
+    Map<String, Map<String, String>> builders = Map.of(
+        "catalog", draft.catalogProperties,
+        "hadoop-configuration", draft.hadoopConfiguration,
+        "write-properties", draft.writeProperties,
+        "snapshot-properties", Map.of());
+    Map<String, Object> folded = new TreeMap<>();
+    Map<String, Map<String, Object>> entriesByKey = new TreeMap<>();
+    prefixed.forEach((key, value) -> {
+      String[] parts = key.substring(PREFIX.length()).split("\\.", 2);
+      if (parts.length == 2 && builders.containsKey(parts[0])) {
+        entriesByKey.computeIfAbsent(parts[0], name -> new LinkedHashMap<>()).put(parts[1], value);
+      } else {
+        folded.put(key, value);
+      }
+    });
+    entriesByKey.forEach((name, entries) -> {
+      Object whole = prefixed.get(PREFIX + name);
+      Map<String, Object> merged = new LinkedHashMap<>(builders.get(name));
+      if (whole instanceof Map<?, ?> given) {
+        merged.clear();
+        given.forEach((k, v) -> merged.put(String.valueOf(k), v));
+      } else if (whole != null) {
+        throw new IllegalArgumentException("'" + PREFIX + name + "' must be a map, got " + whole);
+      }
+      merged.putAll(entries);
+      folded.put(PREFIX + name, merged);
+    });
+    return folded;
   }
 
   /**
@@ -76,7 +112,7 @@ public final class TopologyConfigKeys {
       draft.sealPolicies.clear();
     }
     try {
-      keys.readPrefixed(prefixed, PREFIX, builder);
+      keys.readPrefixed(withEntriesFolded(prefixed, draft), PREFIX, builder);
       T built = build.get();
       // Key names only: values may be secrets.
       LOG.info("IcebergOptions: the topology configuration set {}, over the builder's values", prefixed.keySet());
