@@ -1,3 +1,22 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
 package org.apache.storm.iceberg;
 
 import static org.apache.storm.iceberg.kernel.options.OptionKeys.eachEntry;
@@ -23,6 +42,7 @@ import org.apache.storm.iceberg.kernel.options.OptionsDraft;
 import org.apache.storm.iceberg.kernel.options.ProviderChoice;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
+import org.apache.storm.iceberg.kernel.options.TopologyConfigKeys;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
 import org.apache.storm.iceberg.spi.RecordMapper;
@@ -115,6 +135,17 @@ public final class IcebergOptions implements Serializable {
     return MAP_KEYS.read(config, new Builder()).build();
   }
 
+  /**
+   * As {@link #fromMap(Map)}, overridden by the {@code iceberg.}-prefixed keys of the topology
+   * configuration and of {@code storm jar -c} ({@link Builder#overriddenByTopologyConfig}); for Flux,
+   * the second argument is the YAML's {@code config:} section, by an anchor.
+   */
+  public static IcebergOptions fromMap(Map<String, Object> config, Map<String, Object> topologyConfig) {
+    Builder builder = new Builder().overriddenByTopologyConfig(topologyConfig);
+    MAP_KEYS.read(config, builder, TopologyConfigKeys.unprefixed(TopologyConfigKeys.of(topologyConfig)));
+    return builder.build();
+  }
+
   /** The keys {@link #fromMap} reads. */
   static Set<String> mapKeys() {
     return MAP_KEYS.keys();
@@ -165,6 +196,8 @@ public final class IcebergOptions implements Serializable {
   /** Builds {@link IcebergOptions}; every setter returns the builder. */
   public static final class Builder {
     private final OptionsDraft draft = new OptionsDraft();
+    /** Null when the topology configuration is not read. */
+    private Map<String, ?> topologyConfig;
 
     /**
      * Catalog properties, passed to {@code CatalogUtil.buildIcebergCatalog} on each worker. The value
@@ -427,9 +460,24 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
+    /**
+     * At {@link #build()}, reads the {@code iceberg.}-prefixed {@link IcebergOptions#fromMap} keys of
+     * this topology configuration, and of {@code storm jar -c} over them, over every other builder
+     * call whatever its order (README.md, "Options from the topology configuration"). Unknown
+     * {@code iceberg.} keys are refused.
+     */
+    public Builder overriddenByTopologyConfig(Map<String, ?> topologyConfig) {
+      this.topologyConfig = Objects.requireNonNull(topologyConfig, "topology configuration");
+      return this;
+    }
+
     /** Validates everything; an {@link IllegalArgumentException} says what to change. */
     public IcebergOptions build() {
-      return new IcebergOptions(draft.settings());
+      if (topologyConfig == null) {
+        return new IcebergOptions(draft.settings());
+      }
+      return TopologyConfigKeys.applyAndBuild(TopologyConfigKeys.of(topologyConfig), MAP_KEYS, this, draft,
+          () -> new IcebergOptions(draft.settings()));
     }
   }
 }

@@ -1,3 +1,22 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
 package org.apache.storm.iceberg.kernel.options;
 
 import java.util.LinkedHashMap;
@@ -57,6 +76,11 @@ public final class OptionKeys<B> {
 
   /** Calls {@code builder} once for each key in {@code config}, in the order the keys were bound. */
   public B read(Map<String, ?> config, B builder) {
+    return read(config, builder, Set.of());
+  }
+
+  /** As {@link #read(Map, Object)}, where a required key may instead be one of {@code givenElsewhere}. */
+  public B read(Map<String, ?> config, B builder, Set<String> givenElsewhere) {
     Set<String> unknown = new TreeSet<>(config.keySet());
     unknown.removeAll(readers.keySet());
     if (!unknown.isEmpty()) {
@@ -66,8 +90,28 @@ public final class OptionKeys<B> {
       Object value = config.get(key);
       if (value != null) {
         reader.read(builder, key, value);
-      } else if (required.contains(key)) {
+      } else if (required.contains(key) && !givenElsewhere.contains(key)) {
         throw new IllegalArgumentException("'" + key + "' is required");
+      }
+    });
+    return builder;
+  }
+
+  /**
+   * Calls {@code builder} once for each key of {@code prefixed}, whose keys are the bound keys with
+   * {@code prefix} in front; messages name the key as given, and an unknown one names the closest
+   * known key.
+   */
+  public B readPrefixed(Map<String, ?> prefixed, String prefix, B builder) {
+    for (String key : prefixed.keySet()) {
+      if (!key.startsWith(prefix) || !readers.containsKey(key.substring(prefix.length()))) {
+        throw new IllegalArgumentException(KeySuggestions.unknown(key, prefix, readers.keySet()));
+      }
+    }
+    readers.forEach((key, reader) -> {
+      Object value = prefixed.get(prefix + key);
+      if (value != null) {
+        reader.read(builder, prefix + key, value);
       }
     });
     return builder;

@@ -1,4 +1,23 @@
-package org.apache.storm.iceberg.examples;
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.tools;
 
 import java.io.PrintStream;
 import java.time.Duration;
@@ -13,6 +32,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
@@ -33,10 +53,14 @@ import org.apache.storm.iceberg.spi.WalStoreListing;
  * </ul>
  *
  * <pre>
- *   java -cp storm-iceberg-examples-…-topology.jar:$(hadoop classpath) org.apache.storm.iceberg.examples.IcebergInspect \
+ *   java -jar storm-iceberg-tools-….jar \
  *     --catalog type=hadoop --catalog warehouse=file:/data/warehouse --table examples.events \
  *     [--catalog-name NAME] [--snapshots 20] [--wal-store hadoop-fs --wal-property path=hdfs://…]
  * </pre>
+ *
+ * The jar carries Hadoop's client, the JDBC drivers (SQLite, PostgreSQL) and the REST catalog's
+ * client; {@code storm jar storm-iceberg-tools-….jar org.apache.storm.iceberg.tools.IcebergInspect …}
+ * runs it too.
  *
  * Catalog property values are never printed.
  */
@@ -56,6 +80,9 @@ public final class IcebergInspect {
       inspect(table, wal, arguments.snapshots, System.currentTimeMillis(), System.out);
     } catch (IllegalArgumentException e) {
       System.err.println(e.getMessage());
+      System.exit(2);
+    } catch (NoSuchTableException e) {
+      System.err.println(e.getMessage() + ": check --table and the catalog properties (--catalog, --catalog-name)");
       System.exit(2);
     }
   }
