@@ -88,7 +88,7 @@ class OptionsFromMapTest {
     Map<String, Object> unknown = base();
     unknown.put("commit-intervall-records", 5);
     assertThatThrownBy(() -> IcebergOptions.fromMap(unknown))
-        .hasMessageStartingWith("unknown IcebergOptions keys [commit-intervall-records]; known keys are [auto-create, branch, catalog,");
+        .hasMessageStartingWith("unknown IcebergOptions keys [commit-intervall-records]; known keys are [allowed-namespaces, auto-create, branch, catalog,");
 
     Map<String, Object> badNumber = base();
     badNumber.put("commit-interval-records", "lots");
