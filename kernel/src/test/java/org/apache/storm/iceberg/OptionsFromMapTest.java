@@ -100,7 +100,7 @@ class OptionsFromMapTest {
 
     Map<String, Object> noTable = base();
     noTable.remove("table");
-    assertThatThrownBy(() -> IcebergOptions.fromMap(noTable)).hasMessage("'table' is required");
+    assertThatThrownBy(() -> IcebergOptions.fromMap(noTable)).hasMessage("no table: set withTable(\"namespace.table\"), or withTableRouter to take each tuple's table from it");
 
     Map<String, Object> unpartitioned = base();
     unpartitioned.put("auto-create", Map.of("schema", List.of("id long")));
