@@ -48,10 +48,10 @@ public final class IcebergStateFactory implements StateFactory {
    */
   public IcebergStateFactory(IcebergOptions options) {
     this.options = Objects.requireNonNull(options, "options");
-    TridentChecks.requireNotOpaque(OptionsAccess.settings(options).trident().stateType());
-    TridentChecks.requireNoSchemaEvolution(OptionsAccess.settings(options));
     RoutingChecks.refuseRouting(OptionsAccess.settings(options), "IcebergStateFactory",
         "a Trident transaction is one append to one table; route upstream with one state per table, or write with IcebergBolt, which routes");
+    TridentChecks.requireNotOpaque(OptionsAccess.settings(options).trident().stateType());
+    TridentChecks.requireNoSchemaEvolution(OptionsAccess.settings(options));
     TridentChecks.requireNoDeadLetterStream(OptionsAccess.settings(options), "IcebergStateFactory");
   }
 

@@ -27,6 +27,9 @@ final class RouteTemplate implements Serializable {
    * @throws IllegalArgumentException when a brace is unclosed, empty or nested
    */
   static RouteTemplate parse(String provider, String property, String text) {
+    if (text.contains("${")) {
+      throw malformed(provider, property, text, "a '${', which Flux replaces with its own properties");
+    }
     List<String> parts = new ArrayList<>();
     int at = 0;
     while (true) {
