@@ -211,6 +211,20 @@ class RoutingTest {
     sink.close();
   }
 
+  @Test
+  void withSchemaEvolutionARoutedTableIsCreatedFromTheFirstTuplesFields() {
+    start();
+    RoutedSinkTask sink = open(options().withAutoCreate(new org.apache.iceberg.Schema(), PartitionSpec.unpartitioned())
+        .withSchemaEvolution(org.apache.storm.iceberg.SchemaEvolution.ADD_AND_WIDEN).withCommitIntervalRecords(2).build());
+    sink.execute(event(1, "eu"));
+    sink.execute(event(2, "eu"));
+    assertThat(recorder.failed).isEmpty();
+    assertThat(table("eu").schema().columns()).extracting(org.apache.iceberg.types.Types.NestedField::name)
+        .containsExactly("id", "region", "event_time", "payload");
+    assertThat(ids("eu")).containsExactly(1L, 2L);
+    sink.close();
+  }
+
   /** What a worker dying mid-commit looks like: nothing in the sink catches it. */
   static final class Crash extends Error {
     Crash() {
