@@ -20,7 +20,7 @@
 #   bench/run.sh                 every benchmark (about 25 minutes on 2 cores)
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
 #                                MapperBenchmark KernelVsLimit EndToEnd TridentEndToEnd FlinkPeer CommitScaling
-#                                PartitionGrouping BatchMemory TridentMemory DedupCost
+#                                PartitionGrouping BatchMemory RoutingMemory TridentMemory DedupCost
 # JMH options can be overridden with JMH_OPTS (default: 1 fork, 3 warm-up and 5 measured 1 s iterations).
 # Builds with the reactor (never `mvn install`: the local repository is shared).
 set -euo pipefail
@@ -75,6 +75,7 @@ run BatchMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.ice
 run BatchMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.BatchMemory records 1000000
 run BatchMemory $harness.BatchMemory partitions 5
 run BatchMemory $harness.BatchMemory partitions 50
+run RoutingMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.RoutingMemory 1000 32 200
 # A long Trident run keeps bounded memory: the live heap a tenth into 3 million tuples and at their end.
 run TridentMemory java -Xmx512m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.TridentEndToEnd memory 3000000 50000
 

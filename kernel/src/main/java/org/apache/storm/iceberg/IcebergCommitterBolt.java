@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg;
 
 import java.util.Map;
+import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
@@ -49,6 +50,8 @@ public class IcebergCommitterBolt extends BaseRichBolt {
   private transient ShutdownGuard guard;
 
   public IcebergCommitterBolt(IcebergOptions options) {
+    RoutingChecks.refuseRouting(options.settings(), "IcebergCommitterBolt",
+        "route with the split sink by giving each table its own IcebergWriterBolt and IcebergCommitterBolt pair, or use IcebergBolt, which routes");
     this.options = options;
   }
 

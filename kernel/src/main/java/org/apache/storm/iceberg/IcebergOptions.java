@@ -51,6 +51,8 @@ import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
 import org.apache.storm.iceberg.spi.SourcePositionExtractor;
 import org.apache.storm.iceberg.spi.SourcePositionExtractorFactory;
+import org.apache.storm.iceberg.spi.TableRouter;
+import org.apache.storm.iceberg.spi.TableRouterFactory;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
 /**
@@ -77,6 +79,7 @@ public final class IcebergOptions implements Serializable {
   /** {@link Builder#withTridentStateName}: what a Trident state's commits are named by, with the topology's name. */
   public static final String DEFAULT_TRIDENT_STATE_NAME = OptionsDraft.DEFAULT_TRIDENT_STATE_NAME;
   public static final String DEFAULT_BRANCH = OptionsDraft.DEFAULT_BRANCH;
+  public static final int DEFAULT_MAX_OPEN_TABLES = SinkSettings.Routing.DEFAULT_MAX_OPEN_TABLES;
   /** Summary key carrying the commit id of every snapshot the sink commits. */
   public static final String COMMIT_ID_PROPERTY = SummaryKeys.COMMIT_ID;
   /** Prefix of the snapshot-summary keys the sink owns; user snapshot properties may not use it. */
@@ -86,7 +89,10 @@ public final class IcebergOptions implements Serializable {
   private static final OptionKeys<Builder> MAP_KEYS =
       new OptionKeys<Builder>()
           .required("catalog", stringMap(Builder::withCatalogProperties))
-          .required("table", text(Builder::withTable))
+          .optional("table", text(Builder::withTable))
+          .optional("table-router", OptionKeys.<Builder>provider(Builder::withTableRouter))
+          .optional("allowed-namespaces", OptionKeys.<Builder>textList(Builder::withAllowedNamespaces))
+          .optional("max-open-tables", wholeInt(Builder::withMaxOpenTables))
           .optional("catalog-name", text(Builder::withCatalogName))
           .optional("hadoop-configuration", stringMap(Builder::withHadoopConfiguration))
           .optional("commit-interval-records", wholeNumber(Builder::withCommitIntervalRecords))
@@ -162,8 +168,12 @@ public final class IcebergOptions implements Serializable {
   /** The catalog properties exactly as given (references unresolved); never log them, use {@link #toString()}. */
   public Map<String, String> catalogProperties() { return settings.target().catalogProperties(); }
   public Map<String, String> hadoopConfiguration() { return settings.target().hadoopConfiguration(); }
+  /** The target table, or null for a routing sink ({@link Builder#withTableRouter}). */
   public String table() { return settings.target().table(); }
-  public TableIdentifier tableIdentifier() { return settings.target().tableIdentifier(); }
+  public TableIdentifier tableIdentifier() { return settings.target().table() == null ? null : settings.target().tableIdentifier(); }
+  /** The namespaces a routing sink may write in; empty for any. */
+  public java.util.List<String> allowedNamespaces() { return settings.routing() == null ? java.util.List.of() : settings.routing().allowedNamespaces(); }
+  public int maxOpenTables() { return settings.routing() == null ? DEFAULT_MAX_OPEN_TABLES : settings.routing().maxOpenTables(); }
   /** The schema to create the table with when it does not exist, or null for no auto-create. */
   public Schema autoCreateSchema() { return settings.target().autoCreateOrNone().schema(); }
   public PartitionSpec autoCreateSpec() { return settings.target().autoCreateOrNone().spec(); }
@@ -228,6 +238,34 @@ public final class IcebergOptions implements Serializable {
     /** The target table, {@code namespace.table} (nested namespaces with more dots). */
     public Builder withTable(String tableName) {
       draft.table = tableName;
+      return this;
+    }
+
+    /**
+     * Takes each tuple's table from the named router ({@code field}, {@code stream} or {@code
+     * static}) instead of {@link #withTable} (README.md, "Routing to many tables").
+     */
+    public Builder withTableRouter(String name, Map<String, String> properties) {
+      draft.tableRouter = ProviderChoice.named(TableRouterFactory.class, name, properties);
+      return this;
+    }
+
+    /** As {@link #withTableRouter(String, Map)}, with a router instance; it travels with the topology. */
+    public Builder withTableRouter(TableRouter router) {
+      draft.tableRouter = ProviderChoice.instance(router);
+      return this;
+    }
+
+    /** A routing sink writes only tables in these namespaces; a tuple routed elsewhere is a mapping error. */
+    public Builder withAllowedNamespaces(java.util.List<String> namespaces) {
+      draft.allowedNamespaces.clear();
+      draft.allowedNamespaces.addAll(Objects.requireNonNull(namespaces, "withAllowedNamespaces"));
+      return this;
+    }
+
+    /** The most tables a routing task keeps open; default {@value #DEFAULT_MAX_OPEN_TABLES}. */
+    public Builder withMaxOpenTables(int tables) {
+      draft.maxOpenTables = tables;
       return this;
     }
 

@@ -26,6 +26,7 @@ import org.apache.storm.grouping.CustomStreamGrouping;
 import org.apache.storm.iceberg.kernel.grouping.GroupingChecks;
 import org.apache.storm.iceberg.kernel.grouping.PartitionRouter;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
+import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.task.WorkerTopologyContext;
 
 /**
@@ -81,6 +82,8 @@ public final class IcebergPartitionGrouping implements CustomStreamGrouping {
   public IcebergPartitionGrouping(IcebergOptions options, int tasksPerPartition, long refreshIntervalMillis) {
     this.options = Objects.requireNonNull(options, "options");
     GroupingChecks.requirePositive(tasksPerPartition, refreshIntervalMillis);
+    RoutingChecks.refuseRouting(OptionsAccess.settings(options), "IcebergPartitionGrouping",
+        "it groups by one table's partitions; use a fieldsGrouping on the routing field instead");
     GroupingChecks.refuseSourcePositions(OptionsAccess.settings(options), Thread.currentThread().getContextClassLoader());
     this.tasksPerPartition = tasksPerPartition;
     this.refreshIntervalMillis = refreshIntervalMillis;

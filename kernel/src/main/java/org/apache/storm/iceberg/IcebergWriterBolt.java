@@ -21,7 +21,9 @@ package org.apache.storm.iceberg;
 
 import org.apache.storm.iceberg.kernel.task.DescriptorEmitter;
 import java.util.Map;
+import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
@@ -48,6 +50,8 @@ public class IcebergWriterBolt extends SinkTaskBolt {
   /** @throws IllegalArgumentException when the options' dead-letter stream is the default stream, which descriptors use */
   public IcebergWriterBolt(IcebergOptions options) {
     super(options);
+    RoutingChecks.refuseRouting(options.settings(), "IcebergWriterBolt",
+        "route with the split sink by giving each table its own IcebergWriterBolt and IcebergCommitterBolt pair, or use IcebergBolt, which routes");
     if (Utils.DEFAULT_STREAM_ID.equals(options.deadLetterStream())) {
       throw new IllegalArgumentException("IcebergWriterBolt emits its descriptors on the default stream:"
           + " give withDeadLetterStream another stream id, such as \"dead-letters\"");
@@ -66,7 +70,7 @@ public class IcebergWriterBolt extends SinkTaskBolt {
   }
 
   @Override
-  SinkTask open(TaskEnvironment env) {
+  WritingTask open(TaskEnvironment env) {
     return SinkTask.openWriter(options.settings(), env);
   }
 

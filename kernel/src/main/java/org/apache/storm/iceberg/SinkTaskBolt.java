@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.kernel.task.SourceOwnership;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.seal.TickIntervals;
@@ -46,7 +47,7 @@ abstract class SinkTaskBolt extends BaseRichBolt {
   private static final Logger LOG = LoggerFactory.getLogger(SinkTaskBolt.class);
 
   protected final IcebergOptions options;
-  private transient SinkTask sink;
+  private transient WritingTask sink;
   private transient ShutdownGuard guard;
 
   SinkTaskBolt(IcebergOptions options) {
@@ -54,7 +55,7 @@ abstract class SinkTaskBolt extends BaseRichBolt {
   }
 
   /** Opens this bolt's kind of task. */
-  abstract SinkTask open(TaskEnvironment env);
+  abstract WritingTask open(TaskEnvironment env);
 
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {

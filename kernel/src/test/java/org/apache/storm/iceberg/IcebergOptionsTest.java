@@ -142,7 +142,7 @@ class IcebergOptionsTest {
   @Test
   void aMissingOrMalformedTableFailsAtBuild() {
     assertThatThrownBy(() -> new IcebergOptions.Builder().withCatalogProperties(CATALOG).build())
-        .hasMessage("no table: set withTable(\"namespace.table\")");
+        .hasMessage("no table: set withTable(\"namespace.table\"), or withTableRouter to take each tuple's table from it");
     assertThatThrownBy(() -> valid().withTable("db..events").build())
         .hasMessage("table name 'db..events' has an empty part; use withTable(\"namespace.table\")");
   }

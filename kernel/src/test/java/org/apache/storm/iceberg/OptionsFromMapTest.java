@@ -107,7 +107,7 @@ class OptionsFromMapTest {
     Map<String, Object> unknown = base();
     unknown.put("commit-intervall-records", 5);
     assertThatThrownBy(() -> IcebergOptions.fromMap(unknown))
-        .hasMessageStartingWith("unknown IcebergOptions keys [commit-intervall-records]; known keys are [auto-create, branch, catalog,");
+        .hasMessageStartingWith("unknown IcebergOptions keys [commit-intervall-records]; known keys are [allowed-namespaces, auto-create, branch, catalog,");
 
     Map<String, Object> badNumber = base();
     badNumber.put("commit-interval-records", "lots");
@@ -119,7 +119,7 @@ class OptionsFromMapTest {
 
     Map<String, Object> noTable = base();
     noTable.remove("table");
-    assertThatThrownBy(() -> IcebergOptions.fromMap(noTable)).hasMessage("'table' is required");
+    assertThatThrownBy(() -> IcebergOptions.fromMap(noTable)).hasMessage("no table: set withTable(\"namespace.table\"), or withTableRouter to take each tuple's table from it");
 
     Map<String, Object> unpartitioned = base();
     unpartitioned.put("auto-create", Map.of("schema", List.of("id long")));

@@ -48,6 +48,11 @@ class BenchSmokeTest {
   }
 
   @Test
+  void routingMemoryEvictsAndAcksEveryGroupButTheLast() throws Exception {
+    RoutingMemory.main(new String[] {"8", "4", "5"});
+  }
+
+  @Test
   void oneBatchIsCommittedAndMeasured() throws Exception {
     BatchMemory.main(new String[] {"records", "3000"});
   }

@@ -24,6 +24,7 @@ import java.util.Objects;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.iceberg.kernel.trident.TridentChecks;
 import org.apache.storm.iceberg.kernel.trident.TridentTask;
 import org.apache.storm.task.IMetricsContext;
@@ -66,6 +67,8 @@ public final class IcebergStateFactory implements StateFactory {
    */
   public IcebergStateFactory(IcebergOptions options) {
     this.options = Objects.requireNonNull(options, "options");
+    RoutingChecks.refuseRouting(OptionsAccess.settings(options), "IcebergStateFactory",
+        "a Trident transaction is one append to one table; route upstream with one state per table, or write with IcebergBolt, which routes");
     TridentChecks.requireNotOpaque(OptionsAccess.settings(options).trident().stateType());
     TridentChecks.requireNoSchemaEvolution(OptionsAccess.settings(options));
     TridentChecks.requireNoDeadLetterStream(OptionsAccess.settings(options), "IcebergStateFactory");

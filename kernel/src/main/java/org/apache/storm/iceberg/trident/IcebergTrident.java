@@ -21,6 +21,7 @@ package org.apache.storm.iceberg.trident;
 
 import java.util.Objects;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
+import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.iceberg.kernel.trident.TridentChecks;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
@@ -58,6 +59,8 @@ public final class IcebergTrident {
   public static TridentState persist(Stream stream, Fields fields, IcebergOptions options) {
     Objects.requireNonNull(options, "options");
     TridentChecks.requireNoSchemaEvolution(OptionsAccess.settings(options));
+    RoutingChecks.refuseRouting(OptionsAccess.settings(options), "IcebergTrident.persist",
+        "a Trident transaction is one append to one table; route upstream with one state per table, or write with IcebergBolt, which routes");
     TridentChecks.requireNoDeadLetterStream(OptionsAccess.settings(options), "IcebergTrident.persist");
     Fields descriptor = new Fields(DESCRIPTOR_FIELD);
     return stream

@@ -141,7 +141,7 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
       throw unreachable();
     }
     Table table = delegate.loadTable(identifier);
-    return new BaseTable(new FaultyOperations(((HasTableOperations) table).operations()), table.name());
+    return new BaseTable(new FaultyOperations(((HasTableOperations) table).operations(), identifier), table.name());
   }
 
   @Override
@@ -206,12 +206,14 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
 
   private final class FaultyOperations implements TableOperations {
     private final TableOperations ops;
+    private final TableIdentifier identifier;
     // A late commit and the task's own calls never interleave, as at a server handling one table's
     // requests in turn (Hadoop's and SQLite's commits are not built for two threads of one client).
     private final ReentrantLock lock = new ReentrantLock();
 
-    FaultyOperations(TableOperations ops) {
+    FaultyOperations(TableOperations ops, TableIdentifier identifier) {
       this.ops = ops;
+      this.identifier = identifier;
     }
 
     @Override
@@ -280,7 +282,8 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
 
     /** Commits as the armed fault says; true when the commit landed and its answer is a success. */
     private boolean commitNow(TableMetadata base, TableMetadata metadata) {
-      switch (faults.nextCommitFault()) {
+      String only = faults.onlyTable;
+      switch (only != null && !only.equals(identifier.toString()) ? Faults.CommitFault.NONE : faults.nextCommitFault()) {
         case FAIL_BEFORE:
           throw new CommitFailedException("injected: commit rejected before it was applied");
         case UNREACHABLE:

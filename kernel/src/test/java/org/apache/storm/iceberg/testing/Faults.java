@@ -64,6 +64,8 @@ public final class Faults {
   private volatile CommitFault commitFault = CommitFault.NONE;
   private final AtomicInteger faultsLeft = new AtomicInteger();
   private volatile boolean down;
+  /** When set, injected commit faults hit only the table of this name ({@code db.events}); other tables commit. */
+  public volatile String onlyTable;
   /** When set, tables' FileIO hides its prefix listing, like a custom FileIO that cannot list. */
   public volatile boolean hidePrefixListing;
   /** Runs inside every commit, before it reaches the catalog: to look at the sink mid-commit. */

@@ -133,6 +133,21 @@ public final class OptionKeys<B> {
     return (builder, key, value) -> setter.accept(builder, strings(asMap(value, key)));
   }
 
+  /** A list of strings, or one string of comma-separated items, such as {@code allowed-namespaces}. */
+  public static <B> Reader<B> textList(BiConsumer<B, List<String>> setter) {
+    return (builder, key, value) -> {
+      List<String> items = new java.util.ArrayList<>();
+      if (value instanceof List<?> entries) {
+        entries.forEach(entry -> items.add(String.valueOf(entry).trim()));
+      } else {
+        for (String item : value.toString().split(",")) {
+          items.add(item.trim());
+        }
+      }
+      setter.accept(builder, items);
+    };
+  }
+
   /** A map whose every entry is one call, such as {@code snapshot-properties}. */
   public static <B> Reader<B> eachEntry(NamedSetter<B, String> setter) {
     return (builder, key, value) -> strings(asMap(value, key)).forEach((k, v) -> setter.set(builder, k, v));

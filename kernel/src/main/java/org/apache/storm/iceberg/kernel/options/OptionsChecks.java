@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel.options;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.iceberg.CatalogProperties;
@@ -43,19 +44,22 @@ public final class OptionsChecks {
    * Checks the settings as a whole, including that every named provider is on {@code
    * Thread.currentThread().getContextClassLoader()} exactly once and accepts its properties.
    */
-  public static SinkSettings checked(SinkSettings settings) {
+  public static SinkSettings checked(SinkSettings settings, List<String> allowedNamespaces) {
     SinkSettings.CatalogTarget target = settings.target();
     requireCatalog(target.catalogProperties());
     SecretReferences.validate(target.catalogProperties());
     SecretReferences.validate(target.hadoopConfiguration());
-    requireTable(target.table());
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    RoutingChecks.check(settings, loader, allowedNamespaces);
+    if (settings.routing() == null) {
+      requireTable(target.table());
+    }
     requireAutoCreateSpecMatchesSchema(target.autoCreate());
     requireName(settings.commits().walNamespace(), "withWalNamespace");
     requireAbsolutePath(settings.spillDirectory(), "withSpillDirectory");
     requireName(target.catalogName(), "withCatalogName");
     requireStateName(settings.trident().stateName());
     settings.commits().snapshotProperties().keySet().forEach(OptionsChecks::requireUserSummaryKey);
-    ClassLoader loader = Thread.currentThread().getContextClassLoader();
     SinkSettings.Providers providers = settings.providers();
     providers.recordMapper().validate(loader);
     if (settings.schemaEvolution()) {
@@ -149,7 +153,8 @@ public final class OptionsChecks {
 
   private static void requireTable(String table) {
     if (table == null || table.isBlank()) {
-      throw new IllegalArgumentException("no table: set withTable(\"namespace.table\")");
+      throw new IllegalArgumentException(
+          "no table: set withTable(\"namespace.table\"), or withTableRouter to take each tuple's table from it");
     }
     for (String part : table.split("\\.", -1)) {
       if (part.isBlank()) {

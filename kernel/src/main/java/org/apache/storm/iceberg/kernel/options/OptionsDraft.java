@@ -29,6 +29,7 @@ import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.SourcePositionExtractor;
+import org.apache.storm.iceberg.spi.TableRouter;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 import org.apache.storm.trident.state.StateType;
@@ -89,6 +90,10 @@ public final class OptionsDraft {
   /** 1 (with any window) for no bound on the share of tuples dead-lettered. */
   public double maxDeadLetterFraction = 1;
   public long deadLetterWindowRecords = 1;
+  /** Null for a sink that writes {@link #table}. */
+  public ProviderChoice<TableRouter> tableRouter;
+  public final List<String> allowedNamespaces = new ArrayList<>();
+  public int maxOpenTables = SinkSettings.Routing.DEFAULT_MAX_OPEN_TABLES;
 
   /**
    * The checked settings ({@link OptionsChecks#checked}). A draft with no commit interval and no
@@ -109,7 +114,9 @@ public final class OptionsDraft {
         new SinkSettings.Trident(tridentStateName, tridentStateType),
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),
         spillDirectory, schemaEvolution,
-        OptionsChecks.deadLetters(deadLetterStream, maxDeadLetterFraction, deadLetterWindowRecords)));
+        OptionsChecks.deadLetters(deadLetterStream, maxDeadLetterFraction, deadLetterWindowRecords),
+        tableRouter == null ? null : new SinkSettings.Routing(tableRouter, allowedNamespaces, maxOpenTables)),
+        allowedNamespaces);
   }
 
   /** Each number a setter took, named by its setter. */
@@ -125,5 +132,6 @@ public final class OptionsDraft {
     OptionsChecks.requirePositive(groupCommitMaxDataFiles, "withGroupCommitMaxDataFiles");
     OptionsChecks.requireFraction(maxDeadLetterFraction, "withMaxDeadLetterFraction");
     OptionsChecks.requirePositive(deadLetterWindowRecords, "withMaxDeadLetterFraction's perRecords");
+    OptionsChecks.requirePositive(maxOpenTables, "withMaxOpenTables");
   }
 }

@@ -26,6 +26,7 @@ import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
 import org.apache.storm.iceberg.spi.ProviderFactory;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
+import org.apache.storm.iceberg.spi.TableRouterFactory;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
 /**
@@ -90,7 +91,8 @@ public final class ProviderRegistry {
     RECORD_MAPPER(RecordMapperFactory.class, "record mapper", "storm-iceberg-mappers"),
     FILE_FORMAT(FileFormatWriterFactory.class, "file format", "storm-iceberg-formats"),
     WAL_STORE(WalStoreFactory.class, "WAL store", "storm-iceberg-wal-backends"),
-    SEAL_POLICY(SealPolicyFactory.class, "seal policy", "storm-iceberg-kernel");
+    SEAL_POLICY(SealPolicyFactory.class, "seal policy", "storm-iceberg-kernel"),
+    TABLE_ROUTER(TableRouterFactory.class, "table router", "storm-iceberg-kernel");
 
     private final Class<?> factory;
     private final String label;

@@ -35,6 +35,7 @@ import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.SealPolicy;
+import org.apache.storm.iceberg.spi.TableRouter;
 import org.apache.storm.iceberg.spi.WalStore;
 
 /**
@@ -46,6 +47,7 @@ import org.apache.storm.iceberg.spi.WalStore;
  * @param schemaEvolution whether a tuple value with no column adds one (and a wider value widens its
  *     column)
  * @param deadLetters where tuples that cannot be written go, or null to fail them
+ * @param routing how tuples are routed to tables, or null when the sink writes the target's one table
  */
 public record SinkSettings(
     CatalogTarget target,
@@ -57,8 +59,17 @@ public record SinkSettings(
     SourcePositions sourcePositions,
     String spillDirectory,
     boolean schemaEvolution,
-    DeadLetters deadLetters)
+    DeadLetters deadLetters,
+    Routing routing)
     implements Serializable {
+
+  /** The settings without routing, of a sink that writes {@code table} (a routed task's per-table sink). */
+  public SinkSettings forTable(String table) {
+    CatalogTarget routed = new CatalogTarget(target.catalogName(), target.catalogProperties(), table, target.autoCreate(),
+        target.hadoopConfiguration());
+    return new SinkSettings(routed, thresholds, providers, commits, splitSink, trident, sourcePositions, spillDirectory,
+        schemaEvolution, deadLetters, null);
+  }
 
   /** The directory a batch's held ack ids spill to on this worker. */
   public Path spillPath() {
@@ -69,7 +80,8 @@ public record SinkSettings(
   @Override
   public String toString() {
     return target + ", " + thresholds + ", " + providers + ", " + commits + ", " + splitSink + ", " + trident + ", sourcePositions=" + sourcePositions + ", spillDirectory="
-        + (spillDirectory != null ? spillDirectory : "java.io.tmpdir") + ", schemaEvolution=" + schemaEvolution + ", deadLetters=" + deadLetters;
+        + (spillDirectory != null ? spillDirectory : "java.io.tmpdir") + ", schemaEvolution=" + schemaEvolution + ", deadLetters=" + deadLetters
+        + (routing == null ? "" : ", " + routing);
   }
 
   /**
@@ -105,7 +117,7 @@ public record SinkSettings(
 
     @Override
     public String toString() {
-      return "table=" + table + ", catalog=" + catalogName + " " + Redaction.redact(catalogProperties)
+      return (table == null ? "routed" : "table=" + table) + ", catalog=" + catalogName + " " + Redaction.redact(catalogProperties)
           + (hadoopConfiguration.isEmpty() ? "" : ", hadoop=" + Redaction.redact(hadoopConfiguration))
           + ", autoCreate=" + (autoCreate != null);
     }
@@ -208,6 +220,28 @@ public record SinkSettings(
     @Override
     public String toString() {
       return streamId + (maxFraction < 1 ? " (at most " + maxFraction + " of every " + perRecords + " tuples)" : "");
+    }
+  }
+
+  /**
+   * How a routing sink picks each tuple's table, and how many tables a task keeps open.
+   *
+   * @param router names each tuple's table
+   * @param allowedNamespaces the namespaces a routed table may be in (nested ones dotted); empty for any
+   * @param maxOpenTables the most tables a task holds open batches for; the least recently used one
+   *     is sealed, committed and closed to open another
+   */
+  public record Routing(ProviderChoice<TableRouter> router, List<String> allowedNamespaces, int maxOpenTables)
+      implements Serializable {
+    public static final int DEFAULT_MAX_OPEN_TABLES = 32;
+
+    public Routing {
+      allowedNamespaces = List.copyOf(allowedNamespaces);
+    }
+
+    @Override
+    public String toString() {
+      return "tableRouter=" + router + ", allowedNamespaces=" + allowedNamespaces + ", maxOpenTables=" + maxOpenTables;
     }
   }
 }

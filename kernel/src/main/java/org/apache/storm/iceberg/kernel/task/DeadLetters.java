@@ -105,7 +105,7 @@ public final class DeadLetters {
       return false;
     }
     List<Integer> consumers = collector.emit(streamId, tuple, new Values(new ArrayList<>(tuple.getValues()),
-        tuple.getSourceComponent(), tuple.getSourceStreamId(), table, error.columnPath(), Redaction.redact(error.getMessage())));
+        tuple.getSourceComponent(), tuple.getSourceStreamId(), error.table(), error.columnPath(), Redaction.redact(error.getMessage())));
     if (consumers.isEmpty()) {
       // Acking now would drop the tuple: nothing reads the stream.
       LOG.error("Dead-letter stream '{}' of the sink writing {} has no subscriber; failing the tuple instead:"

@@ -32,7 +32,6 @@ import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.spi.UnfitValuesException;
-import java.io.Closeable;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -61,7 +60,7 @@ import org.slf4j.LoggerFactory;
  * changes it first ({@link SchemaChange}). A batch that cannot be written or sealed is failed whole.
  * One executor thread owns it.
  */
-public final class SinkTask implements Closeable {
+public final class SinkTask implements WritingTask {
   private static final Logger LOG = LoggerFactory.getLogger(SinkTask.class);
 
   /**
@@ -89,6 +88,7 @@ public final class SinkTask implements Closeable {
   private int recordsSinceClockRead;
   private long lastHandoffStartMillis;
   private long lastHandoffEndMillis;
+  private long handoffs;
 
   private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env) {
     OpenedTable opened = parts.opened();
@@ -248,7 +248,20 @@ public final class SinkTask implements Closeable {
     }
   }
 
+  /** Seals the open batch now, when it holds records, and hands it off (commits it, for IcebergBolt). */
+  public void sealNow() {
+    if (batch != null && !batch.isEmpty()) {
+      sealAndHandOff();
+    }
+  }
+
+  /** How many batches this task has sealed (or tried to); a routing task watches it to seal every table at once. */
+  public long seals() {
+    return handoffs;
+  }
+
   private void sealAndHandOff() {
+    handoffs++;
     metrics.publishRecordsWritten();
     OpenBatch<?> sealing = batch;
     batch = null;
@@ -306,6 +319,7 @@ public final class SinkTask implements Closeable {
   }
 
   /** Closes the catalog under a call still running on another thread, leaving its batch alone. */
+  @Override
   public void abandon() {
     OpenedTable.closeCatalog(catalog);
   }

@@ -1,0 +1,165 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.kernel.route;
+
+import java.util.function.BiFunction;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.UnroutableTuples;
+import org.apache.storm.iceberg.kernel.task.WritingTask;
+import org.apache.storm.iceberg.spi.TableRouter;
+import org.apache.storm.tuple.Tuple;
+import org.apache.storm.utils.TupleUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One task of a routing sink: asks the router for each tuple's table, checks the name ({@link
+ * RouteCheck}), and hands the tuple to that table's own {@link SinkTask}, which has its own open
+ * batch, WAL scope, commit ids and commits, and acks a tuple only when its table's commit landed (a
+ * table whose commit fails fails only its own tuples). At most {@code withMaxOpenTables} tables are
+ * open ({@link OpenTables}).
+ *
+ * <p>One seal covers every table: when any table's batch seals (a threshold it crossed, or a tick
+ * once it is old enough), every other table with records is sealed and committed too, each in its
+ * own commit. Ticks reach every open table.
+ *
+ * <p>Recovery: a table's WAL scope is the table's own, so a restarted task finds the entries its
+ * previous incarnation left in a table when it first opens that table again, and drops them as an
+ * unrouted sink does at prepare. Entries in a table it never routes to again stay; they hold no
+ * tuple (a tuple is acked only after its commit landed and its entry was deleted), so they cost
+ * nothing but their bytes (docs/RELIABILITY.md).
+ */
+public final class RoutedSinkTask implements WritingTask {
+  private static final Logger LOG = LoggerFactory.getLogger(RoutedSinkTask.class);
+
+  private final TableRouter router;
+  private final RouteCheck check;
+  private final UnroutableTuples unroutable;
+  private final TaskEnvironment env;
+  private final OpenTables tables;
+
+  private RoutedSinkTask(SinkSettings settings, TaskEnvironment env, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
+    SinkSettings.Routing routing = settings.routing();
+    this.router = routing.router().resolve(Thread.currentThread().getContextClassLoader());
+    this.check = new RouteCheck(routing.allowedNamespaces());
+    this.unroutable = UnroutableTuples.of(settings, env);
+    this.env = env;
+    this.tables = new OpenTables(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env));
+  }
+
+  /**
+   * Opens a routing task; no table is opened until a tuple routes to it.
+   *
+   * @param opener opens the sink task of one table, from settings naming it ({@code SinkTask::open})
+   */
+  public static RoutedSinkTask open(SinkSettings settings, TaskEnvironment env, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
+    return new RoutedSinkTask(settings, env, opener);
+  }
+
+  @Override
+  public void execute(Tuple tuple) {
+    if (TupleUtils.isTick(tuple)) {
+      boolean sealed = false;
+      for (SinkTask task : tables.all()) {
+        long seals = task.seals();
+        task.execute(tuple);
+        sealed |= task.seals() != seals;
+      }
+      if (sealed) {
+        sealAll();
+      }
+      return;
+    }
+    unroutable.taken();
+    String route = null;
+    try {
+      route = router.route(tuple);
+      check.check(route);
+    } catch (RuntimeException e) {
+      unroutable.reject(tuple, route, e);
+      return;
+    }
+    SinkTask task = openOrReject(tuple, route);
+    if (task != null) {
+      long seals = task.seals();
+      task.execute(tuple);
+      if (task.seals() != seals) {
+        sealAll();
+      }
+    }
+  }
+
+  /** The table's task; null, the tuple settled, when the table cannot be opened. */
+  private SinkTask openOrReject(Tuple tuple, String route) {
+    try {
+      return tables.get(route);
+    } catch (RuntimeException e) {
+      if (missingTable(e)) {
+        // No such table and no auto-create: the route is wrong, as an invalid name is.
+        unroutable.reject(tuple, route, e);
+      } else {
+        LOG.warn("Cannot open table {} for a routed tuple; failing the tuple", route, Redaction.of(e));
+        env.collector().reportError(e);
+        env.collector().fail(tuple);
+      }
+      return null;
+    }
+  }
+
+  private static boolean missingTable(Throwable error) {
+    for (Throwable t = error; t != null; t = t.getCause()) {
+      if (t instanceof NoSuchTableException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Seals every table with records, each committed on its own. */
+  private void sealAll() {
+    for (SinkTask task : tables.all()) {
+      task.sealNow();
+    }
+  }
+
+  /** The open tables, least recently used first. */
+  public java.util.List<String> openTables() {
+    return tables.names();
+  }
+
+  /** How many tables were sealed, committed and closed to make room for another. */
+  public long evictions() {
+    return tables.evictions();
+  }
+
+  @Override
+  public void abandon() {
+    tables.abandonAll();
+  }
+
+  @Override
+  public void close() {
+    tables.closeAll();
+  }
+}

@@ -1,0 +1,119 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.LocalCluster;
+import org.apache.storm.generated.GlobalStreamId;
+import org.apache.storm.grouping.CustomStreamGrouping;
+import org.apache.storm.iceberg.spi.TableRouter;
+import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.ReplayingSpout;
+import org.apache.storm.iceberg.testing.SharedLocalCluster;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
+import org.apache.storm.task.WorkerTopologyContext;
+import org.apache.storm.topology.TopologyBuilder;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * One {@code IcebergBolt} of 4 tasks routing one stream into 50 auto-created tables, in
+ * LocalCluster: every row in its own table, exactly the expected ids per table. Long tier only; the
+ * quick tier proves routing on the kernel ({@code RoutingTest}).
+ */
+@ExtendWith(SharedLocalCluster.class)
+class RoutingLocalClusterTest {
+  static final int TABLES = 50;
+  static final long EVENTS = 2_000;
+
+  @TempDir Path dir;
+
+  @BeforeAll
+  static void longTierOnly() {
+    TestTiers.longTierOnly("the quick tier proves routing on the kernel: RoutingTest (routing, one seal for every table,"
+        + " LRU eviction, isolation, bad routes, a crash between a routed table's WAL write and its commit)");
+  }
+
+  /** Table {@code db.t<id mod 50>}. */
+  static final class ModuloRouter implements TableRouter {
+    @Override
+    public String route(org.apache.storm.tuple.ITuple tuple) {
+      return "db.t" + tuple.getLongByField("id") % TABLES;
+    }
+  }
+
+  /** Sends each table's tuples to one task, as a fieldsGrouping on the routing field would. */
+  static final class ByTable implements CustomStreamGrouping {
+    private List<Integer> targets;
+
+    @Override
+    public void prepare(WorkerTopologyContext context, GlobalStreamId stream, List<Integer> targetTasks) {
+      targets = new ArrayList<>(targetTasks);
+    }
+
+    @Override
+    public List<Integer> chooseTasks(int taskId, List<Object> values) {
+      return List.of(targets.get((int) ((Long) values.get(0) % TABLES % targets.size())));
+    }
+  }
+
+  @Test
+  void fiftyTablesThroughOneBoltOfFourTasksEachHoldExactlyTheirRows(LocalCluster cluster) throws Exception {
+    Map<String, String> catalogProperties = TestCatalogs.hadoop(dir);
+    IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+        .withTableRouter(new ModuloRouter()).withAllowedNamespaces(List.of("db"))
+        .withAutoCreate(TestTables.SCHEMA, PartitionSpec.unpartitioned())
+        .withCommitIntervalRecords(20).withCommitIntervalMillis(1_000).withTickIntervalSecs(1).build();
+    String key = UUID.randomUUID().toString();
+    TopologyBuilder builder = new TopologyBuilder();
+    builder.setSpout("events", new ReplayingSpout(key, EVENTS), 1);
+    builder.setBolt("iceberg", new IcebergBolt(options), 4).customGrouping("events", new ByTable());
+
+    LocalClusterRuns.runUntilAllAcked(cluster, "routing-" + key.substring(0, 8), builder.createTopology(), key, EVENTS);
+
+    ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(key);
+    Catalog catalog = TestCatalogs.load(catalogProperties);
+    for (int t = 0; t < TABLES; t++) {
+      int table = t;
+      List<Long> expected = LongStream.range(0, EVENTS).filter(id -> id % TABLES == table).boxed().collect(Collectors.toList());
+      List<Long> ids = TestTables.ids(catalog.loadTable(TableIdentifier.of("db", "t" + t)));
+      Map<Long, Long> copies = ids.stream().collect(Collectors.groupingBy(id -> id, TreeMap::new, Collectors.counting()));
+      assertThat(copies.keySet()).as("ids in db.t" + t).containsExactlyElementsOf(expected);
+      copies.forEach((id, n) -> assertThat(n == 1 || ledger.failedIds.contains(id))
+          .as("id " + id + " in db.t" + table + " " + n + " times, never replayed").isTrue());
+    }
+  }
+}

@@ -1,0 +1,186 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.kernel;
+
+import static org.apache.storm.iceberg.OptionsInternals.settings;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.spi.TableRouter;
+import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
+import org.apache.storm.iceberg.testing.Faults;
+import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
+import org.apache.storm.iceberg.testing.Tuples;
+import org.apache.storm.tuple.Tuple;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Random fault schedules against a routing task writing 3 tables (id mod 3): at each step it sends
+ * an event (a replay first), ticks, crashes the task, or arms a commit fault on one table. After each
+ * schedule: every id in its own table exactly once (each fault here ends settled: landed and acked,
+ * or not applied and replayed), and every snapshot of a table adds exactly the ids the task acked
+ * together for that table at one step (no partial batch). 4 schedules in the quick tier (about 2 s
+ * each), 200 in the long tier, {@code -Droutedschedules=N} for N.
+ */
+class RoutedSchedulesTest {
+  static final int TABLES = 3;
+  static final Faults.CommitFault[] FAULTS = {Faults.CommitFault.FAIL_BEFORE, Faults.CommitFault.UNKNOWN_AFTER,
+      Faults.CommitFault.UNKNOWN_NOT_APPLIED, Faults.CommitFault.UNKNOWN_STALE_AFTER_RETRY};
+
+  static final class ModuloRouter implements TableRouter {
+    @Override
+    public String route(org.apache.storm.tuple.ITuple tuple) {
+      return "db.t" + tuple.getLongByField("id") % TABLES;
+    }
+  }
+
+  @Test
+  void noRoutedScheduleLosesAnIdPutsOneInAnotherTableOrCommitsPartOfABatch() {
+    int count = Integer.getInteger("routedschedules", TestTiers.isLongTier() ? 200 : 4);
+    int faults = 0;
+    for (long seed = 1; seed <= count; seed++) {
+      faults += runSchedule(seed);
+    }
+    assertThat(faults).as("the schedules armed faults").isPositive();
+  }
+
+  private int runSchedule(long seed) {
+    Random random = new Random(seed);
+    String key = UUID.randomUUID().toString();
+    Faults faults = Faults.create();
+    Map<String, String> properties = FaultInjectingCatalog.sharedInMemory(key, faults);
+    org.apache.iceberg.CatalogUtil.buildIcebergCatalog("test", properties, new org.apache.hadoop.conf.Configuration());
+    Catalog catalog = FaultInjectingCatalog.sharedWithoutFaults(key);
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+    for (int t = 0; t < TABLES; t++) {
+      catalog.createTable(TableIdentifier.of("db", "t" + t), TestTables.SCHEMA, PartitionSpec.unpartitioned(),
+          Map.of(TableProperties.COMMIT_NUM_RETRIES, "1", TableProperties.COMMIT_MIN_RETRY_WAIT_MS, "1",
+              TableProperties.COMMIT_MAX_RETRY_WAIT_MS, "2"));
+    }
+    IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(properties)
+        .withTableRouter(new ModuloRouter()).withWalStore("test-memory", Map.of("space", key, "fault-key", faults.key))
+        .withCommitRetries(2).withCommitRetryBackoffMillis(0)
+        .withCommitIntervalRecords(2 + random.nextInt(8)).withCommitIntervalMillis(1_000).build();
+    AtomicLong clock = new AtomicLong(1_000_000);
+    RecordingCollector recorder = new RecordingCollector();
+    Tuples tuples = new Tuples(TestTables.FIELDS);
+    int idCount = 10 + random.nextInt(30);
+    ArrayDeque<Long> toSend = new ArrayDeque<>();
+    for (long id = 0; id < idCount; id++) {
+      toSend.add(id);
+    }
+    Map<Tuple, Long> inFlight = new LinkedHashMap<>();
+    Set<Long> acked = new HashSet<>();
+    List<Set<Long>> ackedTogether = new ArrayList<>();
+    int armed = 0;
+    RoutedSinkTask sink = open(options, recorder, clock);
+    for (int step = 0; acked.size() < idCount && step < 5_000; step++) {
+      int acksBefore = recorder.acked.size();
+      int failsBefore = recorder.failed.size();
+      int roll = random.nextInt(100);
+      if (roll < 8) {
+        faults.onlyTable = "db.t" + random.nextInt(TABLES);
+        faults.inject(FAULTS[random.nextInt(FAULTS.length)], 1);
+        armed++;
+      } else if (roll < 10) {
+        sink.close();
+        toSend.addAll(inFlight.values());
+        inFlight.clear();
+        sink = open(options, recorder, clock);
+      } else if (roll < 25 || toSend.isEmpty()) {
+        clock.addAndGet(600);
+        sink.execute(tuples.tick());
+      } else {
+        long id = toSend.poll();
+        Tuple event = tuples.tuple(id, "eu", Instant.parse("2026-11-01T10:00:00Z"), "payload-" + id);
+        inFlight.put(event, id);
+        sink.execute(event);
+      }
+      Map<Long, Set<Long>> byTable = new LinkedHashMap<>();
+      for (Tuple tuple : recorder.acked.subList(acksBefore, recorder.acked.size())) {
+        Long id = inFlight.remove(tuple);
+        assertThat(id).as("schedule %d: an ack for a tuple not in flight", seed).isNotNull();
+        assertThat(acked.add(id)).as("schedule %d: id %d acked twice", seed, id).isTrue();
+        byTable.computeIfAbsent(id % TABLES, t -> new HashSet<>()).add(id);
+      }
+      ackedTogether.addAll(byTable.values());
+      for (Tuple tuple : recorder.failed.subList(failsBefore, recorder.failed.size())) {
+        Long id = inFlight.remove(tuple);
+        if (id != null) {
+          toSend.add(id);
+        }
+      }
+    }
+    faults.clear();
+    sink.close();
+    assertThat(acked).as("schedule %d: every id acked", seed).hasSize(idCount);
+    for (int t = 0; t < TABLES; t++) {
+      check(seed, catalog.loadTable(TableIdentifier.of("db", "t" + t)), t, idCount, ackedTogether);
+    }
+    FaultInjectingCatalog.dropShared(key);
+    return armed;
+  }
+
+  private static void check(long seed, Table table, int t, int idCount, List<Set<Long>> ackedTogether) {
+    List<Long> expected = new ArrayList<>();
+    for (long id = t; id < idCount; id += TABLES) {
+      expected.add(id);
+    }
+    assertThat(TestTables.ids(table)).as("schedule %d: the ids in %s, each once", seed, table.name())
+        .containsExactlyElementsOf(expected);
+    for (Snapshot snapshot : TestTables.snapshots(table)) {
+      Set<Long> added = new HashSet<>(TestTables.ids(table, snapshot.snapshotId()));
+      if (snapshot.parentId() != null) {
+        TestTables.ids(table, snapshot.parentId()).forEach(added::remove);
+      }
+      assertThat(ackedTogether).as("schedule %d: snapshot %d of %s adds %s, one acked batch", seed,
+          snapshot.snapshotId(), table.name(), added).contains(added);
+    }
+  }
+
+  private static RoutedSinkTask open(IcebergOptions options, RecordingCollector recorder, AtomicLong clock) {
+    return RoutedSinkTask.open(settings(options),
+        TaskEnvironment.detached(SinkTaskTest.TASK, recorder.collector(), clock::get), SinkTask::open);
+  }
+}
