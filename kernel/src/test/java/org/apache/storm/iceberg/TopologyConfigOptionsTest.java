@@ -130,7 +130,7 @@ class TopologyConfigOptionsTest {
     config.put("iceberg.table", "db.events");
 
     assertThat(IcebergOptions.fromMap(flux, config).table()).isEqualTo("db.events");
-    assertThatThrownBy(() -> IcebergOptions.fromMap(flux, Map.of("topology.workers", 2))).hasMessage("'table' is required");
+    assertThatThrownBy(() -> IcebergOptions.fromMap(flux, Map.of("topology.workers", 2))).hasMessage("no table: set withTable(\"namespace.table\"), or withTableRouter to take each tuple's table from it");
   }
 
   @Test
@@ -139,7 +139,7 @@ class TopologyConfigOptionsTest {
     assertThatThrownBy(() -> inCode().overriddenByTopologyConfig(Map.of()).build())
         .hasMessageStartingWith("unknown topology configuration key 'iceberg.commit-intervall-records':"
             + " did you mean 'iceberg.commit-interval-records'?; fix or remove it where the topology configuration is set"
-            + " (storm jar -c, Flux's config:, the topology's Config). The iceberg.* keys are IcebergOptions.fromMap's keys: [auto-create,");
+            + " (storm jar -c, Flux's config:, the topology's Config). The iceberg.* keys are IcebergOptions.fromMap's keys: [allowed-namespaces, auto-create,");
 
     System.clearProperty("storm.options");
     assertThatThrownBy(() -> inCode().overriddenByTopologyConfig(Map.of("iceberg.table.name", "events")).build())
