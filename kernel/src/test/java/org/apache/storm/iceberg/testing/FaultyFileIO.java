@@ -63,6 +63,13 @@ final class FaultyFileIO implements FileIO, SupportsPrefixOperations {
       return new FaultyOutputFile(file, faults.walWriteFailuresBefore, faults.walWriteFailuresAfter, "WAL entry");
     }
     if (path.contains("/data/")) {
+      // An in-memory Parquet data file goes to Parquet as a Hadoop file, which spares Parquet a
+      // fresh Hadoop Configuration per file; the same faults fail its create and close there.
+      OutputFile hadoopFile = delegate instanceof org.apache.iceberg.inmemory.InMemoryFileIO
+          ? InMemoryHadoopFileSystem.dataFile(path, faults) : null;
+      if (hadoopFile != null) {
+        return hadoopFile;
+      }
       return new FaultyOutputFile(file, faults.dataFileWriteFailures, faults.dataFileCloseFailures, "data file");
     }
     return file;
