@@ -40,6 +40,8 @@ public final class SinkMetrics {
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
   private volatile long oldestPendingSinceMillis = -1;
+  private volatile int committingDataFiles;
+  private volatile long oldestCommittingSinceMillis = -1;
 
   private SinkMetrics(IMetricsContext context, LongSupplier clock) {
     this.clock = clock;
@@ -59,7 +61,7 @@ public final class SinkMetrics {
     this.txidRegressions = context.registerCounter("iceberg-txid-regressions");
     this.duplicatesSkipped = context.registerCounter("iceberg-duplicates-skipped");
     this.offsetRegressions = context.registerCounter("iceberg-offset-regressions");
-    context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles);
+    context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles + committingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
 
@@ -166,8 +168,20 @@ public final class SinkMetrics {
     oldestPendingSinceMillis = -1;
   }
 
+  /**
+   * What sealed batches handed to a commit thread hold until they settle: {@code files} data files,
+   * the oldest batch opened at {@code sinceMillis} (-1 for none). It adds to what {@link #pending}
+   * says of the batch being written.
+   */
+  public void committing(int files, long sinceMillis) {
+    committingDataFiles = files;
+    oldestCommittingSinceMillis = sinceMillis;
+  }
+
   long oldestPendingAgeMillis() {
-    long since = oldestPendingSinceMillis;
+    long open = oldestPendingSinceMillis;
+    long committing = oldestCommittingSinceMillis;
+    long since = open < 0 ? committing : committing < 0 ? open : Math.min(open, committing);
     return since < 0 ? 0 : Math.max(0, clock.getAsLong() - since);
   }
 

@@ -64,6 +64,7 @@ public final class OptionsDraft {
   public boolean sourceResetAccepted;
   public final Map<String, String> writeProperties = new LinkedHashMap<>();
   public String branch = DEFAULT_BRANCH;
+  public int maxPendingCommits = SinkSettings.Commits.DEFAULT_MAX_PENDING_COMMITS;
   public boolean schemaEvolution;
 
   /**
@@ -79,7 +80,7 @@ public final class OptionsDraft {
             commitIntervalBytes, commitIntervalMillis, tickIntervalSecs),
         new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies, writeProperties),
         new SinkSettings.Commits(walNamespace, snapshotProperties, commitRetries, commitRetryBackoffMillis,
-            commitDeadlineMarginMillis, branch),
+            commitDeadlineMarginMillis, branch, maxPendingCommits),
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
         new SinkSettings.Trident(tridentStateName, tridentStateType),
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),

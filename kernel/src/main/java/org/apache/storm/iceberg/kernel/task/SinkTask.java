@@ -62,6 +62,7 @@ public final class SinkTask implements Closeable {
   private final TableLifecycle lifecycle;
   private final TupleIntake intake;
   private final SchemaChange schemaChange;
+  private final boolean deduplicates;
   private OpenBatch<?> batch;
   private final int recordsPerClockRead;
   private long lastClockMillis;
@@ -74,6 +75,7 @@ public final class SinkTask implements Closeable {
     this.catalog = opened.catalog();
     this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup());
     this.lifecycle = parts.lifecycle();
+    this.deduplicates = parts.dedup() != null;
     this.schemaChange = new SchemaChange(parts.evolver(), intake, lifecycle, env.collector());
     this.table = opened.table();
     this.batches = parts.batches();
@@ -96,24 +98,41 @@ public final class SinkTask implements Closeable {
    * classpath, and drops the WAL entries this task's previous incarnation left.
    */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env) {
+    return open(settings, env, CommitThread.dedicated("iceberg-commit-" + env.task()));
+  }
+
+  /**
+   * As {@link #open(SinkSettings, TaskEnvironment)}, committing on {@code commitThread} ({@link
+   * CommitPipeline}) against a table object of its own, so the executor thread's refreshes never
+   * race a commit's.
+   */
+  public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
     return create(
         settings,
         env,
         (opened, lifecycle) -> {
           HadoopCatalogWarning.warnIfCommitsMayRace(
               opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
-          CommitProtocol protocol = TaskCommitProtocol.open(opened.table(), settings, env, opened.loader());
-          return new CommitThenAck(protocol, lifecycle, env);
+          Table committed = opened.catalog().loadTable(settings.target().tableIdentifier());
+          CommitProtocol protocol = TaskCommitProtocol.open(committed, settings, env, opened.loader());
+          return new CommitPipeline(new CommitThenAck(protocol, lifecycle, env), commitThread,
+              settings.commits().maxPendingCommits(), env.metrics());
         });
   }
 
-  /** A committing task outside Storm, with its own metrics and the system clock. */
+  /** A committing task outside Storm, with its own metrics and the system clock, committing as it seals. */
   public static SinkTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector) {
-    return open(settings, TaskEnvironment.detached(task, collector, System::currentTimeMillis));
+    return open(settings, TaskEnvironment.detached(task, collector, System::currentTimeMillis), CommitThread.inline());
   }
 
   public static SinkTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    return open(settings, TaskEnvironment.detached(task, collector, clock));
+    return open(settings, TaskEnvironment.detached(task, collector, clock), CommitThread.inline());
+  }
+
+  /** As above, committing on {@code commitThread}. */
+  public static SinkTask open(
+      SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock, CommitThread commitThread) {
+    return open(settings, TaskEnvironment.detached(task, collector, clock), commitThread);
   }
 
   /**
@@ -142,6 +161,8 @@ public final class SinkTask implements Closeable {
   }
 
   public void execute(Tuple tuple) {
+    // Acks and fails happen on this thread only: Storm's collector is not thread-safe.
+    handler.settleCompleted();
     if (TupleUtils.isTick(tuple)) {
       sealIfDue(readClockAndPublishCounts());
       return;
@@ -202,6 +223,9 @@ public final class SinkTask implements Closeable {
     boolean evolved = schemaChange.evolve(tuple, unfit, () -> {
       if (!open.isEmpty()) {
         sealAndHandOff();
+        // The schema changes once no commit of this task is in flight: Iceberg does not retry a
+        // schema update that loses a race with an append.
+        handler.settleAll();
         return;
       }
       // No record yet: drop it; tuples it holds unwritten (duplicates at a held position) replay.
@@ -246,7 +270,6 @@ public final class SinkTask implements Closeable {
     try {
       handler.handle(sealed);
     } finally {
-      sealed.tuples().release();
       lastHandoffEndMillis = clock.getAsLong();
     }
   }
@@ -264,6 +287,10 @@ public final class SinkTask implements Closeable {
 
   private OpenBatch<?> currentBatch() {
     if (batch == null) {
+      if (deduplicates) {
+        // A batch must not hold a record a batch still committing holds: settle those first.
+        handler.settleAll();
+      }
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       lifecycle.refresh(table);
       intake.refresh(table);
@@ -284,14 +311,23 @@ public final class SinkTask implements Closeable {
     }
   }
 
-  /** Closes the catalog under a call still running on another thread, leaving its batch alone. */
+  /**
+   * Closes the catalog under a call still running on another thread, leaving its batch alone, and
+   * starts no more commits.
+   */
   public void abandon() {
+    handler.abandon();
     OpenedTable.closeCatalog(catalog);
   }
 
-  /** Abandons the open batch (its tuples time out and replay) and closes the catalog. */
+  /**
+   * Settles the commit in flight if it ends within {@link ShutdownGuard#CLOSE_WAIT_MILLIS} (sealed
+   * batches whose commit has not started are dropped), abandons the open batch (its tuples time out
+   * and replay) and closes the catalog.
+   */
   @Override
   public void close() {
+    handler.close(ShutdownGuard.CLOSE_WAIT_MILLIS);
     metrics.publishRecordsWritten();
     if (batch != null) {
       batch.abandon().release();

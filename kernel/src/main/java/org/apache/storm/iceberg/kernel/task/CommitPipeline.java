@@ -1,0 +1,200 @@
+package org.apache.storm.iceberg.kernel.task;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.storm.iceberg.kernel.batch.SealedBatch;
+import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code IcebergBolt}'s commits, off the executor thread: each sealed batch is committed on the
+ * task's {@link CommitThread} while the executor writes the next, and settled (acked or failed) back
+ * on the executor thread, since Storm's collector is not thread-safe.
+ *
+ * <ul>
+ *   <li><b>Order.</b> Commits run in seal order, one at a time, and settle in that order. Each batch
+ *       is independent: a failed commit fails only its batch's tuples, and a later batch may still land.
+ *   <li><b>Bound.</b> At most {@code maxPending} sealed batches are handed over and not yet settled;
+ *       the executor thread waits for the oldest before it hands over one more. Nothing else buffers.
+ *   <li><b>Settling.</b> The executor thread settles finished commits on every call ({@link
+ *       #settleCompleted}), before it hands over a batch, and whenever it must see the table with
+ *       every commit landed ({@link #settleAll}).
+ *   <li><b>Shutdown.</b> {@link #close} treats a commit in flight as a stopping executor thread
+ *       treated one it ran itself: interrupted, waited for, and settled if it ends in time; a batch
+ *       whose commit never started is dropped (its tuples time out and replay, its files are orphans).
+ * </ul>
+ *
+ * <p>One executor thread calls it; only {@link Pending#run} runs on the commit thread.
+ */
+final class CommitPipeline implements SealedBatchHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(CommitPipeline.class);
+  /** How long the executor waits on the oldest commit between checks that it was not interrupted. */
+  private static final long WAIT_SLICE_MILLIS = 1_000;
+
+  private final CommitThenAck committer;
+  private final CommitThread thread;
+  private final int maxPending;
+  private final SinkMetrics metrics;
+  private final Deque<Pending> pending = new ArrayDeque<>();
+
+  CommitPipeline(CommitThenAck committer, CommitThread thread, int maxPending, SinkMetrics metrics) {
+    this.committer = committer;
+    this.thread = thread;
+    this.maxPending = maxPending;
+    this.metrics = metrics;
+  }
+
+  /** One sealed batch handed to the commit thread. */
+  private final class Pending implements Runnable {
+    private static final int QUEUED = 0;
+    private static final int RUNNING = 1;
+    private static final int DROPPED = 2;
+
+    final SealedBatch batch;
+    final CompletableFuture<CommitOutcome> outcome = new CompletableFuture<>();
+    private final AtomicInteger state = new AtomicInteger(QUEUED);
+
+    Pending(SealedBatch batch) {
+      this.batch = batch;
+    }
+
+    @Override
+    public void run() {
+      if (!state.compareAndSet(QUEUED, RUNNING)) {
+        return;
+      }
+      try {
+        outcome.complete(committer.commitOnly(batch));
+      } catch (Throwable t) {
+        outcome.completeExceptionally(t);
+      }
+    }
+
+    /** Keeps a commit that has not started from ever starting; whether it had not. */
+    boolean drop() {
+      boolean dropped = state.compareAndSet(QUEUED, DROPPED);
+      if (dropped) {
+        outcome.complete(null);
+      }
+      return dropped;
+    }
+  }
+
+  @Override
+  public void handle(SealedBatch batch) {
+    settleCompleted();
+    while (pending.size() >= maxPending) {
+      if (!settleOldest()) {
+        // Interrupted: Storm is stopping this executor. The batch is not committed; its tuples time out.
+        LOG.info("Not committing a sealed batch of {} tuples: the task is stopping", batch.tuples().size());
+        batch.tuples().release();
+        return;
+      }
+    }
+    Pending handed = new Pending(batch);
+    pending.addLast(handed);
+    publishPending();
+    metrics.nothingPending(); // the batch being written is gone; the one handed over counts as committing
+    thread.run(handed);
+    settleCompleted();
+  }
+
+  @Override
+  public void settleCompleted() {
+    while (!pending.isEmpty() && pending.peekFirst().outcome.isDone()) {
+      settle(pending.pollFirst());
+    }
+  }
+
+  @Override
+  public void settleAll() {
+    while (!pending.isEmpty()) {
+      if (!settleOldest()) {
+        return;
+      }
+    }
+  }
+
+  /** Waits for the oldest commit and settles it; false when interrupted first (the interrupt is kept). */
+  private boolean settleOldest() {
+    Pending oldest = pending.peekFirst();
+    try {
+      while (!thread.await(oldest.outcome, WAIT_SLICE_MILLIS)) {
+        // keep waiting: a commit ends, at the latest, at its batch's commit deadline plus one catalog call
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    settle(pending.pollFirst());
+    return true;
+  }
+
+  private void settle(Pending done) {
+    try {
+      CommitOutcome outcome;
+      try {
+        outcome = done.outcome.join();
+      } catch (CompletionException e) {
+        throw e.getCause() instanceof RuntimeException r ? r : e;
+      }
+      if (outcome != null) {
+        committer.settle(outcome, done.batch.tuples());
+      }
+    } finally {
+      done.batch.tuples().release();
+      publishPending();
+    }
+  }
+
+  private void publishPending() {
+    int files = 0;
+    for (Pending p : pending) {
+      files += p.batch.dataFiles().size();
+    }
+    metrics.committing(files, pending.isEmpty() ? -1 : pending.peekFirst().batch.oldestTupleMillis());
+  }
+
+  /**
+   * Stops the commit thread: commits not started never start, the one running is interrupted and
+   * given up to {@code waitMillis} to end, and settled if it does; otherwise its tuples are left
+   * un-acked, as an abandoned call's are.
+   */
+  @Override
+  public void close(long waitMillis) {
+    pending.forEach(Pending::drop);
+    thread.stop();
+    long deadline = System.currentTimeMillis() + waitMillis;
+    while (!pending.isEmpty()) {
+      Pending oldest = pending.peekFirst();
+      boolean ended;
+      try {
+        ended = thread.await(oldest.outcome, Math.max(0, deadline - System.currentTimeMillis()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        ended = oldest.outcome.isDone();
+      }
+      if (!ended) {
+        LOG.warn("A commit is still running {} ms after the task began to stop; abandoning it: its tuples are not acked", waitMillis);
+        abandon();
+        return;
+      }
+      settle(pending.pollFirst());
+    }
+  }
+
+  /** Drops every commit not started and leaves the running one, unsettled, to end on its own. */
+  @Override
+  public void abandon() {
+    pending.forEach(Pending::drop);
+    thread.stop();
+    pending.forEach(p -> p.batch.tuples().release());
+    pending.clear();
+    metrics.committing(0, -1);
+  }
+}
