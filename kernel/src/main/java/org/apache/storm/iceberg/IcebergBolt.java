@@ -8,6 +8,10 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
  * Writes tuples into an Iceberg table, one atomic append per batch, acking each tuple only after the
  * append holding it has landed (at-least-once; replays may duplicate rows). See {@link
  * IcebergOptions} for thresholds and providers. Emits nothing.
+ *
+ * <p>Each sealed batch commits on a thread of the task's own while the executor writes the next
+ * batch, in seal order; at most {@link IcebergOptions.Builder#withMaxPendingCommits} sealed batches
+ * wait, beyond that the executor waits. A failed commit fails only its own batch's tuples.
  */
 public class IcebergBolt extends SinkTaskBolt {
   private static final long serialVersionUID = 1L;
@@ -18,7 +22,7 @@ public class IcebergBolt extends SinkTaskBolt {
 
   @Override
   SinkTask open(TaskEnvironment env) {
-    return SinkTask.open(options.settings(), env);
+    return SinkTask.openPipelined(options.settings(), env);
   }
 
   @Override

@@ -9,12 +9,15 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.SteppedCommitThread;
 import org.apache.storm.tuple.Tuple;
 
 /**
  * One random fault schedule against IcebergBolt's task. At every step it sends an event, ticks,
- * crashes the task, or arms a fault; a crashed task's held tuples time out and replay, and a new
- * incarnation starts on the same WAL.
+ * crashes the task, arms a fault, or lets the task's commit thread (a {@link SteppedCommitThread},
+ * bounded by a random max-pending-commits) run its oldest commit; a crashed task's held tuples time
+ * out and replay, and a new incarnation starts on the same WAL. A crash may come while a commit is in
+ * flight: it lands (or not) and the task either stops in order (settling it) or dies before acking.
  */
 final class BoltSchedule {
   private final Schedule schedule;
@@ -23,12 +26,20 @@ final class BoltSchedule {
   // Insertion order, not Tuple hash order (identity hashes differ per run): one seed, one schedule.
   private final Map<Tuple, Long> inFlight = new LinkedHashMap<>();
   private SinkTask sink;
+  private SteppedCommitThread commitThread;
+  /**
+   * The WAL entries there were before the first commit that ran since the executor's last call: a
+   * commit run by the commit thread is settled at the executor's next call, so the step that settles
+   * it must judge "unsettled" from before it ran.
+   */
+  private Set<String> walBeforeUnsettledRun;
 
   BoltSchedule(Schedule schedule) {
     this.schedule = schedule;
     this.options = schedule.options()
         .withCommitIntervalRecords(2 + schedule.random.nextInt(8))
         .withCommitIntervalMillis(1_000)
+        .withMaxPendingCommits(1 + schedule.random.nextInt(3))
         .build();
   }
 
@@ -38,7 +49,7 @@ final class BoltSchedule {
       schedule.step();
       int acksBefore = recorder.acked.size();
       int failsBefore = recorder.failed.size();
-      Set<String> walBefore = schedule.walEntries();
+      Set<String> walBefore = walBeforeUnsettledRun != null ? walBeforeUnsettledRun : schedule.walEntries();
       if (!act(schedule.random.nextInt(100))) {
         crash(acksBefore);
         continue;
@@ -56,7 +67,9 @@ final class BoltSchedule {
     }
     schedule.faults.clear();
     schedule.faults.late.applyWaitingNow();
-    sink.close();
+    int acksBefore = recorder.acked.size();
+    sink.close(); // settles a commit that ran; never starts the rest
+    recordAcks(acksBefore);
     // A last incarnation starts and settles whatever a crashed or unsettled one left.
     open().close();
   }
@@ -70,14 +83,22 @@ final class BoltSchedule {
     if (roll < 10 && !schedule.catalogDown()) {
       return false;
     }
+    if (roll < 20 && walBeforeUnsettledRun == null && commitThread.queued() > 0) {
+      // The commit thread runs one commit; the executor settles it at its next call. (One at a time,
+      // so that a step settles at most one batch: the schedule reads a step's acks as one batch.)
+      walBeforeUnsettledRun = schedule.walEntries();
+      commitThread.runNext();
+      return true;
+    }
     try {
-      if (roll < 20 || schedule.nothingToSend()) {
+      if (roll < 25 || schedule.nothingToSend()) {
         sink.execute(schedule.tick());
       } else {
         Tuple event = schedule.nextEvent();
         inFlight.put(event, Schedule.id(event));
         sink.execute(event);
       }
+      walBeforeUnsettledRun = null;
       return true;
     } catch (RecordingCollector.WorkerDied e) {
       return false;
@@ -86,7 +107,15 @@ final class BoltSchedule {
 
   /** The task dies: whatever it holds times out at the spout and replays; a new incarnation starts. */
   private void crash(int acksBefore) {
-    sink.close();
+    if (commitThread.queued() > 0 && walBeforeUnsettledRun == null && schedule.random.nextBoolean()) {
+      commitThread.runNext(); // a commit in flight when the task goes down
+    }
+    if (schedule.random.nextInt(3) == 0) {
+      sink.abandon(); // killed: whatever the commit thread did, nothing more is acked
+    } else {
+      sink.close(); // stopped: a commit that ended is settled, one not started never starts
+    }
+    walBeforeUnsettledRun = null;
     recordAcks(acksBefore);
     inFlight.forEach((tuple, id) -> schedule.replay(id, Schedule.attempt(tuple), true));
     inFlight.clear();
@@ -107,6 +136,7 @@ final class BoltSchedule {
   }
 
   private SinkTask open() {
-    return SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), schedule.clock::get);
+    commitThread = new SteppedCommitThread();
+    return SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), schedule.clock::get, commitThread);
   }
 }

@@ -93,11 +93,19 @@ public final class SinkTask implements Closeable {
   }
 
   /**
-   * Opens a committing task ({@code IcebergBolt}): opens the table (auto-creating it when
+   * Opens a committing task that commits each batch as it seals, on the calling thread: opens the table (auto-creating it when
    * configured), checks it and the topology configuration, resolves the providers on this worker's
    * classpath, and drops the WAL entries this task's previous incarnation left.
    */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env) {
+    return open(settings, env, CommitThread.inline());
+  }
+
+  /**
+   * As {@link #open(SinkSettings, TaskEnvironment)}, but each sealed batch commits on a thread of
+   * the task's own while the executor writes the next ({@link CommitPipeline}): {@code IcebergBolt}'s task.
+   */
+  public static SinkTask openPipelined(SinkSettings settings, TaskEnvironment env) {
     return open(settings, env, CommitThread.dedicated("iceberg-commit-" + env.task()));
   }
 

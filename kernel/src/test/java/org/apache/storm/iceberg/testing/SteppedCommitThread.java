@@ -1,0 +1,64 @@
+package org.apache.storm.iceberg.testing;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.Future;
+import org.apache.storm.iceberg.kernel.task.CommitThread;
+
+/**
+ * A commit thread the test steps itself, on its own thread: commits handed over wait until the test
+ * runs them ({@link #runNext}, {@link #runAll}), or until the executor waits on one (then every
+ * commit before it, and it, run: the executor cannot go on without them). Deterministic, so one
+ * seed of a random schedule is one schedule.
+ */
+public final class SteppedCommitThread implements CommitThread {
+  private final Deque<Runnable> queued = new ArrayDeque<>();
+  /** How many times the executor waited on a commit that had not run: the bound (or a settle-all) held it. */
+  public int executorWaits;
+  public boolean stopped;
+
+  @Override
+  public void run(Runnable commit) {
+    if (stopped) {
+      throw new IllegalStateException("the commit thread was stopped");
+    }
+    queued.addLast(commit);
+  }
+
+  @Override
+  public boolean await(Future<?> done, long timeoutMillis) {
+    if (!done.isDone() && !queued.isEmpty()) {
+      executorWaits++;
+    }
+    while (!done.isDone() && !queued.isEmpty()) {
+      queued.pollFirst().run();
+    }
+    return done.isDone();
+  }
+
+  @Override
+  public void stop() {
+    stopped = true;
+    queued.clear();
+  }
+
+  /** How many commits wait to run. */
+  public int queued() {
+    return queued.size();
+  }
+
+  /** Runs the oldest commit waiting; whether there was one. */
+  public boolean runNext() {
+    Runnable next = queued.pollFirst();
+    if (next != null) {
+      next.run();
+    }
+    return next != null;
+  }
+
+  public void runAll() {
+    while (runNext()) {
+      // next
+    }
+  }
+}
