@@ -335,12 +335,15 @@ public final class SinkTask implements Closeable {
    */
   @Override
   public void close() {
-    handler.close(ShutdownGuard.CLOSE_WAIT_MILLIS);
-    metrics.publishRecordsWritten();
-    if (batch != null) {
-      batch.abandon().release();
-      batch = null;
+    try {
+      handler.close(ShutdownGuard.CLOSE_WAIT_MILLIS);
+    } finally {
+      metrics.publishRecordsWritten();
+      if (batch != null) {
+        batch.abandon().release();
+        batch = null;
+      }
+      OpenedTable.closeCatalog(catalog);
     }
-    OpenedTable.closeCatalog(catalog);
   }
 }
