@@ -1,9 +1,9 @@
 package org.apache.storm.iceberg.kernel.task;
 
-import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
@@ -30,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *       whose commit never started is dropped (its tuples time out and replay, its files are orphans).
  * </ul>
  *
- * <p>One executor thread calls it; only {@link Pending#run} runs on the commit thread.
+ * <p>One executor thread calls it; only {@link Pending#run} runs on the commit thread, and only
+ * {@link #abandon} may be called from another thread while a call is still running.
  */
 final class CommitPipeline implements SealedBatchHandler {
   private static final Logger LOG = LoggerFactory.getLogger(CommitPipeline.class);
@@ -41,7 +42,8 @@ final class CommitPipeline implements SealedBatchHandler {
   private final CommitThread thread;
   private final int maxPending;
   private final SinkMetrics metrics;
-  private final Deque<Pending> pending = new ArrayDeque<>();
+  /** Concurrent only so that {@link #abandon}, from {@code cleanup}'s thread, may walk it while a call is stuck. */
+  private final Deque<Pending> pending = new ConcurrentLinkedDeque<>();
 
   CommitPipeline(CommitThenAck committer, CommitThread thread, int maxPending, SinkMetrics metrics) {
     this.committer = committer;
@@ -183,6 +185,7 @@ final class CommitPipeline implements SealedBatchHandler {
       if (!ended) {
         LOG.warn("A commit is still running {} ms after the task began to stop; abandoning it: its tuples are not acked", waitMillis);
         abandon();
+        releaseAll();
         return;
       }
       try {
@@ -191,18 +194,27 @@ final class CommitPipeline implements SealedBatchHandler {
         // Stopping must not throw (cleanup runs on Storm's shutdown path); what is left replays.
         LOG.warn("Cannot settle a commit while the task stops; leaving the rest un-acked", Redaction.of(e));
         abandon();
+        releaseAll();
         return;
       }
     }
   }
 
-  /** Drops every commit not started and leaves the running one, unsettled, to end on its own. */
+  /** Lets go of every batch still pending, un-acked (on the executor thread, or with it idle). */
+  private void releaseAll() {
+    for (Pending p = pending.pollFirst(); p != null; p = pending.pollFirst()) {
+      p.batch.tuples().release();
+    }
+  }
+
+  /**
+   * Drops every commit not started and interrupts the running one, settling nothing: the executor
+   * thread may still be inside a call, so this leaves the queue and the tuples to it.
+   */
   @Override
   public void abandon() {
     pending.forEach(Pending::drop);
     thread.stop();
-    pending.forEach(p -> p.batch.tuples().release());
-    pending.clear();
     metrics.committing(0, -1);
   }
 }

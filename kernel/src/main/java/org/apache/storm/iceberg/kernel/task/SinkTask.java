@@ -1,6 +1,5 @@
 package org.apache.storm.iceberg.kernel.task;
 
-import org.apache.storm.iceberg.kernel.table.HadoopCatalogWarning;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
@@ -33,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * What one writing task does, without the bolt around it: map each tuple and write it into the open
  * batch, seal the batch on the first threshold crossed (checked on every tuple and tick), and hand
  * the sealed batch to its {@link SealedBatchHandler}. For {@code IcebergBolt} the handler commits
- * through the {@link CommitProtocol} and acks (or fails) the tuples; for {@code IcebergWriterBolt}
+ * through the {@link CommitProtocol} on a commit thread ({@link CommitPipeline}) and acks (or fails)
+ * the tuples at this thread's next call; for {@code IcebergWriterBolt}
  * it emits a descriptor of the files anchored to the tuples.
  *
  * <p>A tuple that cannot be mapped is failed on its own, with a {@link TupleMappingException}
@@ -67,8 +67,7 @@ public final class SinkTask implements Closeable {
   private final int recordsPerClockRead;
   private long lastClockMillis;
   private int recordsSinceClockRead;
-  private long lastHandoffStartMillis;
-  private long lastHandoffEndMillis;
+  private final HandoffTimes handoffs;
 
   private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env) {
     OpenedTable opened = parts.opened();
@@ -76,6 +75,7 @@ public final class SinkTask implements Closeable {
     this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup());
     this.lifecycle = parts.lifecycle();
     this.deduplicates = parts.dedup() != null;
+    this.handoffs = new HandoffTimes(env.clock());
     this.schemaChange = new SchemaChange(parts.evolver(), intake, lifecycle, env.collector());
     this.table = opened.table();
     this.batches = parts.batches();
@@ -93,9 +93,9 @@ public final class SinkTask implements Closeable {
   }
 
   /**
-   * Opens a committing task that commits each batch as it seals, on the calling thread: opens the table (auto-creating it when
-   * configured), checks it and the topology configuration, resolves the providers on this worker's
-   * classpath, and drops the WAL entries this task's previous incarnation left.
+   * Opens a committing task that commits each batch as it seals, on the calling thread: opens the
+   * table (auto-creating it when configured), checks it and the topology configuration, resolves the
+   * providers on this worker's classpath, and drops the WAL entries its previous incarnation left.
    */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env) {
     return open(settings, env, CommitThread.inline());
@@ -109,23 +109,9 @@ public final class SinkTask implements Closeable {
     return open(settings, env, CommitThread.dedicated("iceberg-commit-" + env.task()));
   }
 
-  /**
-   * As {@link #open(SinkSettings, TaskEnvironment)}, committing on {@code commitThread} ({@link
-   * CommitPipeline}) against a table object of its own, so the executor thread's refreshes never
-   * race a commit's.
-   */
+  /** As {@link #open(SinkSettings, TaskEnvironment)}, committing on {@code commitThread} ({@link CommitPipeline}). */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
-    return create(
-        settings,
-        env,
-        (opened, lifecycle) -> {
-          HadoopCatalogWarning.warnIfCommitsMayRace(
-              opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
-          Table committed = opened.catalog().loadTable(settings.target().tableIdentifier());
-          CommitProtocol protocol = TaskCommitProtocol.open(committed, settings, env, opened.loader());
-          return new CommitPipeline(new CommitThenAck(protocol, lifecycle, env), commitThread,
-              settings.commits().maxPendingCommits(), env.metrics());
-        });
+    return create(settings, env, (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
   }
 
   /** A committing task outside Storm, with its own metrics and the system clock, committing as it seals. */
@@ -214,7 +200,7 @@ public final class SinkTask implements Closeable {
     } catch (TupleIntake.BrokenBatchException e) {
       batch = null;
       metrics.nothingPending();
-      failBatch(open.abandon(), e.failure());
+      BatchFailures.failAndRelease(collector, open.abandon(), e.failure());
       collector.fail(tuple);
       return false;
     } catch (UnfitValuesException e) {
@@ -233,13 +219,13 @@ public final class SinkTask implements Closeable {
         sealAndHandOff();
         // The schema changes once no commit of this task is in flight: Iceberg does not retry a
         // schema update that loses a race with an append.
-        handler.settleAll();
+        handoffs.during(handler::settleAll);
         return;
       }
       // No record yet: drop it; tuples it holds unwritten (duplicates at a held position) replay.
       batch = null;
       HeldTuples held = open.abandon();
-      failBatch(held, held.size() > 0 ? unfit : null);
+      BatchFailures.failAndRelease(collector, held, held.size() > 0 ? unfit : null);
     });
     OpenBatch<?> next = evolved ? openOrFail(tuple) : null;
     return next != null && write(next, tuple);
@@ -269,54 +255,27 @@ public final class SinkTask implements Closeable {
       sealed = sealing.seal();
     } catch (RuntimeException e) {
       metrics.nothingPending();
-      failBatch(sealing.abandon(), e);
+      BatchFailures.failAndRelease(collector, sealing.abandon(), e);
       return;
     }
     metrics.sealed(sealed.dataFiles().size(), System.nanoTime() - started);
     metrics.pending(sealed.dataFiles().size(), sealing.openedAtMillis());
-    lastHandoffStartMillis = clock.getAsLong();
-    try {
-      handler.handle(sealed);
-    } finally {
-      lastHandoffEndMillis = clock.getAsLong();
-    }
-  }
-
-  /**
-   * When the first tuple of a batch opening now reached this task, as far as the task can tell.
-   * While a handoff (a commit) runs, the executor takes nothing from its queue, so a tuple taken
-   * within one handoff's duration after it ended is taken to have waited since the handoff began:
-   * its commit deadline then counts from there, not from when the executor got to it.
-   */
-  private long firstTupleArrivalMillis(long nowMillis) {
-    long handoffMillis = lastHandoffEndMillis - lastHandoffStartMillis;
-    return nowMillis - lastHandoffEndMillis < handoffMillis ? lastHandoffStartMillis : nowMillis;
+    handoffs.during(() -> handler.handle(sealed));
   }
 
   private OpenBatch<?> currentBatch() {
     if (batch == null) {
       if (deduplicates) {
         // A batch must not hold a record a batch still committing holds: settle those first.
-        handler.settleAll();
+        handoffs.during(handler::settleAll);
       }
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       lifecycle.refresh(table);
       intake.refresh(table);
-      batch = batches.open(firstTupleArrivalMillis(readClockAndPublishCounts()));
+      batch = batches.open(handoffs.firstTupleArrivalMillis(readClockAndPublishCounts()));
       metrics.pending(0, batch.openedAtMillis());
     }
     return batch;
-  }
-
-  /** Fails every tuple of a broken batch (none when {@code cause} is null), then lets go of them. */
-  private void failBatch(HeldTuples tuples, Exception cause) {
-    try {
-      if (cause != null) {
-        BatchFailures.failAll(collector, tuples, cause);
-      }
-    } finally {
-      tuples.release();
-    }
   }
 
   /**
