@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg;
 
+import java.util.Map;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -23,6 +24,15 @@ public class IcebergBolt extends SinkTaskBolt {
   @Override
   SinkTask open(TaskEnvironment env) {
     return SinkTask.openPipelined(options.settings(), env);
+  }
+
+  /**
+   * A tick every second, whatever the thresholds: a commit that ended on the commit thread is acked
+   * at the executor's next call, and in a lull only a tick makes one.
+   */
+  @Override
+  public Map<String, Object> getComponentConfiguration() {
+    return tickConfiguration(1);
   }
 
   @Override
