@@ -158,7 +158,7 @@ class CommitPipelineTest {
   }
 
   @Test
-  void theOldestPendingAgeCoversABatchWaitingToCommit() {
+  void theOldestPendingAgeCoversABatchWaitingToCommitAndATickSettlesIt() {
     SinkTask sink = openStepped(1);
     send(sink, 0, 5); // A sealed and handed over
     clock.addAndGet(7_000);
@@ -167,6 +167,7 @@ class CommitPipelineTest {
     assertThat(gauge("iceberg-oldest-pending-age-ms")).isEqualTo(7_000L);
     assertThat(gauge("iceberg-pending-data-files")).isEqualTo(1);
     stepped.runAll();
+    assertThat(recorder.acked).as("a finished commit waits for the executor's next call").isEmpty();
     sink.execute(tuples.tick());
     assertThat(recorder.ackedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
     assertThat(gauge("iceberg-oldest-pending-age-ms")).isEqualTo(0L);

@@ -44,6 +44,7 @@ final class CommitPipeline implements SealedBatchHandler {
   private final SinkMetrics metrics;
   /** Concurrent only so that {@link #abandon}, from {@code cleanup}'s thread, may walk it while a call is stuck. */
   private final Deque<Pending> pending = new ConcurrentLinkedDeque<>();
+  private volatile boolean abandoned;
 
   CommitPipeline(CommitThenAck committer, CommitThread thread, int maxPending, SinkMetrics metrics) {
     this.committer = committer;
@@ -72,7 +73,12 @@ final class CommitPipeline implements SealedBatchHandler {
         return;
       }
       try {
-        outcome.complete(committer.commitOnly(batch));
+        CommitOutcome settled = committer.commitOnly(batch);
+        if (abandoned) {
+          LOG.info("A commit abandoned while the task stopped ended {}; its {} tuples are not acked",
+              settled.status(), batch.tuples().size(), Redaction.of(settled.error()));
+        }
+        outcome.complete(settled);
       } catch (Throwable t) {
         outcome.completeExceptionally(t);
       }
@@ -213,6 +219,7 @@ final class CommitPipeline implements SealedBatchHandler {
    */
   @Override
   public void abandon() {
+    abandoned = true;
     pending.forEach(Pending::drop);
     thread.stop();
     metrics.committing(0, -1);
