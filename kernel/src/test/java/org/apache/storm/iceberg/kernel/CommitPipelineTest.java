@@ -189,6 +189,26 @@ class CommitPipelineTest {
     assertThat(stepped.stopped).isTrue();
   }
 
+  @Test
+  void aBatchThatWaitedForTheCommitThreadPastItsDeadlineIsFailedNotAppended() {
+    TaskEnvironment withTimeout = new TaskEnvironment(SinkTaskTest.TASK, recorder.collector(), clock::get,
+        SinkMetrics.detached(registry, clock::get), Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 10));
+    SinkTask sink = SinkTask.open(
+        settings(options().withMaxPendingCommits(2).withCommitDeadlineMarginMillis(2_000).build()), withTimeout, stepped);
+    send(sink, 0, 5); // A sealed and handed over
+    clock.addAndGet(8_000); // A's deadline (10 s timeout less 2 s) comes while it waits
+    send(sink, 5, 10); // B sealed now
+
+    stepped.runAll();
+    sink.execute(tuples.tick());
+
+    assertThat(recorder.failedIds()).containsExactly(0L, 1L, 2L, 3L, 4L);
+    assertThat(recorder.ackedIds()).containsExactly(5L, 6L, 7L, 8L, 9L);
+    assertThat(registry.counter("iceberg-batches-expired").getCount()).isEqualTo(1);
+    assertThat(TestTables.ids(table)).containsExactlyInAnyOrder(5L, 6L, 7L, 8L, 9L);
+    sink.close();
+  }
+
   /** Ticks the task, as Storm would, until {@code settled}: a commit's outcome reaches the executor at its next call. */
   private void tickUntil(SinkTask sink, java.util.function.BooleanSupplier settled, String what) throws InterruptedException {
     Deadline.await(Duration.ofSeconds(20), () -> {
