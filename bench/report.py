@@ -41,6 +41,13 @@ BASELINES = {
         "with positions cpu-ns/record": "without positions cpu-ns/record",
         "with positions wall-ns/record": "without positions wall-ns/record",
     },
+    "PartitionGrouping": {
+        "grouping files/commit": "shuffle files/commit",
+        "grouping files/partition": "shuffle files/partition",
+        "grouping per-cpu-s": "shuffle per-cpu-s",
+        "grouping records/s": "shuffle records/s",
+        "grouping heap-after-gc": "shuffle heap-after-gc",
+    },
     "CommitScaling": {
         "split-sink snapshots/s": "iceberg-bolt snapshots/s",
         "split-sink records/s": "iceberg-bolt records/s",
@@ -49,7 +56,7 @@ BASELINES = {
 
 # Suites whose repetitions run both variants back to back, so a repetition's two figures share the
 # machine's weather and their ratio is steadier than the ratio of medians.
-PAIRED = {"KernelVsLimit", "TridentEndToEnd", "DedupCost"}
+PAIRED = {"KernelVsLimit", "TridentEndToEnd", "DedupCost", "PartitionGrouping"}
 
 # Comparisons across suites, matched on one parameter: (title, key, (suite, variant), (suite, variant)).
 CROSS = [
@@ -108,6 +115,12 @@ SUITE_NOTES = {
     "CommitScaling": "LocalCluster, JdbcCatalog on SQLite; every writer seals on age (1 s); the split sink's "
     "committer commits every 1 s. conflicts: CommitFailedException from the catalog (Iceberg then refreshes and "
     "retries); commit-attempts: every catalog commit; rows-failed: rows failed back to the spout and replayed.",
+    "PartitionGrouping": "LocalCluster, 1 spout task into 8 IcebergWriterBolt tasks and 1 IcebergCommitterBolt, "
+    "JdbcCatalog on SQLite, 5 columns in bucket(p, c0); writers seal every 2 s, the committer commits every 2 s. "
+    "`grouping`: customGrouping(IcebergPartitionGrouping); `shuffle`: shuffleGrouping. files/commit: added data files "
+    "per snapshot; files/partition: data files per partition over the run; per-cpu-s: records per second of process "
+    "CPU time; heap-after-gc: the largest heap used after any collection during the run (LocalCluster included). "
+    "Each repetition runs both variants back to back, starting with the other variant each time.",
     "BatchMemory": "One batch in a JVM of its own with the -Xmx shown, every record a fresh tuple as in a worker; "
     "heap as used after GC. live-heap-at-10pct/90pct: live heap (after full GCs) a tenth and nine tenths into the "
     "batch; held-bytes-per-tuple: their difference per tuple (the held ack ids spill to a file beyond about 5.5 MiB, "

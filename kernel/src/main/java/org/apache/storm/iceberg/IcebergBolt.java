@@ -8,7 +8,8 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
 /**
  * Writes tuples into an Iceberg table, one atomic append per batch, acking each tuple only after the
  * append holding it has landed (at-least-once; replays may duplicate rows). See {@link
- * IcebergOptions} for thresholds and providers. Emits nothing.
+ * IcebergOptions} for thresholds and providers. Emits nothing, except on its dead-letter stream
+ * when the options name one ({@link DeadLetterFields}).
  *
  * <p>Each sealed batch commits on a thread of the task's own while the executor writes the next
  * batch, in seal order; at most {@link IcebergOptions.Builder#withMaxPendingCommits} sealed batches
@@ -37,6 +38,6 @@ public class IcebergBolt extends SinkTaskBolt {
 
   @Override
   public void declareOutputFields(OutputFieldsDeclarer declarer) {
-    // A sink: nothing downstream.
+    declareDeadLetterStream(declarer);
   }
 }

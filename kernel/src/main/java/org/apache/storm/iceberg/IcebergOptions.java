@@ -94,6 +94,8 @@ public final class IcebergOptions implements Serializable {
           .optional("write-properties", stringMap(Builder::withWriteProperties))
           .optional("branch", text(Builder::withBranch))
           .optional("schema-evolution", text((builder, value) -> builder.withSchemaEvolution(SchemaEvolution.named(value))))
+          .optional("dead-letter-stream", text(Builder::withDeadLetterStream))
+          .optional("max-dead-letter-fraction", OptionKeys.<Builder>fractionPerRecords(Builder::withMaxDeadLetterFraction))
           .optional("source-reset-accepted", text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
   static {
@@ -155,6 +157,8 @@ public final class IcebergOptions implements Serializable {
   public int groupCommitMaxDataFiles() { return settings.splitSink().groupCommitMaxDataFiles(); }
   public Map<String, String> writeProperties() { return settings.providers().writeProperties(); }
   public String branch() { return settings.commits().branch(); }
+  /** The dead-letter stream's id, or null when there is none. */
+  public String deadLetterStream() { return settings.deadLetters() == null ? null : settings.deadLetters().streamId(); }
 
   @Override
   public String toString() {
@@ -198,23 +202,23 @@ public final class IcebergOptions implements Serializable {
     }
 
     public Builder withCommitIntervalRecords(long records) {
-      draft.commitIntervalRecords = OptionsChecks.requireNonNegative(records, "withCommitIntervalRecords");
+      draft.commitIntervalRecords = records;
       return this;
     }
 
     public Builder withCommitIntervalBytes(long bytes) {
-      draft.commitIntervalBytes = OptionsChecks.requireNonNegative(bytes, "withCommitIntervalBytes");
+      draft.commitIntervalBytes = bytes;
       return this;
     }
 
     public Builder withCommitIntervalMillis(long millis) {
-      draft.commitIntervalMillis = OptionsChecks.requireNonNegative(millis, "withCommitIntervalMillis");
+      draft.commitIntervalMillis = millis;
       return this;
     }
 
     /** Asks Storm for a tick tuple every {@code seconds}, so time thresholds fire in a lull. */
     public Builder withTickIntervalSecs(int seconds) {
-      draft.tickIntervalSecs = (int) OptionsChecks.requireNonNegative(seconds, "withTickIntervalSecs");
+      draft.tickIntervalSecs = seconds;
       return this;
     }
 
@@ -292,13 +296,13 @@ public final class IcebergOptions implements Serializable {
      * the same commit id, before its batch is failed; 0 to fail at once.
      */
     public Builder withCommitRetries(int retries) {
-      draft.commitRetries = (int) OptionsChecks.requireNonNegative(retries, "withCommitRetries");
+      draft.commitRetries = retries;
       return this;
     }
 
     /** The wait before the first such retry; it doubles on each one, up to 30 s. */
     public Builder withCommitRetryBackoffMillis(long millis) {
-      draft.commitRetryBackoffMillis = OptionsChecks.requireNonNegative(millis, "withCommitRetryBackoffMillis");
+      draft.commitRetryBackoffMillis = millis;
       return this;
     }
 
@@ -308,7 +312,7 @@ public final class IcebergOptions implements Serializable {
      * failed instead. Must be below the message timeout (checked when the task starts).
      */
     public Builder withCommitDeadlineMarginMillis(long millis) {
-      draft.commitDeadlineMarginMillis = OptionsChecks.requireNonNegative(millis, "withCommitDeadlineMarginMillis");
+      draft.commitDeadlineMarginMillis = millis;
       return this;
     }
 
@@ -323,13 +327,13 @@ public final class IcebergOptions implements Serializable {
 
     /** Split sink: the committer commits once the oldest pending descriptor has waited this long. */
     public Builder withGroupCommitIntervalMillis(long millis) {
-      draft.groupCommitIntervalMillis = OptionsChecks.requirePositive(millis, "withGroupCommitIntervalMillis");
+      draft.groupCommitIntervalMillis = millis;
       return this;
     }
 
     /** Split sink: the committer commits once this many data files are pending. */
     public Builder withGroupCommitMaxDataFiles(int dataFiles) {
-      draft.groupCommitMaxDataFiles = (int) OptionsChecks.requirePositive(dataFiles, "withGroupCommitMaxDataFiles");
+      draft.groupCommitMaxDataFiles = dataFiles;
       return this;
     }
 
@@ -415,6 +419,23 @@ public final class IcebergOptions implements Serializable {
     /** Lets the sink add columns and widen types for tuple values (README.md, "Schema evolution"); default off. */
     public Builder withSchemaEvolution(SchemaEvolution mode) {
       draft.schemaEvolution = Objects.requireNonNull(mode, "withSchemaEvolution") == SchemaEvolution.ADD_AND_WIDEN;
+      return this;
+    }
+
+    /**
+     * Emits each tuple that cannot be written (the mapper refuses it, or the file writer would) on
+     * this stream, anchored to it, then acks it, instead of failing it (README.md, "Dead-letter
+     * stream"). Bolts only: Trident states refuse it.
+     */
+    public Builder withDeadLetterStream(String streamId) {
+      draft.deadLetterStream = Objects.requireNonNull(streamId, "withDeadLetterStream");
+      return this;
+    }
+
+    /** Fails tuples instead, and logs an error, once more than {@code fraction} of a window of {@code perRecords} tuples went to the dead-letter stream. */
+    public Builder withMaxDeadLetterFraction(double fraction, long perRecords) {
+      draft.maxDeadLetterFraction = fraction;
+      draft.deadLetterWindowRecords = perRecords;
       return this;
     }
 

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * {@link IcebergBolt}, but instead of committing it emits, per sealed batch, one descriptor tuple
  * (field {@value #DESCRIPTOR_FIELD}: versioned JSON of the batch's data files) anchored to every
  * tuple of the batch, then acks those tuples. Feed its stream to one {@link IcebergCommitterBolt}
- * with {@code globalGrouping}. Writes no WAL.
+ * with {@code globalGrouping}. Writes no WAL. A tuple it cannot write goes to its dead-letter stream,
+ * when the options name one, as in {@link IcebergBolt}.
  */
 public class IcebergWriterBolt extends SinkTaskBolt {
   private static final long serialVersionUID = 1L;
@@ -25,8 +26,13 @@ public class IcebergWriterBolt extends SinkTaskBolt {
   /** The field of the descriptor tuples this bolt emits. */
   public static final String DESCRIPTOR_FIELD = DescriptorEmitter.DESCRIPTOR_FIELD;
 
+  /** @throws IllegalArgumentException when the options' dead-letter stream is the default stream, which descriptors use */
   public IcebergWriterBolt(IcebergOptions options) {
     super(options);
+    if (Utils.DEFAULT_STREAM_ID.equals(options.deadLetterStream())) {
+      throw new IllegalArgumentException("IcebergWriterBolt emits its descriptors on the default stream:"
+          + " give withDeadLetterStream another stream id, such as \"dead-letters\"");
+    }
   }
 
   @Override
@@ -48,5 +54,6 @@ public class IcebergWriterBolt extends SinkTaskBolt {
   @Override
   public void declareOutputFields(OutputFieldsDeclarer declarer) {
     declarer.declare(new Fields(DESCRIPTOR_FIELD));
+    declareDeadLetterStream(declarer);
   }
 }

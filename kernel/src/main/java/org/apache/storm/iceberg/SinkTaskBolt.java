@@ -9,9 +9,12 @@ import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.seal.TickIntervals;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
+import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.TupleUtils;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What {@link IcebergBolt} and {@link IcebergWriterBolt} share: one {@link SinkTask} per task that
@@ -21,6 +24,7 @@ import org.apache.storm.utils.TupleUtils;
  */
 abstract class SinkTaskBolt extends BaseRichBolt {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(SinkTaskBolt.class);
 
   protected final IcebergOptions options;
   private transient SinkTask sink;
@@ -35,6 +39,11 @@ abstract class SinkTaskBolt extends BaseRichBolt {
 
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+    String deadLetterStream = options.deadLetterStream();
+    if (deadLetterStream != null && context.getThisTargets().getOrDefault(deadLetterStream, Map.of()).isEmpty()) {
+      LOG.error("'{}' has no subscriber on its dead-letter stream '{}'; tuples it cannot write will be failed, and"
+          + " replayed, until a bolt subscribes to it", context.getThisComponentId(), deadLetterStream);
+    }
     SourceOwnership.require(options.settings(), context, Thread.currentThread().getContextClassLoader());
     guard = new ShutdownGuard();
     sink = open(TaskEnvironment.of(topoConf, context, guard.guard(collector)));
@@ -64,6 +73,13 @@ abstract class SinkTaskBolt extends BaseRichBolt {
   @Override
   public Map<String, Object> getComponentConfiguration() {
     return tickConfiguration(TickIntervals.forWriter(options.settings()));
+  }
+
+  /** Declares the dead-letter stream when the options name one. */
+  final void declareDeadLetterStream(OutputFieldsDeclarer declarer) {
+    if (options.deadLetterStream() != null) {
+      declarer.declareStream(options.deadLetterStream(), DeadLetterFields.fields());
+    }
   }
 
   /** The component configuration that asks for a tick every {@code seconds}, or null for none. */

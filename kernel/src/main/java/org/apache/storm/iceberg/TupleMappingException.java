@@ -37,8 +37,9 @@ public class TupleMappingException extends RuntimeException {
     String mapperMessage = String.valueOf(cause.getMessage());
     // Name the column unless the mapper's own message already does.
     String column =
-        cause instanceof RecordMappingException
-                && !mapperMessage.contains("'" + ((RecordMappingException) cause).columnPath() + "'")
+        cause instanceof RecordMappingException mapping
+                && mapping.columnPath() != null
+                && !mapperMessage.contains("'" + mapping.columnPath() + "'")
             ? "column '" + ((RecordMappingException) cause).columnPath() + "': "
             : "";
     return "Cannot map tuple to table "

@@ -66,7 +66,7 @@ class IcebergBoltLocalClusterTest {
       TestTiers.longTierOnly("the REST catalog runs in LocalCluster in the gateway tests too");
     }
     if (kind == CatalogKind.JDBC_SQLITE) {
-      TestTiers.longTierOnly("IcebergBolt runs on JDBC (SQLite) in LocalCluster in pendingTuplesAreCheckedAgainstEverySinkTask too");
+      TestTiers.longTierOnly("the quick tier runs IcebergBolt on JDBC (SQLite) at task level; LocalCluster on JDBC is long tier");
     }
     if (kind == CatalogKind.JDBC_SQLITE_ON_S3 || kind == CatalogKind.REST_ON_S3) {
       TestTiers.longTierOnly("on S3, ObjectStorageSinkTest commits a batch through S3FileIO in the quick tier");
@@ -101,6 +101,7 @@ class IcebergBoltLocalClusterTest {
    */
   @org.junit.jupiter.api.Test
   void pendingTuplesAreCheckedAgainstEverySinkTask() throws Exception {
+    TestTiers.longTierOnly("TopologyChecksTest checks the pending-tuples rule in the quick tier");
     Map<String, String> catalogProperties = TestCatalogs.jdbcSqlite(dir);
     TestCatalogs.load(catalogProperties);
     String ledgerKey = UUID.randomUUID().toString();

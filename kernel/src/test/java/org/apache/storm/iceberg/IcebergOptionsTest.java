@@ -146,9 +146,9 @@ class IcebergOptionsTest {
 
   @Test
   void negativeIntervalsFailWhereTheyAreSet() {
-    assertThatThrownBy(() -> valid().withCommitIntervalRecords(-1))
+    assertThatThrownBy(() -> valid().withCommitIntervalRecords(-1).build())
         .hasMessage("withCommitIntervalRecords must be 0 (off) or positive, got -1");
-    assertThatThrownBy(() -> valid().withTickIntervalSecs(-5))
+    assertThatThrownBy(() -> valid().withTickIntervalSecs(-5).build())
         .hasMessage("withTickIntervalSecs must be 0 (off) or positive, got -5");
   }
 

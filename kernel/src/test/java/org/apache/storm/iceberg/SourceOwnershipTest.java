@@ -108,4 +108,17 @@ class SourceOwnershipTest {
     assertThatCode(() -> SourceOwnership.require(settings(withoutPositions), twoTasks, getClass().getClassLoader()))
         .doesNotThrowAnyException();
   }
+  @Test
+  void thePartitionGroupingIntoASinkWithSourcePositionsFailsAtPrepareNamingItAndTheFieldsGrouping() {
+    // The grouping refuses options with source positions itself, so only options without them reach here.
+    IcebergPartitionGrouping grouping = new IcebergPartitionGrouping(options(false));
+    IcebergOptions options = options(true);
+    TopologyContext context = sinkContext(options, 2, bolt -> bolt.customGrouping("kafka", grouping));
+    assertThatThrownBy(() -> SourceOwnership.require(settings(options), context, getClass().getClassLoader()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Component 'iceberg' writes db.events with source positions, so each source partition must reach one"
+            + " of its tasks, but stream 'default' of 'kafka' reaches it by custom grouping"
+            + " org.apache.storm.iceberg.IcebergPartitionGrouping: use"
+            + " fieldsGrouping(\"kafka\", new Fields(\"topic\", \"partition\"))");
+  }
 }

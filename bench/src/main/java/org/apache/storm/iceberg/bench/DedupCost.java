@@ -175,7 +175,7 @@ public final class DedupCost {
         text.append('|').append(p).append('=').append(FIRST_OFFSET + p).append('-').append(FIRST_OFFSET * 2 + p * 7);
       }
       String encoded = Positions.decode(text.toString()).encode();
-      PositionsLedger ledger = new PositionsLedger("bench-wal", "bench");
+      PositionsLedger ledger = new PositionsLedger("bench-wal", "bench", org.apache.iceberg.SnapshotRef.MAIN_BRANCH);
       table.newFastAppend().set(PositionsLedger.POSITIONS_KEY, encoded).set(PositionsLedger.SCOPE_KEY, "bench-wal/bench").commit();
       table.refresh();
       long cpuStarted = THREADS.getCurrentThreadCpuTime();

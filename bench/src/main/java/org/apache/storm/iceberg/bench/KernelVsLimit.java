@@ -50,6 +50,8 @@ import org.apache.storm.tuple.Tuple;
  *       FanoutDataWriter} writes the same rows, already built as records, into one file per partition
  *       (as the sink does), then one {@code AppendFiles} commits them. Mapping, tuples, the WAL and
  *       acking are what the limit leaves out.
+ *   <li>{@code kernel without row checks}: the same, without checking what the file writer would
+ *       refuse before each row is written; the ratio of the two is what the check costs.
  *   <li>{@code limit internal rows}: the same, with Iceberg's internal-model Parquet writer (the one
  *       the kernel uses for the field-name mapper) fed pre-built internal rows: the fastest writer
  *       Iceberg has for these rows, so the kernel's own overhead is its distance to this one.
@@ -123,7 +125,8 @@ public final class KernelVsLimit {
               List.of(
                   () -> rates.put("limit", bench.limit(data, records)),
                   () -> rates.put("building", bench.limitBuildingRecords(data, tuples)),
-                  () -> rates.put("kernel", bench.kernel(data, tuples)),
+                  () -> rates.put("kernel", bench.kernel(data, tuples, true)),
+                  () -> rates.put("unchecked", bench.kernel(data, tuples, false)),
                   () -> rates.put("internal", bench.limitInternalRows(data, internalRows)));
           for (int v = 0; v < variants.size(); v++) {
             variants.get((v + rep) % variants.size()).run();
@@ -132,11 +135,14 @@ public final class KernelVsLimit {
           Rate building = rates.get("building");
           Rate kernel = rates.get("kernel");
           Rate internal = rates.get("internal");
+          Rate unchecked = rates.get("unchecked");
           if (rep > 0) {
             results.add("KernelVsLimit", params, "limit", rep, limit.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "limit internal rows", rep, internal.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "limit building records", rep, building.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "kernel", rep, kernel.perSecond(), "records/s");
+            results.add("KernelVsLimit", params, "kernel without row checks", rep, unchecked.perSecond(), "records/s");
+            results.add("KernelVsLimit", params, "kernel without row checks per-thread-cpu-s", rep, unchecked.perCpuSecond(), "records/cpu-s");
             results.add("KernelVsLimit", params, "limit per-thread-cpu-s", rep, limit.perCpuSecond(), "records/cpu-s");
             results.add("KernelVsLimit", params, "kernel per-thread-cpu-s", rep, kernel.perCpuSecond(), "records/cpu-s");
           }
@@ -164,8 +170,9 @@ public final class KernelVsLimit {
 
   private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
 
-  /** Records per second through a prepared IcebergBolt, batches committed and acked. */
-  Rate kernel(BenchData data, Tuple[] tuples) {
+  /** Records per second through a prepared IcebergBolt, batches committed and acked, its rows checked or not. */
+  Rate kernel(BenchData data, Tuple[] tuples, boolean rowChecks) {
+    System.setProperty("storm.iceberg.bench.rowChecksOff", Boolean.toString(!rowChecks));
     try (TempTables tables = new TempTables("bench-kernel")) {
       IcebergOptions.Builder builder = data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch);
       if (Boolean.getBoolean("bench.genericRows")) {

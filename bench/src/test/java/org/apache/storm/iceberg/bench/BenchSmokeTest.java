@@ -34,7 +34,7 @@ class BenchSmokeTest {
   }
 
   /**
-   * The cluster harnesses (EndToEnd, CommitScaling) in the long tier only: half a minute of topology
+   * The cluster harnesses (EndToEnd, CommitScaling, PartitionGrouping) in the long tier only: half a minute of topology
    * runs that check the harness, not the sink, which the kernel's and the examples' LocalCluster
    * tests cover in both tiers.
    */
@@ -45,6 +45,7 @@ class BenchSmokeTest {
       BenchData data = new BenchData(5, 16);
       EndToEnd.measure(cluster, new Results(), data, 2000, 500, 1);
       CommitScaling.measure(cluster, new Results(), new BenchData(5, 1), 2000, 2, true, 1);
+      PartitionGrouping.measure(cluster, new Results(), data, 16, 2000, true, 1);
       // Both Trident sinks (TridentEndToEnd runs them as EndToEnd runs the bolts), every transaction committed.
       for (boolean persist : new boolean[] {false, true}) {
         TridentEndToEnd.memory(cluster, new Results(), new BenchData(5, 1), 2000, 500, persist);

@@ -42,12 +42,14 @@ public final class IcebergStateFactory implements StateFactory {
   /**
    * @throws IllegalArgumentException when the options' Trident state type is {@code OPAQUE}: a
    *     per-partition state cannot be exactly-once with an opaque spout (see the class Javadoc), or
-   *     when they turn schema evolution on ({@link TridentChecks#requireNoSchemaEvolution})
+   *     when they turn schema evolution on ({@link TridentChecks#requireNoSchemaEvolution}),
+   *     or when they name a dead-letter stream, which Trident states do not have
    */
   public IcebergStateFactory(IcebergOptions options) {
     this.options = Objects.requireNonNull(options, "options");
     TridentChecks.requireNotOpaque(OptionsAccess.settings(options).trident().stateType());
     TridentChecks.requireNoSchemaEvolution(OptionsAccess.settings(options));
+    TridentChecks.requireNoDeadLetterStream(OptionsAccess.settings(options), "IcebergStateFactory");
   }
 
   @Override

@@ -4,6 +4,8 @@ import java.util.Objects;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
 import org.apache.storm.iceberg.kernel.trident.TridentChecks;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.OptionsAccess;
+import org.apache.storm.iceberg.kernel.trident.TridentChecks;
 import org.apache.storm.trident.Stream;
 import org.apache.storm.trident.TridentState;
 import org.apache.storm.tuple.Fields;
@@ -32,10 +34,12 @@ public final class IcebergTrident {
    * Persists {@code fields} of {@code stream} into the options' table.
    *
    * @return the committing state, as {@code partitionPersist} returns it
+   * @throws IllegalArgumentException when the options name a dead-letter stream, which Trident states do not have
    */
   public static TridentState persist(Stream stream, Fields fields, IcebergOptions options) {
     Objects.requireNonNull(options, "options");
     TridentChecks.requireNoSchemaEvolution(OptionsAccess.settings(options));
+    TridentChecks.requireNoDeadLetterStream(OptionsAccess.settings(options), "IcebergTrident.persist");
     Fields descriptor = new Fields(DESCRIPTOR_FIELD);
     return stream
         .partitionAggregate(fields, new FilesAggregator(options), descriptor)

@@ -47,21 +47,35 @@ class BadInputTest {
     WRONG_VALUE_TYPE("column 'payload' expects string but got java.lang.Integer"),
     MAPPER_THROWS("mapper blew up on tuple 3"),
     MAPPER_RETURNS_NULL("returned null"),
-    MAPPER_RETURNS_WRONG_PARTITION_TYPE("cannot compute the partition of the record");
+    MAPPER_RETURNS_WRONG_PARTITION_TYPE("column 'region' (string) takes java.lang.CharSequence, got java.lang.Integer"),
+    /** A record the file writer would refuse part-way through its row: refused before it is written. */
+    MAPPER_RETURNS_WRONG_JAVA_TYPE("column 'payload' (string) takes java.lang.CharSequence, got java.lang.Integer");
 
     final String message;
 
     Case(String message) {
       this.message = message;
     }
+
+    /** The column the error names, or null when no one column is to blame. */
+    String column() {
+      return switch (this) {
+        case MISSING_REQUIRED_FIELD -> "id";
+        case WRONG_VALUE_TYPE, MAPPER_RETURNS_WRONG_JAVA_TYPE -> "payload";
+        case MAPPER_RETURNS_WRONG_PARTITION_TYPE -> "region";
+        default -> null;
+      };
+    }
   }
 
   /**
    * What a misbehaving mapper does: maps by field name ({@code mapped}), except tuple 3, which it
    * gets wrong as the case says ({@code wrongPartition}: a row with an int where the string
-   * partition source belongs).
+   * partition source belongs; {@code wrongType}: the mapped row with an int where the string
+   * payload belongs).
    */
-  static <R> R mapOrMisbehave(Case badCase, ITuple tuple, Supplier<R> wrongPartition, Supplier<R> mapped) {
+  static <R> R mapOrMisbehave(
+      Case badCase, ITuple tuple, Supplier<R> wrongPartition, Supplier<R> wrongType, Supplier<R> mapped) {
     Object id = tuple.getValueByField("id");
     if (Long.valueOf(3L).equals(id) || id == null) {
       switch (badCase) {
@@ -71,6 +85,9 @@ class BadInputTest {
         }
         case MAPPER_RETURNS_WRONG_PARTITION_TYPE -> {
           return wrongPartition.get();
+        }
+        case MAPPER_RETURNS_WRONG_JAVA_TYPE -> {
+          return wrongType.get();
         }
         default -> { }
       }
@@ -92,6 +109,10 @@ class BadInputTest {
         GenericRecord record = GenericRecord.create(schema);
         record.setField("id", 3L);
         record.setField("region", 42);
+        return record;
+      }, () -> {
+        Record record = new FieldNameRecordMapper().map(tuple, schema);
+        record.setField("payload", 99);
         return record;
       }, () -> new FieldNameRecordMapper().map(tuple, schema));
     }
@@ -116,6 +137,10 @@ class BadInputTest {
         InternalRow row = new InternalRow(schema.columns().size());
         row.set(0, 3L);
         row.set(schema.columns().indexOf(schema.findField("region")), 42);
+        return row;
+      }, () -> {
+        InternalRow row = new FieldNameRecordMapper().mapInternal(tuple, schema);
+        row.set(schema.columns().indexOf(schema.findField("payload")), 99);
         return row;
       }, () -> new FieldNameRecordMapper().mapInternal(tuple, schema));
     }

@@ -18,6 +18,10 @@ import org.apache.storm.tuple.Tuple;
  * bounded by a random max-pending-commits) run its oldest commit; a crashed task's held tuples time
  * out and replay, and a new incarnation starts on the same WAL. A crash may come while a commit is in
  * flight: it lands (or not) and the task either stops in order (settling it) or dies before acking.
+ *
+ * <p>With a dead-letter stream, the stream's consumer fails a third of the dead letters it gets
+ * (at random): the spout sees such a poison tuple failed and replays it; it sees one acked only
+ * when the sink acked it and the consumer accepted its dead letter.
  */
 final class BoltSchedule {
   private final Schedule schedule;
@@ -25,6 +29,8 @@ final class BoltSchedule {
   private final RecordingCollector recorder = new RecordingCollector();
   // Insertion order, not Tuple hash order (identity hashes differ per run): one seed, one schedule.
   private final Map<Tuple, Long> inFlight = new LinkedHashMap<>();
+  /** Whether the consumer accepted each poison tuple's dead letter, until the tuple is settled. */
+  private final Map<Tuple, Boolean> letterAccepted = new java.util.IdentityHashMap<>();
   private SinkTask sink;
   private SteppedCommitThread commitThread;
   /**
@@ -49,8 +55,11 @@ final class BoltSchedule {
       schedule.step();
       int acksBefore = recorder.acked.size();
       int failsBefore = recorder.failed.size();
+      int emitsBefore = recorder.emitted.size();
       Set<String> walBefore = walBeforeUnsettledRun != null ? walBeforeUnsettledRun : schedule.walEntries();
-      if (!act(schedule.random.nextInt(100))) {
+      boolean alive = act(schedule.random.nextInt(100));
+      consumeDeadLetters(emitsBefore);
+      if (!alive) {
         crash(acksBefore);
         continue;
       }
@@ -117,22 +126,59 @@ final class BoltSchedule {
     }
     walBeforeUnsettledRun = null;
     recordAcks(acksBefore);
-    inFlight.forEach((tuple, id) -> schedule.replay(id, Schedule.attempt(tuple), true));
+    inFlight.forEach((tuple, id) -> {
+      schedule.replay(id, Schedule.attempt(tuple), true);
+      if (schedule.poison.contains(id)) {
+        schedule.poisonTimedOut.add(id);
+      }
+    });
     inFlight.clear();
+    letterAccepted.clear();
     sink = open();
     schedule.crashes++;
   }
 
-  /** The acks of one step are one batch: a task acks a whole batch at once. */
+  /**
+   * The acks of one step are one batch (a task acks a whole batch at once), or one poison tuple
+   * acked after its dead letter: the spout sees it acked if the consumer accepted the dead letter,
+   * failed (and replays it) if not.
+   */
   private void recordAcks(int acksBefore) {
     List<Long> batch = new ArrayList<>();
     for (Tuple tuple : recorder.acked.subList(acksBefore, recorder.acked.size())) {
       Long id = inFlight.remove(tuple);
-      if (id != null) {
+      Boolean accepted = letterAccepted.remove(tuple);
+      if (id == null) {
+        continue;
+      }
+      if (accepted == null) {
         batch.add(id);
+      } else if (accepted) {
+        schedule.poisonAcked(id);
+      } else {
+        schedule.replay(id, Schedule.attempt(tuple), false);
       }
     }
     schedule.acked(batch);
+  }
+
+  /** The dead-letter stream's consumer gets this step's dead letters: it accepts two in three. */
+  private void consumeDeadLetters(int emitsBefore) {
+    for (RecordingCollector.Emitted letter : recorder.emitted.subList(emitsBefore, recorder.emitted.size())) {
+      if (!letter.stream().equals(Schedule.DEAD_LETTER_STREAM)) {
+        throw new AssertionError("schedule " + schedule.seed + ": the bolt emitted on " + letter.stream());
+      }
+      Tuple tuple = letter.anchors().get(0);
+      long id = Schedule.id(tuple);
+      if (!schedule.poison.contains(id) || letter.anchors().size() != 1) {
+        throw new AssertionError("schedule " + schedule.seed + ": a dead letter for id " + id + " anchored to " + letter.anchors());
+      }
+      boolean accepted = schedule.random.nextInt(3) != 0;
+      if (accepted) {
+        schedule.deadLetterAccepted(id);
+      }
+      letterAccepted.put(tuple, accepted);
+    }
   }
 
   private SinkTask open() {

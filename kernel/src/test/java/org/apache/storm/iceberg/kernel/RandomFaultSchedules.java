@@ -21,7 +21,8 @@ import org.apache.storm.iceberg.testing.MemoryWalStoreFactory;
 /**
  * Random fault schedules, on a real (in-memory) Iceberg catalog wrapped with {@link
  * FaultInjectingCatalog}. Even seeds drive IcebergBolt's task ({@link BoltSchedule}), odd seeds the
- * split pair ({@link SplitSchedule}). Each schedule draws, from its seed, the table's spec, the batch
+ * split pair ({@link SplitSchedule}); every other even seed (a multiple of 4) gives the bolt a
+ * dead-letter stream and some poison ids. Each schedule draws, from its seed, the table's spec, the batch
  * sizes and, step by step, what happens next (see {@link Schedule#armRandomFault}).
  *
  * <p>After each schedule it checks what a user would: every id is in the table; every snapshot adds
@@ -33,13 +34,13 @@ import org.apache.storm.iceberg.testing.MemoryWalStoreFactory;
  */
 final class RandomFaultSchedules {
   /** Which sink a schedule drives. */
-  enum Sink { BOLT, SPLIT }
+  enum Sink { BOLT, BOLT_DEAD_LETTERS, SPLIT }
 
   /** What one schedule did, for the summary. */
-  record Outcome(long seed, Sink sink, int ids, int steps, int faults, int crashes, int replays, int snapshots) {}
+  record Outcome(long seed, Sink sink, int ids, int steps, int faults, int crashes, int replays, int snapshots, int deadLetters) {}
 
   static Sink sinkOf(long seed) {
-    return seed % 2 == 0 ? Sink.BOLT : Sink.SPLIT;
+    return seed % 2 != 0 ? Sink.SPLIT : seed % 4 == 0 ? Sink.BOLT_DEAD_LETTERS : Sink.BOLT;
   }
 
   Outcome run(long seed) {
@@ -47,21 +48,23 @@ final class RandomFaultSchedules {
     Faults faults = Faults.create();
     Map<String, String> catalogProperties = FaultInjectingCatalog.sharedInMemory(key, faults);
     try {
-      Schedule schedule = new Schedule(seed, key, faults, catalogProperties);
       Sink sink = sinkOf(seed);
-      if (sink == Sink.BOLT) {
+      Schedule schedule = new Schedule(seed, key, faults, catalogProperties, sink == Sink.BOLT_DEAD_LETTERS);
+      if (sink != Sink.SPLIT) {
         new BoltSchedule(schedule).run();
       } else {
         new SplitSchedule(schedule).run();
       }
       Table table = schedule.table;
-      check(seed, table, schedule.idCount, schedule.acked, schedule.mustNotLand, schedule.ackedBatches, key, faults);
+      check(seed, table, schedule.idCount, schedule.acked, schedule.mustNotLand, schedule.ackedBatches, key, faults,
+          schedule.poison);
+      checkDeadLetters(seed, schedule);
       int snapshots = 0;
       for (Snapshot ignored : table.snapshots()) {
         snapshots++;
       }
       return new Outcome(seed, sink, schedule.idCount, schedule.steps, schedule.faultsArmed, schedule.crashes,
-          schedule.replayed.size(), snapshots);
+          schedule.replayed.size(), snapshots, schedule.deadLettersAccepted.values().stream().mapToInt(Integer::intValue).sum());
     } finally {
       FaultInjectingCatalog.dropShared(key);
       MemoryWalStoreFactory.drop(key);
@@ -69,7 +72,7 @@ final class RandomFaultSchedules {
   }
 
   private static void check(long seed, Table table, int idCount, Set<Long> acked, Set<String> mustNotLand,
-      List<Set<Long>> ackedBatches, String walSpace, Faults faults) {
+      List<Set<Long>> ackedBatches, String walSpace, Faults faults, Set<Long> poison) {
     String schedule = "schedule " + seed + ": ";
     if (acked.size() != idCount) {
       throw new AssertionError(schedule + "only " + acked.size() + " of " + idCount + " ids acked");
@@ -117,6 +120,12 @@ final class RandomFaultSchedules {
     }
     for (long id = 0; id < idCount; id++) {
       int n = copies.getOrDefault(id, 0);
+      if (poison.contains(id)) {
+        if (n > 0) {
+          throw new AssertionError(schedule + "poison id " + id + " is in the table " + n + " times");
+        }
+        continue;
+      }
       if (n == 0) {
         throw new AssertionError(schedule + "id " + id + " was acked but is not in the table");
       }
@@ -146,6 +155,25 @@ final class RandomFaultSchedules {
     if (!MemoryWalStoreFactory.entries(walSpace).isEmpty()) {
       throw new AssertionError(schedule + "WAL entries left after a last incarnation started: "
           + MemoryWalStoreFactory.entries(walSpace).keySet());
+    }
+  }
+
+  /**
+   * Every poison id reached the dead-letter stream's consumer (it is acked, so nothing is lost), and
+   * only once unless one of its tuples timed out: a tuple is acked only after its dead letter is
+   * emitted, and one whose dead letter was failed replays, so a second accepted dead letter can
+   * only follow a task's death between the emit and the ack.
+   */
+  private static void checkDeadLetters(long seed, Schedule schedule) {
+    for (long id : schedule.poison) {
+      int accepted = schedule.deadLettersAccepted.getOrDefault(id, 0);
+      if (accepted == 0) {
+        throw new AssertionError("schedule " + seed + ": poison id " + id + " was acked, but no dead letter of it was accepted: lost");
+      }
+      if (accepted > 1 && !schedule.poisonTimedOut.contains(id)) {
+        throw new AssertionError("schedule " + seed + ": poison id " + id + " was dead-lettered " + accepted
+            + " times, though none of its tuples timed out: a duplicate");
+      }
     }
   }
 }

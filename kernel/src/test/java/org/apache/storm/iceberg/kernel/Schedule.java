@@ -65,6 +65,14 @@ final class Schedule {
   private final Map<Long, Integer> sends = new HashMap<>();
   final List<Set<Long>> ackedBatches = new ArrayList<>();
   private final Deque<Long> toSend = new ArrayDeque<>();
+  /** Whether the sink has a dead-letter stream; then some ids are poison (see {@link #nextEvent}). */
+  final boolean deadLetters;
+  /** Ids whose every tuple the mapper refuses: dead-lettered, never in the table. */
+  final Set<Long> poison = new HashSet<>();
+  /** How many of each poison id's dead letters the stream's consumer accepted. */
+  final Map<Long, Integer> deadLettersAccepted = new HashMap<>();
+  /** Poison ids a tuple of which timed out (its task died): only they may have more than one dead letter accepted. */
+  final Set<Long> poisonTimedOut = new HashSet<>();
   private final Tuples events = new Tuples(TestTables.FIELDS);
   private int downFor;
   int faultsArmed;
@@ -72,6 +80,11 @@ final class Schedule {
   int steps;
 
   Schedule(long seed, String key, Faults faults, Map<String, String> catalogProperties) {
+    this(seed, key, faults, catalogProperties, false);
+  }
+
+  /** A schedule whose sink has a dead-letter stream when {@code deadLetters}: about a fifth of its ids are poison. */
+  Schedule(long seed, String key, Faults faults, Map<String, String> catalogProperties, boolean deadLetters) {
     this.seed = seed;
     this.random = new Random(seed);
     this.key = key;
@@ -88,14 +101,28 @@ final class Schedule {
     for (long id = 0; id < idCount; id++) {
       toSend.add(id);
     }
+    this.deadLetters = deadLetters;
+    if (deadLetters) {
+      for (long id = 0; id < idCount; id++) {
+        if (random.nextInt(5) == 0) {
+          poison.add(id);
+        }
+      }
+    }
   }
 
-  /** Options every task of the schedule shares: the faulty catalog, the table, the test WAL store, few retries. */
+  static final String DEAD_LETTER_STREAM = "dead-letters";
+
+  /**
+   * Options every task of the schedule shares: the faulty catalog, the table, the test WAL store, few
+   * retries, and the dead-letter stream when the schedule has one.
+   */
   IcebergOptions.Builder options() {
-    return new IcebergOptions.Builder()
+    IcebergOptions.Builder builder = new IcebergOptions.Builder()
         .withCatalogName("test").withCatalogProperties(catalogProperties).withTable("db.events")
         .withWalStore("test-memory", Map.of("space", key, "fault-key", faults.key))
         .withCommitRetries(2).withCommitRetryBackoffMillis(0);
+    return deadLetters ? builder.withDeadLetterStream(DEAD_LETTER_STREAM) : builder;
   }
 
   boolean unfinished() {
@@ -120,12 +147,13 @@ final class Schedule {
 
   /**
    * The next event the spout sends (a replay first), as a new Tuple: a new attempt of its id, whose
-   * payload names it ({@code p<id>#<attempt>}) so the checks can tell its row from a replay's.
+   * payload names it ({@code p<id>#<attempt>}) so the checks can tell its row from a replay's. A
+   * poison id's region is a number, which the mapper refuses for the string column.
    */
   Tuple nextEvent() {
     long id = toSend.poll();
     int attempt = sends.merge(id, 1, Integer::sum);
-    return events.tuple(id, REGIONS[(int) (id % REGIONS.length)],
+    return events.tuple(id, poison.contains(id) ? (Object) 42 : REGIONS[(int) (id % REGIONS.length)],
         Instant.ofEpochSecond(1_793_534_400L + 86_400L * (id % 3)), "p" + id + "#" + attempt);
   }
 
@@ -169,6 +197,16 @@ final class Schedule {
     Set<String> deleteAsked = MemoryWalStoreFactory.deletesAsked(key);
     return MemoryWalStoreFactory.entries(key).keySet().stream()
         .anyMatch(entry -> !before.contains(entry) && !deleteAsked.contains(entry));
+  }
+
+  /** The consumer of the dead-letter stream accepted a dead letter of poison {@code id}. */
+  void deadLetterAccepted(long id) {
+    deadLettersAccepted.merge(id, 1, Integer::sum);
+  }
+
+  /** The spout sees poison {@code id} acked: its dead letter and its tuple both were. */
+  void poisonAcked(long id) {
+    acked.add(id);
   }
 
   /** The spout sees these ids acked together: one batch, which must be whole in one snapshot. */

@@ -1,6 +1,8 @@
 package org.apache.storm.iceberg.kernel;
 
 import static org.apache.storm.iceberg.OptionsInternals.settings;
+import static org.apache.storm.iceberg.testing.ParquetFooters.codecs;
+import static org.apache.storm.iceberg.testing.ParquetFooters.rowGroups;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -22,7 +24,6 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalInputFile;
@@ -85,14 +86,6 @@ class WritePropertiesTest {
     return files;
   }
 
-  static List<BlockMetaData> rowGroups(DataFile file) {
-    try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(Path.of(URI.create(file.location()))))) {
-      return reader.getFooter().getBlocks();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   static int pagesOfFirstColumn(DataFile file) {
     try (ParquetFileReader reader = ParquetFileReader.open(new LocalInputFile(Path.of(URI.create(file.location()))))) {
       ColumnChunkMetaData column = reader.getFooter().getBlocks().get(0).getColumns().get(0);
@@ -100,11 +93,6 @@ class WritePropertiesTest {
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
-  }
-
-  static List<CompressionCodecName> codecs(List<DataFile> files) {
-    return files.stream().flatMap(file -> rowGroups(file).stream())
-        .flatMap(group -> group.getColumns().stream()).map(ColumnChunkMetaData::getCodec).distinct().toList();
   }
 
   @Test

@@ -28,6 +28,9 @@ public final class BatchFactory {
   private final long bytesLimit;
   private FormerNamesSchema mapperSchema;
   private int mapperSchemaHistory;
+  private RowCheck.ForSchema rowChecks;
+  /** Benchmarks only ({@code bench/KernelVsLimit}): write rows unchecked, to measure what the checks cost. */
+  private final boolean rowChecksOff = Boolean.getBoolean("storm.iceberg.bench.rowChecksOff");
 
   public BatchFactory(
       Table table,
@@ -50,8 +53,8 @@ public final class BatchFactory {
 
   /** Opens a batch; the caller has refreshed the table. */
   public OpenBatch<?> open(long nowMillis) {
-    return OpenBatch.open(table, mapperSchema(), mapper, formats.writer(table), task.taskIndex(), task.taskId(), nowMillis,
-        spillDirectory, bytesLimit, formats.targetFileSize(table));
+    return OpenBatch.open(table, mapperSchema(), rowChecks(), mapper, formats.writer(table), task.taskIndex(),
+        task.taskId(), nowMillis, spillDirectory, bytesLimit, formats.targetFileSize(table));
   }
 
   /**
@@ -67,5 +70,14 @@ public final class BatchFactory {
       mapperSchemaHistory = history;
     }
     return mapperSchema;
+  }
+
+  /** What the writers would refuse, checked before each row is written: built once per schema. */
+  private RowCheck.ForSchema rowChecks() {
+    Schema current = table.schema();
+    if (rowChecks == null || rowChecks.schemaId() != current.schemaId()) {
+      rowChecks = new RowCheck.ForSchema(current, rowChecksOff);
+    }
+    return rowChecks;
   }
 }

@@ -26,10 +26,13 @@ abstract class BatchRows<T> {
   final Schema schema;
   /** {@link #schema} with its former names: what the mapper is given. */
   final Schema mapperSchema;
+  /** What the writers would refuse in a row, checked before it is written. */
+  final RowCheck check;
 
-  private BatchRows(Schema schema, Schema mapperSchema) {
+  private BatchRows(Schema schema, Schema mapperSchema, RowCheck check) {
     this.schema = schema;
     this.mapperSchema = mapperSchema;
+    this.check = check;
   }
 
   /**
@@ -37,14 +40,15 @@ abstract class BatchRows<T> {
    * {@code mapperSchema}, the same columns with their former names, and the writers never see it.
    */
   static BatchRows<?> choose(
-      RecordMapper mapper, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema) {
+      RecordMapper mapper, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema,
+      RowCheck.ForSchema checks) {
     if (mapper instanceof InternalRowMapper internalMapper) {
       Optional<FileWriterFactory<InternalRow>> writers = format.internalWriterFactory(table, schema);
       if (writers.isPresent()) {
-        return new InternalRows(internalMapper, writers.get(), schema, mapperSchema);
+        return new InternalRows(internalMapper, writers.get(), schema, mapperSchema, checks.internal());
       }
     }
-    return new GenericRecords(mapper, format.writerFactory(table, schema), schema, mapperSchema);
+    return new GenericRecords(mapper, format.writerFactory(table, schema), schema, mapperSchema, checks.generic());
   }
 
   /**
@@ -53,6 +57,9 @@ abstract class BatchRows<T> {
    * @throws RuntimeException when the mapper refuses the tuple, or returns null
    */
   abstract T map(ITuple tuple);
+
+  /** The row as the writers read it. */
+  abstract StructLike asStruct(T row);
 
   /** The row as Iceberg's partition transforms read it (internal values). */
   abstract StructLike partitionSource(T row);
@@ -72,8 +79,8 @@ abstract class BatchRows<T> {
     private final FileWriterFactory<Record> writers;
     private final InternalRecordWrapper partitionSource;
 
-    GenericRecords(RecordMapper mapper, FileWriterFactory<Record> writers, Schema schema, Schema mapperSchema) {
-      super(schema, mapperSchema);
+    GenericRecords(RecordMapper mapper, FileWriterFactory<Record> writers, Schema schema, Schema mapperSchema, RowCheck check) {
+      super(schema, mapperSchema, check);
       this.mapper = mapper;
       this.writers = writers;
       this.partitionSource = new InternalRecordWrapper(schema.asStruct());
@@ -82,6 +89,11 @@ abstract class BatchRows<T> {
     @Override
     Record map(ITuple tuple) {
       return checkNotNull(mapper.map(tuple, mapperSchema), mapper);
+    }
+
+    @Override
+    StructLike asStruct(Record row) {
+      return row;
     }
 
     @Override
@@ -100,8 +112,9 @@ abstract class BatchRows<T> {
     private final InternalRowMapper mapper;
     private final FileWriterFactory<InternalRow> writers;
 
-    InternalRows(InternalRowMapper mapper, FileWriterFactory<InternalRow> writers, Schema schema, Schema mapperSchema) {
-      super(schema, mapperSchema);
+    InternalRows(InternalRowMapper mapper, FileWriterFactory<InternalRow> writers, Schema schema, Schema mapperSchema,
+        RowCheck check) {
+      super(schema, mapperSchema, check);
       this.mapper = mapper;
       this.writers = writers;
     }
@@ -109,6 +122,11 @@ abstract class BatchRows<T> {
     @Override
     InternalRow map(ITuple tuple) {
       return checkNotNull(mapper.mapInternal(tuple, mapperSchema), mapper);
+    }
+
+    @Override
+    StructLike asStruct(InternalRow row) {
+      return row;
     }
 
     @Override

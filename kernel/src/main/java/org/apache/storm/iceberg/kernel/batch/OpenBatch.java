@@ -77,14 +77,18 @@ public final class OpenBatch<T> {
     long targetFileSize =
         PropertyUtil.propertyAsLong(
             table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-    return open(table, mapperSchema, mapper, format, partitionId, taskId, nowMillis, spillDirectory, bytesLimit, targetFileSize);
+    return open(table, mapperSchema, new RowCheck.ForSchema(table.schema(), false), mapper, format, partitionId, taskId,
+        nowMillis, spillDirectory, bytesLimit, targetFileSize);
   }
 
-  /** As above, rolling each partition's file at {@code targetFileSize} bytes instead of the table's. */
+  /**
+   * As above, with the row checks of the table's current schema, which the caller keeps across
+   * batches, rolling each partition's file at {@code targetFileSize} bytes instead of the table's.
+   */
   static OpenBatch<?> open(
-      Table table, FormerNamesSchema mapperSchema, RecordMapper mapper, FileFormatWriter format, int partitionId,
-      long taskId, long nowMillis, Path spillDirectory, long bytesLimit, long targetFileSize) {
-    BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema(), mapperSchema);
+      Table table, FormerNamesSchema mapperSchema, RowCheck.ForSchema checks, RecordMapper mapper, FileFormatWriter format,
+      int partitionId, long taskId, long nowMillis, Path spillDirectory, long bytesLimit, long targetFileSize) {
+    BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema(), mapperSchema, checks);
     return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit, targetFileSize);
   }
 
@@ -100,8 +104,8 @@ public final class OpenBatch<T> {
   /**
    * Writes the row into its partition's open file and holds the tuple until the batch settles.
    *
-   * @throws RecordRejectedException when the record's partition cannot be computed (a value of the
-   *     wrong Java type for a partition source column); nothing was written and the batch is intact
+   * @throws RecordRejectedException when the file writer would refuse the record ({@link RowCheck}) or
+   *     its partition cannot be computed; nothing was written and the batch is intact
    * @throws RuntimeException any other failure: the batch is broken and must be abandoned, and the
    *     tuple is not held by it
    */
@@ -140,23 +144,17 @@ public final class OpenBatch<T> {
    * settles its tuples itself (a Trident batch). Throws as {@link #write(Object, Tuple)}.
    */
   public void write(T row) {
+    rows.check.verify(rows.asStruct(row));
     try {
       partitionKey.partition(rows.partitionSource(row));
     } catch (RuntimeException e) {
-      throw new RecordRejectedException("cannot compute the partition of the record: " + e, e);
+      throw new RecordRejectedException(null, "cannot compute the partition of the record: " + e, e);
     }
     writer.write(row, spec, partitionKey);
     records++;
     if (estimates.due(records)) {
       bytes = files.bytesWritten();
       estimates.refreshed(records, bytes);
-    }
-  }
-
-  /** A record the batch refused without writing anything: fail its tuple alone. */
-  public static final class RecordRejectedException extends RuntimeException {
-    RecordRejectedException(String message, Throwable cause) {
-      super(message, cause);
     }
   }
 

@@ -36,6 +36,8 @@ public final class SinkMetrics {
   private final Counter txidRegressions;
   private final Counter duplicatesSkipped;
   private final Counter offsetRegressions;
+  private final Counter recordsDeadLettered;
+  private final Counter deadLetterLimitExceeded;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -61,6 +63,8 @@ public final class SinkMetrics {
     this.txidRegressions = context.registerCounter("iceberg-txid-regressions");
     this.duplicatesSkipped = context.registerCounter("iceberg-duplicates-skipped");
     this.offsetRegressions = context.registerCounter("iceberg-offset-regressions");
+    this.recordsDeadLettered = context.registerCounter("iceberg-records-dead-lettered");
+    this.deadLetterLimitExceeded = context.registerCounter("iceberg-dead-letter-limit-exceeded");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles + committingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -155,6 +159,16 @@ public final class SinkMetrics {
   /** Counts a tuple refused because its source changed identity under committed positions. */
   public void offsetRegression() {
     offsetRegressions.inc();
+  }
+
+  /** Counts a tuple emitted on the dead-letter stream (and acked) instead of written. */
+  public void recordDeadLettered() {
+    recordsDeadLettered.inc();
+  }
+
+  /** Counts a tuple failed, not dead-lettered, because its window's share of dead letters was used up. */
+  public void deadLetterLimitExceeded() {
+    deadLetterLimitExceeded.inc();
   }
 
   /** What is waiting to be committed: {@code files} data files, the oldest since {@code sinceMillis}. */

@@ -127,6 +127,46 @@ public final class OptionKeys<B> {
     };
   }
 
+  /** A builder call that takes a fraction and the window of records it is counted over. */
+  public interface FractionSetter<B> {
+    void set(B builder, double fraction, long perRecords);
+  }
+
+  /**
+   * A fraction over a window of records: a map {@code {fraction: 0.01, per-records: 10000}}, or the
+   * same as text, {@code "0.01/10000"}.
+   */
+  public static <B> Reader<B> fractionPerRecords(FractionSetter<B> setter) {
+    return (builder, key, value) -> {
+      Object fraction;
+      Object perRecords;
+      if (value instanceof Map) {
+        Map<String, ?> map = asMap(value, key);
+        Set<String> unknown = new TreeSet<>(map.keySet());
+        unknown.removeAll(Set.of("fraction", "per-records"));
+        fraction = map.get("fraction");
+        perRecords = map.get("per-records");
+        if (!unknown.isEmpty() || fraction == null || perRecords == null) {
+          throw new IllegalArgumentException("'" + key + "' takes {fraction: 0.01, per-records: 10000} or \"0.01/10000\", got " + value);
+        }
+      } else {
+        String[] parts = value.toString().split("/", -1);
+        if (parts.length != 2) {
+          throw new IllegalArgumentException("'" + key + "' takes {fraction: 0.01, per-records: 10000} or \"0.01/10000\", got '" + value + "'");
+        }
+        fraction = parts[0];
+        perRecords = parts[1];
+      }
+      double parsed;
+      try {
+        parsed = fraction instanceof Number number ? number.doubleValue() : Double.parseDouble(fraction.toString().trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("'" + key + "' needs a decimal fraction such as 0.01, got '" + fraction + "'", e);
+      }
+      setter.set(builder, parsed, wholeNumber(key, perRecords));
+    };
+  }
+
   /** An {@code auto-create} map: {@code schema}, and optionally {@code spec} and {@code properties}. */
   public static <B> Reader<B> autoCreate(AutoCreateSetter<B> setter) {
     return (builder, key, value) -> {

@@ -64,6 +64,38 @@ public final class OptionsChecks {
     }
   }
 
+  /**
+   * The dead-letter settings, or null when no stream is set; refuses a bound without a stream, a
+   * stream id Storm reserves, and a bound that lets no tuple through.
+   */
+  public static SinkSettings.DeadLetters deadLetters(String streamId, double maxFraction, long perRecords) {
+    boolean bounded = maxFraction < 1;
+    if (streamId == null) {
+      if (bounded) {
+        throw new IllegalArgumentException(
+            "withMaxDeadLetterFraction bounds a dead-letter stream, but none is set: add withDeadLetterStream(\"<stream id>\")");
+      }
+      return null;
+    }
+    if (streamId.isBlank() || streamId.startsWith("__")) {
+      throw new IllegalArgumentException("withDeadLetterStream needs a stream id that is not blank and does not start with"
+          + " '__' (Storm's system streams), got '" + streamId + "'");
+    }
+    if (bounded && Math.floor(maxFraction * perRecords) < 1) {
+      throw new IllegalArgumentException("withMaxDeadLetterFraction(" + maxFraction + ", " + perRecords
+          + ") lets no tuple of a window through (" + maxFraction + " x " + perRecords + " < 1): raise the fraction or the window");
+    }
+    return new SinkSettings.DeadLetters(streamId, maxFraction, perRecords);
+  }
+
+  /** A fraction of tuples: above 0, at most 1. */
+  public static double requireFraction(double fraction, String setter) {
+    if (!(fraction > 0 && fraction <= 1)) {
+      throw new IllegalArgumentException(setter + " takes a fraction above 0 and at most 1 (0.01 for 1%), got " + fraction);
+    }
+    return fraction;
+  }
+
   /** A Flux flag: {@code true} or {@code false}, nothing else. */
   public static boolean requireBoolean(String value, String key) {
     if ("true".equalsIgnoreCase(value.trim()) || "false".equalsIgnoreCase(value.trim())) {

@@ -66,12 +66,18 @@ public final class OptionsDraft {
   public String branch = DEFAULT_BRANCH;
   public int maxPendingCommits = SinkSettings.Commits.DEFAULT_MAX_PENDING_COMMITS;
   public boolean schemaEvolution;
+  /** Null for no dead-letter stream: tuples that cannot be written are failed. */
+  public String deadLetterStream;
+  /** 1 (with any window) for no bound on the share of tuples dead-lettered. */
+  public double maxDeadLetterFraction = 1;
+  public long deadLetterWindowRecords = 1;
 
   /**
    * The checked settings ({@link OptionsChecks#checked}). A draft with no commit interval and no
    * seal policy seals every {@value #DEFAULT_COMMIT_INTERVAL_RECORDS} records.
    */
   public SinkSettings settings() {
+    checkNumbers();
     boolean noThreshold =
         commitIntervalRecords == 0 && commitIntervalBytes == 0 && commitIntervalMillis == 0 && sealPolicies.isEmpty();
     return OptionsChecks.checked(new SinkSettings(
@@ -84,6 +90,22 @@ public final class OptionsDraft {
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
         new SinkSettings.Trident(tridentStateName, tridentStateType),
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),
-        spillDirectory, schemaEvolution));
+        spillDirectory, schemaEvolution,
+        OptionsChecks.deadLetters(deadLetterStream, maxDeadLetterFraction, deadLetterWindowRecords)));
+  }
+
+  /** Each number a setter took, named by its setter. */
+  private void checkNumbers() {
+    OptionsChecks.requireNonNegative(commitIntervalRecords, "withCommitIntervalRecords");
+    OptionsChecks.requireNonNegative(commitIntervalBytes, "withCommitIntervalBytes");
+    OptionsChecks.requireNonNegative(commitIntervalMillis, "withCommitIntervalMillis");
+    OptionsChecks.requireNonNegative(tickIntervalSecs, "withTickIntervalSecs");
+    OptionsChecks.requireNonNegative(commitRetries, "withCommitRetries");
+    OptionsChecks.requireNonNegative(commitRetryBackoffMillis, "withCommitRetryBackoffMillis");
+    OptionsChecks.requireNonNegative(commitDeadlineMarginMillis, "withCommitDeadlineMarginMillis");
+    OptionsChecks.requirePositive(groupCommitIntervalMillis, "withGroupCommitIntervalMillis");
+    OptionsChecks.requirePositive(groupCommitMaxDataFiles, "withGroupCommitMaxDataFiles");
+    OptionsChecks.requireFraction(maxDeadLetterFraction, "withMaxDeadLetterFraction");
+    OptionsChecks.requirePositive(deadLetterWindowRecords, "withMaxDeadLetterFraction's perRecords");
   }
 }

@@ -26,6 +26,7 @@ import org.apache.storm.iceberg.spi.WalStore;
  * @param spillDirectory where held ack ids spill, or null for the worker's {@code java.io.tmpdir}
  * @param schemaEvolution whether a tuple value with no column adds one (and a wider value widens its
  *     column)
+ * @param deadLetters where tuples that cannot be written go, or null to fail them
  */
 public record SinkSettings(
     CatalogTarget target,
@@ -36,7 +37,8 @@ public record SinkSettings(
     Trident trident,
     SourcePositions sourcePositions,
     String spillDirectory,
-    boolean schemaEvolution)
+    boolean schemaEvolution,
+    DeadLetters deadLetters)
     implements Serializable {
 
   /** The directory a batch's held ack ids spill to on this worker. */
@@ -48,7 +50,7 @@ public record SinkSettings(
   @Override
   public String toString() {
     return target + ", " + thresholds + ", " + providers + ", " + commits + ", " + splitSink + ", " + trident + ", sourcePositions=" + sourcePositions + ", spillDirectory="
-        + (spillDirectory != null ? spillDirectory : "java.io.tmpdir") + ", schemaEvolution=" + schemaEvolution;
+        + (spillDirectory != null ? spillDirectory : "java.io.tmpdir") + ", schemaEvolution=" + schemaEvolution + ", deadLetters=" + deadLetters;
   }
 
   /**
@@ -174,4 +176,23 @@ public record SinkSettings(
    */
   public record SourcePositions(ProviderChoice<SourcePositionExtractor> extractor, boolean resetAccepted)
       implements Serializable {}
+
+  /**
+   * The stream a tuple that cannot be written is emitted on, anchored, instead of being failed; and
+   * the most of a window of tuples that may go there before the sink fails them instead.
+   *
+   * @param maxFraction the largest share of {@code perRecords} tuples dead-lettered; 1 for no bound
+   * @param perRecords the window the fraction is counted over
+   */
+  public record DeadLetters(String streamId, double maxFraction, long perRecords) implements Serializable {
+    /** How many tuples of a window may be dead-lettered. */
+    public long allowedPerWindow() {
+      return (long) Math.floor(maxFraction * perRecords);
+    }
+
+    @Override
+    public String toString() {
+      return streamId + (maxFraction < 1 ? " (at most " + maxFraction + " of every " + perRecords + " tuples)" : "");
+    }
+  }
 }

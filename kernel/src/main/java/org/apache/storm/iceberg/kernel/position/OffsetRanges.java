@@ -1,20 +1,28 @@
 package org.apache.storm.iceberg.kernel.position;
 
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.Arrays;
 
 /**
  * A set of offsets of one source partition, kept as disjoint closed ranges. A stream of offsets
  * without gaps stays one range, however long; an offset retried after later ones landed leaves a
  * gap until it lands too. Not thread-safe.
+ *
+ * <p>The ranges sit in order in two arrays of starts and ends, because every tuple of a partition
+ * asks and adds here and nearly all of them only extend the last range: that takes a comparison
+ * and a store. Adding elsewhere shifts the ranges after it; a partition has few, one per gap.
  */
 final class OffsetRanges {
-  /** Range start → range end (inclusive); ranges are disjoint and never adjacent. */
-  private final TreeMap<Long, Long> ranges = new TreeMap<>();
+  /** {@code starts[i]..ends[i]} (inclusive) for {@code i < count}: ascending, disjoint and never adjacent. */
+  private long[] starts = new long[2];
+  private long[] ends = new long[2];
+  private int count;
 
   boolean contains(long offset) {
-    Map.Entry<Long, Long> range = ranges.floorEntry(offset);
-    return range != null && range.getValue() >= offset;
+    if (count == 0 || offset > ends[count - 1]) {
+      return false;
+    }
+    int range = floor(offset);
+    return range >= 0 && ends[range] >= offset;
   }
 
   /** Adds one offset, merging it with the ranges it touches. */
@@ -24,61 +32,100 @@ final class OffsetRanges {
 
   /** Adds {@code [from, to]}, merging it with the ranges it touches or overlaps. */
   void add(long from, long to) {
-    long start = from;
-    long end = to;
-    Map.Entry<Long, Long> before = ranges.floorEntry(from);
-    if (before != null && before.getValue() >= from - 1) {
-      start = before.getKey();
-      end = Math.max(end, before.getValue());
+    if (count > 0 && from >= starts[count - 1]) {
+      // At or after the last range's start: it extends the last range or follows it.
+      if (from <= ends[count - 1] + 1) {
+        ends[count - 1] = Math.max(ends[count - 1], to);
+        return;
+      }
+      append(from, to);
+      return;
     }
-    Map.Entry<Long, Long> next = ranges.ceilingEntry(start);
-    while (next != null && next.getKey() <= end + 1) {
-      end = Math.max(end, next.getValue());
-      ranges.remove(next.getKey());
-      next = ranges.ceilingEntry(start);
+    // The first range it touches, and the first one after those it touches.
+    int first = floor(from);
+    if (first < 0 || ends[first] < from - 1) {
+      first++;
     }
-    ranges.put(start, end);
+    int after = first;
+    while (after < count && starts[after] <= to + 1) {
+      after++;
+    }
+    if (first == after) {
+      insert(first, from, to);
+      return;
+    }
+    starts[first] = Math.min(starts[first], from);
+    ends[first] = Math.max(ends[after - 1], to);
+    int removed = after - first - 1;
+    System.arraycopy(starts, after, starts, first + 1, count - after);
+    System.arraycopy(ends, after, ends, first + 1, count - after);
+    count -= removed;
   }
 
   void addAll(OffsetRanges other) {
-    other.ranges.forEach(this::add);
+    for (int i = 0; i < other.count; i++) {
+      add(other.starts[i], other.ends[i]);
+    }
   }
 
   /** The lowest offset held by both, or -1 when they share none. */
   long firstShared(OffsetRanges other) {
-    for (Map.Entry<Long, Long> range : other.ranges.entrySet()) {
-      Map.Entry<Long, Long> covering = ranges.floorEntry(range.getKey());
-      if (covering != null && covering.getValue() >= range.getKey()) {
-        return range.getKey();
+    for (int i = 0; i < other.count; i++) {
+      long from = other.starts[i];
+      int covering = floor(from);
+      if (covering >= 0 && ends[covering] >= from) {
+        return from;
       }
-      Long nextStart = ranges.ceilingKey(range.getKey());
-      if (nextStart != null && nextStart <= range.getValue()) {
-        return nextStart;
+      int next = covering + 1;
+      if (next < count && starts[next] <= other.ends[i]) {
+        return starts[next];
       }
     }
     return -1;
   }
 
   boolean isEmpty() {
-    return ranges.isEmpty();
+    return count == 0;
   }
 
   int rangeCount() {
-    return ranges.size();
+    return count;
+  }
+
+  /** The index of the last range starting at or before {@code offset}, or -1. */
+  private int floor(long offset) {
+    int found = Arrays.binarySearch(starts, 0, count, offset);
+    return found >= 0 ? found : -found - 2;
+  }
+
+  private void append(long from, long to) {
+    insert(count, from, to);
+  }
+
+  private void insert(int at, long from, long to) {
+    if (count == starts.length) {
+      starts = Arrays.copyOf(starts, count * 2);
+      ends = Arrays.copyOf(ends, count * 2);
+    }
+    System.arraycopy(starts, at, starts, at + 1, count - at);
+    System.arraycopy(ends, at, ends, at + 1, count - at);
+    starts[at] = from;
+    ends[at] = to;
+    count++;
   }
 
   /** {@code 0-99,105,107-200}: ranges in order, a single offset without its end. */
   String encode() {
     StringBuilder text = new StringBuilder();
-    ranges.forEach((from, to) -> {
-      if (text.length() > 0) {
+    for (int i = 0; i < count; i++) {
+      if (i > 0) {
         text.append(',');
       }
-      text.append(from);
-      if (!from.equals(to)) {
-        text.append('-').append(to);
+      text.append(starts[i]);
+      if (starts[i] != ends[i]) {
+        text.append('-').append(ends[i]);
       }
-    });
+    }
     return text.toString();
   }
 

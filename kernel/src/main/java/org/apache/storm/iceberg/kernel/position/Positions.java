@@ -1,5 +1,6 @@
 package org.apache.storm.iceberg.kernel.position;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.storm.iceberg.spi.SourcePosition;
@@ -13,23 +14,52 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  */
 public final class Positions {
   private final TreeMap<String, Source> sources = new TreeMap<>();
-  /** The partition a run of tuples comes from, looked up once per run rather than per tuple. */
-  private String lastSource;
-  private int lastPartition;
-  private OffsetRanges lastRanges;
+  /** The source a run of tuples comes from, looked up once per run rather than per tuple. */
+  private Source lastSource;
 
   private static final class Source {
+    /** Partitions at or above this are found in the map alone; below, in {@link #byNumber} too. */
+    private static final int INDEXED_PARTITIONS = 1 << 16;
+
+    final String name;
     String identity;
     final TreeMap<Integer, OffsetRanges> partitions = new TreeMap<>();
+    /** The ranges of partition {@code p} at {@code byNumber[p]}: a Kafka topic numbers its partitions from 0. */
+    private OffsetRanges[] byNumber = new OffsetRanges[0];
+
+    Source(String name) {
+      this.name = name;
+    }
+
+    OffsetRanges ranges(int partition) {
+      return partition < byNumber.length ? byNumber[partition] : partition < INDEXED_PARTITIONS ? null : partitions.get(partition);
+    }
+
+    OffsetRanges create(int partition) {
+      OffsetRanges ranges = ranges(partition);
+      return ranges != null ? ranges : put(partition, new OffsetRanges());
+    }
+
+    OffsetRanges put(int partition, OffsetRanges ranges) {
+      partitions.put(partition, ranges);
+      if (partition < INDEXED_PARTITIONS) {
+        if (partition >= byNumber.length) {
+          byNumber = Arrays.copyOf(byNumber, Math.min(INDEXED_PARTITIONS, Math.max(partition + 1, byNumber.length * 2)));
+        }
+        byNumber[partition] = ranges;
+      }
+      return ranges;
+    }
   }
 
   public boolean contains(SourcePosition position) {
-    OffsetRanges ranges = ranges(position.source(), position.partition(), false);
+    Source source = source(position.source(), false);
+    OffsetRanges ranges = source == null ? null : source.ranges(position.partition());
     return ranges != null && ranges.contains(position.offset());
   }
 
   public void add(SourcePosition position) {
-    ranges(position.source(), position.partition(), true).add(position.offset());
+    source(position.source(), true).create(position.partition()).add(position.offset());
   }
 
   /** Adds every position of {@code other}; its identities win over this one's. */
@@ -38,15 +68,20 @@ public final class Positions {
       if (source.identity != null) {
         identify(name, source.identity);
       }
-      source.partitions.forEach((partition, ranges) -> ranges(name, partition, true).addAll(ranges));
+      Source mine = source(name, true);
+      source.partitions.forEach((partition, ranges) -> mine.create(partition).addAll(ranges));
     });
   }
 
   /** The first position {@code other} shares with this one, or null. */
   public SourcePosition firstShared(Positions other) {
     for (Map.Entry<String, Source> source : other.sources.entrySet()) {
+      Source known = sources.get(source.getKey());
+      if (known == null) {
+        continue;
+      }
       for (Map.Entry<Integer, OffsetRanges> partition : source.getValue().partitions.entrySet()) {
-        OffsetRanges mine = ranges(source.getKey(), partition.getKey(), false);
+        OffsetRanges mine = known.ranges(partition.getKey());
         long shared = mine == null ? -1 : mine.firstShared(partition.getValue());
         if (shared >= 0) {
           return new SourcePosition(source.getKey(), partition.getKey(), shared);
@@ -58,7 +93,7 @@ public final class Positions {
 
   /** The identity recorded for {@code source}, or null. */
   public String identityOf(String source) {
-    Source known = sources.get(source);
+    Source known = source(source, false);
     return known == null ? null : known.identity;
   }
 
@@ -74,7 +109,7 @@ public final class Positions {
   }
 
   public void identify(String source, String identity) {
-    sources.computeIfAbsent(source, name -> new Source()).identity = identity;
+    source(source, true).identity = identity;
   }
 
   /** Drops every position of {@code source}: it was recreated, and its offsets start over. */
@@ -93,21 +128,16 @@ public final class Positions {
     return copy;
   }
 
-  private OffsetRanges ranges(String source, int partition, boolean create) {
-    if (lastRanges != null && partition == lastPartition && source.equals(lastSource)) {
-      return lastRanges;
+  private Source source(String name, boolean create) {
+    Source last = lastSource;
+    if (last != null && (last.name == name || last.name.equals(name))) {
+      return last;
     }
-    Source known = create ? sources.computeIfAbsent(source, name -> new Source()) : sources.get(source);
-    if (known == null) {
-      return null;
+    Source known = create ? sources.computeIfAbsent(name, Source::new) : sources.get(name);
+    if (known != null) {
+      lastSource = known;
     }
-    OffsetRanges ranges = create ? known.partitions.computeIfAbsent(partition, p -> new OffsetRanges()) : known.partitions.get(partition);
-    if (ranges != null) {
-      lastSource = source;
-      lastPartition = partition;
-      lastRanges = ranges;
-    }
-    return ranges;
+    return known;
   }
 
   /**
@@ -141,11 +171,11 @@ public final class Positions {
         int at = parts[0].indexOf('@');
         String name = parts[0].substring(0, at);
         String identity = parts[0].substring(at + 1);
-        Source source = decoded.sources.computeIfAbsent(name, n -> new Source());
+        Source source = decoded.source(name, true);
         source.identity = identity.isEmpty() ? null : identity;
         for (int i = 1; i < parts.length; i++) {
           int equals = parts[i].indexOf('=');
-          source.partitions.put(Integer.parseInt(parts[i].substring(0, equals)), OffsetRanges.decode(parts[i].substring(equals + 1)));
+          source.put(Integer.parseInt(parts[i].substring(0, equals)), OffsetRanges.decode(parts[i].substring(equals + 1)));
         }
       }
     } catch (RuntimeException e) {

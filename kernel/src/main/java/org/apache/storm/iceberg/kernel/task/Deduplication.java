@@ -29,6 +29,9 @@ final class Deduplication {
   private Positions committed = new Positions();
   /** The sources this task checked, with the identity it found (null: the extractor cannot tell). */
   private final Map<String, String> checked = new HashMap<>();
+  /** The last tuple's source (compared by reference: a run of tuples shares one string) and its identity, once checked. */
+  private String lastSource;
+  private String lastIdentity;
 
   Deduplication(SourcePositionExtractor extractor, PositionsLedger ledger, boolean resetAccepted, SinkMetrics metrics) {
     this.extractor = extractor;
@@ -57,8 +60,12 @@ final class Deduplication {
    */
   SourcePosition position(String table, ITuple tuple) {
     SourcePosition position = extractor.position(tuple);
-    if (position != null && !checked.containsKey(position.source())) {
-      check(table, position.source());
+    if (position != null && position.source() != lastSource) {
+      if (!checked.containsKey(position.source())) {
+        check(table, position.source());
+      }
+      lastSource = position.source();
+      lastIdentity = checked.get(lastSource);
     }
     return position;
   }
@@ -78,7 +85,7 @@ final class Deduplication {
 
   /** The identity found for {@code source} when the task checked it, or null. */
   String identity(String source) {
-    return checked.get(source);
+    return source == lastSource ? lastIdentity : checked.get(source);
   }
 
   /** Whether the sink has committed the record at {@code position}. */

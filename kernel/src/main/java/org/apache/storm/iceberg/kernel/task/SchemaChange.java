@@ -36,7 +36,7 @@ final class SchemaChange {
 
   /**
    * @param closeOpenBatch seals and hands off the open batch (or drops it, when it holds no record)
-   * @return whether the table's schema now holds the values; false when the tuple was failed
+   * @return whether the table's schema now holds the values; false when the tuple was failed or dead-lettered
    */
   boolean evolve(Tuple tuple, UnfitValuesException unfit, Runnable closeOpenBatch) {
     try {
@@ -45,7 +45,7 @@ final class SchemaChange {
       }
       evolver.check(unfit);
     } catch (RecordMappingException refused) {
-      intake.failUnmappable(tuple, refused);
+      intake.reject(tuple, refused);
       return false;
     }
     closeOpenBatch.run();
@@ -53,7 +53,7 @@ final class SchemaChange {
       evolver.evolve(unfit.values());
       return true;
     } catch (RecordMappingException refused) {
-      intake.failUnmappable(tuple, refused);
+      intake.reject(tuple, refused);
     } catch (RuntimeException e) {
       Exception error = lifecycle.reportable(e);
       String fields = String.valueOf(unfit.values().keySet());

@@ -36,9 +36,11 @@ import org.slf4j.LoggerFactory;
  * the tuples at this thread's next call; for {@code IcebergWriterBolt}
  * it emits a descriptor of the files anchored to the tuples.
  *
- * <p>A tuple that cannot be mapped is failed on its own, with a {@link TupleMappingException}
- * reported; with schema evolution, one the schema has no room for changes it first ({@link
- * SchemaChange}). A batch that cannot be written or sealed is failed whole. One executor thread owns it.
+ * <p>A tuple that cannot be mapped, or whose record the file writer would refuse, is failed on its
+ * own, with a {@link TupleMappingException} reported, or emitted on the dead-letter stream when the
+ * options name one ({@link DeadLetters}); with schema evolution, one the schema has no room for
+ * changes it first ({@link SchemaChange}). A batch that cannot be written or sealed is failed whole.
+ * One executor thread owns it.
  */
 public final class SinkTask implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SinkTask.class);
@@ -72,7 +74,7 @@ public final class SinkTask implements Closeable {
   private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env) {
     OpenedTable opened = parts.opened();
     this.catalog = opened.catalog();
-    this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup());
+    this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup(), parts.deadLetters());
     this.lifecycle = parts.lifecycle();
     this.deduplicates = parts.dedup() != null;
     this.handoffs = new HandoffTimes(env.clock());

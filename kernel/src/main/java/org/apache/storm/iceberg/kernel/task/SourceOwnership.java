@@ -7,6 +7,7 @@ import org.apache.storm.generated.Grouping;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.spi.SourcePositionExtractor;
 import org.apache.storm.task.TopologyContext;
+import org.apache.storm.utils.Utils;
 
 /**
  * The check a writing task with source positions makes at prepare: each source partition must reach
@@ -36,10 +37,22 @@ public final class SourceOwnership {
         throw new IllegalStateException(
             "Component '" + context.getThisComponentId() + "' writes " + settings.target().table() + " with source positions,"
                 + " so each source partition must reach one of its tasks, but stream '" + stream + "' of '"
-                + input.getKey().get_componentId() + "' reaches it by " + grouping.getSetField().getFieldName()
-                + " grouping: use fieldsGrouping(\"" + input.getKey().get_componentId() + "\", new Fields("
+                + input.getKey().get_componentId() + "' reaches it by " + describe(grouping)
+                + ": use fieldsGrouping(\"" + input.getKey().get_componentId() + "\", new Fields("
                 + String.join(", ", partitionFields.stream().map(field -> "\"" + field + "\"").toList()) + "))");
       }
+    }
+  }
+
+  /** The grouping's kind, and a custom grouping's class (a grouping by the table's partition ignores the source's). */
+  private static String describe(Grouping grouping) {
+    if (!grouping.is_set_custom_serialized()) {
+      return grouping.getSetField().getFieldName() + " grouping";
+    }
+    try {
+      return "custom grouping " + Utils.javaDeserialize(grouping.get_custom_serialized(), Object.class).getClass().getName();
+    } catch (RuntimeException unreadable) {
+      return "a custom grouping";
     }
   }
 }

@@ -21,11 +21,12 @@ import org.apache.storm.iceberg.spi.SealPolicy;
 /**
  * What a writing task ({@link SinkTask}) is made of, opened on its worker: the table, its
  * lifecycle, the batches and their seal policies, the deduplication (null without source positions)
- * and the schema evolver (null when schema evolution is off).
+ * the schema evolver (null when schema evolution is off) and the dead-letter stream (null when
+ * there is none).
  */
 record TaskParts(
     OpenedTable opened, TableLifecycle lifecycle, BatchFactory batches, List<SealPolicy> policies,
-    Deduplication dedup, SchemaEvolver evolver) {
+    Deduplication dedup, SchemaEvolver evolver, DeadLetters deadLetters) {
 
   /**
    * Checks the topology configuration, opens the table (auto-creating it when configured), resolves
@@ -43,7 +44,7 @@ record TaskParts(
           ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
       SchemaEvolver evolver = settings.schemaEvolution() ? SchemaEvolver.enable(opened.table(), mapper) : null;
       return task.apply(new TaskParts(opened, lifecycle, batches, policies, deduplication(settings, opened.loader(), env),
-          evolver));
+          evolver, DeadLetters.of(settings, opened.table().name(), env)));
     });
   }
 

@@ -3,6 +3,7 @@ package org.apache.storm.iceberg.kernel.task;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
+import org.apache.storm.iceberg.kernel.batch.RecordRejectedException;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.spi.SourcePosition;
@@ -15,8 +16,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Takes one tuple into the open batch: with source positions, a tuple whose record the sink
  * committed is acked and one the batch holds is held unwritten ({@link Deduplication}); otherwise
- * its row is mapped and written. A tuple the mapper, the partitioning or the position check refuses
- * is failed on its own, with a {@link TupleMappingException} reported.
+ * its row is mapped and written. A tuple the mapper refuses, or whose record the file writer would
+ * refuse, goes to the dead-letter stream when there is one ({@link DeadLetters}); otherwise, as a
+ * tuple the position check refuses, it is failed on its own, with a {@link TupleMappingException}
+ * reported.
  */
 final class TupleIntake {
   private static final Logger LOG = LoggerFactory.getLogger(TupleIntake.class);
@@ -25,13 +28,18 @@ final class TupleIntake {
   private final OutputCollector collector;
   private final SinkMetrics metrics;
   private final Deduplication dedup;
+  private final DeadLetters deadLetters;
 
-  /** @param dedup the task's deduplication, or null for a sink without source positions */
-  TupleIntake(String table, OutputCollector collector, SinkMetrics metrics, Deduplication dedup) {
+  /**
+   * @param dedup the task's deduplication, or null for a sink without source positions
+   * @param deadLetters the task's dead-letter stream, or null to fail what cannot be written
+   */
+  TupleIntake(String table, OutputCollector collector, SinkMetrics metrics, Deduplication dedup, DeadLetters deadLetters) {
     this.table = table;
     this.collector = collector;
     this.metrics = metrics;
     this.dedup = dedup;
+    this.deadLetters = deadLetters;
   }
 
   /** Reads again what the sink committed, when a batch opens on the refreshed table. */
@@ -47,6 +55,9 @@ final class TupleIntake {
    * @throws BrokenBatchException when writing broke the batch's files; the tuple is not in it
    */
   <T> boolean take(OpenBatch<T> open, Tuple tuple) {
+    if (deadLetters != null) {
+      deadLetters.taken();
+    }
     SourcePosition position = null;
     if (dedup != null) {
       try {
@@ -66,7 +77,7 @@ final class TupleIntake {
     } catch (UnfitValuesException e) {
       throw e;
     } catch (RuntimeException e) {
-      failUnmappable(tuple, e);
+      reject(tuple, e);
       return false;
     }
     try {
@@ -77,8 +88,8 @@ final class TupleIntake {
       }
       metrics.recordWritten();
       return true;
-    } catch (OpenBatch.RecordRejectedException e) {
-      failUnmappable(tuple, e);
+    } catch (RecordRejectedException e) {
+      reject(tuple, e);
       return false;
     } catch (RuntimeException e) {
       throw new BrokenBatchException(e);
@@ -98,9 +109,19 @@ final class TupleIntake {
     }
   }
 
-  /** Fails a tuple that cannot be mapped, reporting a {@link TupleMappingException}. */
-  void failUnmappable(Tuple tuple, RuntimeException cause) {
+  /** A tuple that cannot be written: dead-lettered when the task can, failed otherwise. */
+  void reject(Tuple tuple, RuntimeException cause) {
     TupleMappingException error = new TupleMappingException(table, tuple, cause);
+    if (deadLetters == null || !deadLetters.divert(tuple, error)) {
+      fail(tuple, error);
+    }
+  }
+
+  private void failUnmappable(Tuple tuple, RuntimeException cause) {
+    fail(tuple, new TupleMappingException(table, tuple, cause));
+  }
+
+  private void fail(Tuple tuple, TupleMappingException error) {
     LOG.error(Redaction.redact(error.getMessage()), Redaction.of(error));
     collector.reportError(error);
     collector.fail(tuple);

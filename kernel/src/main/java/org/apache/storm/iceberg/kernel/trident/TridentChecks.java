@@ -60,6 +60,21 @@ public final class TridentChecks {
   }
 
   /**
+   * Refuses a dead-letter stream, on the submitting client: Trident has no stream ids a state could
+   * emit on, and a tuple acked out of a transaction would break its all-or-nothing replay. A Trident
+   * tuple that cannot be mapped fails its batch, which Trident replays.
+   */
+  public static void requireNoDeadLetterStream(SinkSettings settings, String state) {
+    if (settings.deadLetters() != null) {
+      throw new IllegalArgumentException(
+          state + " takes no dead-letter stream (withDeadLetterStream(\"" + settings.deadLetters().streamId() + "\")):"
+              + " Trident has no stream ids, and a tuple that cannot be mapped fails its whole transaction, which replays."
+              + " Drop withDeadLetterStream from these options, and filter or repair bad tuples before the state with"
+              + " stream.each(fields, filter) (or use IcebergBolt, which has a dead-letter stream)");
+    }
+  }
+
+  /**
    * Refuses an opaque state type for a per-partition state, on the submitting client: see {@code
    * IcebergStateFactory} for why it cannot be exactly-once.
    */

@@ -7,6 +7,7 @@ import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
+import org.apache.storm.iceberg.kernel.batch.RecordRejectedException;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
@@ -99,7 +100,7 @@ public final class TridentFiles {
     }
     try {
       batch.write(row);
-    } catch (OpenBatch.RecordRejectedException e) {
+    } catch (RecordRejectedException e) {
       throw new TupleMappingException(table.name(), tuple, e);
     }
     metrics.recordWritten();

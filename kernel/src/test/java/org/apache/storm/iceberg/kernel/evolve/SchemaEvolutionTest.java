@@ -24,6 +24,7 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.DeadLetterFields;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.SchemaEvolution;
 import org.apache.storm.iceberg.TupleMappingException;
@@ -99,14 +100,18 @@ class SchemaEvolutionTest {
   }
 
   SinkTask open(Map<String, String> properties, int taskIndex) {
-    IcebergOptions options = new IcebergOptions.Builder()
+    return open(properties, taskIndex, null);
+  }
+
+  SinkTask open(Map<String, String> properties, int taskIndex, String deadLetterStream) {
+    IcebergOptions.Builder builder = new IcebergOptions.Builder()
         .withCatalogName("test")
         .withCatalogProperties(properties)
         .withTable("db.events")
         .withCommitIntervalRecords(3)
         .withCommitIntervalMillis(5_000)
-        .withSchemaEvolution(SchemaEvolution.ADD_AND_WIDEN)
-        .build();
+        .withSchemaEvolution(SchemaEvolution.ADD_AND_WIDEN);
+    IcebergOptions options = deadLetterStream == null ? builder.build() : builder.withDeadLetterStream(deadLetterStream).build();
     TaskIdentity task = new TaskIdentity("topology", "iceberg", 7 + taskIndex, taskIndex, 2);
     return SinkTask.open(settings(options),
         new TaskEnvironment(task, recorder.collector(), clock::get, SinkMetrics.detached(registry, clock::get), Map.of()));
@@ -235,6 +240,32 @@ class SchemaEvolutionTest {
     sink.close();
     assertThat(recorder.ackedIds()).containsExactly(0L, 3L, 4L);
     assertThat(TestTables.snapshots(table)).hasSize(1);
+    assertThat(table.schemas()).hasSize(1);
+  }
+
+  @Test
+  void aConflictingTypeGoesToTheDeadLetterStreamAndTheTableIsUnchanged() throws Exception {
+    createTable(catalog("jdbc"));
+    String metadataBefore = ((org.apache.iceberg.HasTableOperations) table).operations().current().metadataFileLocation();
+    SinkTask sink = open(catalogProperties, 0, "bad-events");
+    sink.execute(base.tuple(0L, "p0", 0, null));
+    sink.execute(base.tuple(1L, "p1", "lots", null));
+
+    assertThat(recorder.failed).as("dead-lettered, not failed").isEmpty();
+    assertThat(recorder.emitted).singleElement().satisfies(letter -> {
+      assertThat(letter.stream()).isEqualTo("bad-events");
+      assertThat(letter.values().get(DeadLetterFields.fields().fieldIndex(DeadLetterFields.COLUMN))).isEqualTo("count");
+      assertThat((String) letter.values().get(DeadLetterFields.fields().fieldIndex(DeadLetterFields.ERROR)))
+          .contains("column 'count' is int", "the value is a java.lang.String (string)");
+    });
+    assertThat(recorder.ackedIds()).containsExactly(1L);
+    table.refresh();
+    assertThat(((org.apache.iceberg.HasTableOperations) table).operations().current().metadataFileLocation())
+        .as("no schema commit").isEqualTo(metadataBefore);
+    sink.execute(base.tuple(2L, "p2", 2, null));
+    sink.execute(base.tuple(3L, "p3", 3, null));
+    sink.close();
+    assertThat(recorder.ackedIds()).as("the dead letter at once, the rest with their batch").containsExactly(1L, 0L, 2L, 3L);
     assertThat(table.schemas()).hasSize(1);
   }
 
