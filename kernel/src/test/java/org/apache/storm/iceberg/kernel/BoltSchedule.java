@@ -15,9 +15,15 @@ import org.apache.storm.tuple.Tuple;
 /**
  * One random fault schedule against IcebergBolt's task. At every step it sends an event, ticks,
  * crashes the task, arms a fault, or lets the task's commit thread (a {@link SteppedCommitThread},
- * bounded by a random max-pending-commits) run its oldest commit; a crashed task's held tuples time
- * out and replay, and a new incarnation starts on the same WAL. A crash may come while a commit is in
- * flight: it lands (or not) and the task either stops in order (settling it) or dies before acking.
+ * bounded by a random max-pending-commits of 1 to 3) run some of the commits waiting for it; the
+ * executor settles them all at its next call, so several batches may be acked (or failed) in one
+ * step. A crashed task's held tuples time out and replay, and a new incarnation starts on the same
+ * WAL. A crash may come after some commits ran and before the executor settled them: the task
+ * either stops in order (settling them) or is killed (acking nothing more).
+ *
+ * <p>The schedule tells the batches apart as a spout could not: a tuple belongs to the batch the
+ * task hands over next after writing it (the commit thread counts the handoffs), and whether a
+ * commit left its WAL entry unsettled is read around that commit's own run.
  *
  * <p>With a dead-letter stream, the stream's consumer fails a third of the dead letters it gets
  * (at random): the spout sees such a poison tuple failed and replays it; it sees one acked only
@@ -33,12 +39,10 @@ final class BoltSchedule {
   private final Map<Tuple, Boolean> letterAccepted = new java.util.IdentityHashMap<>();
   private SinkTask sink;
   private SteppedCommitThread commitThread;
-  /**
-   * The WAL entries there were before the first commit that ran since the executor's last call: a
-   * commit run by the commit thread is settled at the executor's next call, so the step that settles
-   * it must judge "unsettled" from before it ran.
-   */
-  private Set<String> walBeforeUnsettledRun;
+  /** Which of this incarnation's batches (by handoff index) each tuple in flight was written into. */
+  private final Map<Tuple, Integer> batchOf = new java.util.IdentityHashMap<>();
+  /** Whether each of this incarnation's commits that ran left its WAL entry unsettled (by handoff index). */
+  private final Map<Integer, Boolean> commitUnsettled = new java.util.HashMap<>();
 
   BoltSchedule(Schedule schedule) {
     this.schedule = schedule;
@@ -56,7 +60,7 @@ final class BoltSchedule {
       int acksBefore = recorder.acked.size();
       int failsBefore = recorder.failed.size();
       int emitsBefore = recorder.emitted.size();
-      Set<String> walBefore = walBeforeUnsettledRun != null ? walBeforeUnsettledRun : schedule.walEntries();
+      Set<String> walBefore = schedule.walEntries();
       boolean alive = act(schedule.random.nextInt(100));
       consumeDeadLetters(emitsBefore);
       if (!alive) {
@@ -64,12 +68,14 @@ final class BoltSchedule {
         continue;
       }
       recordAcks(acksBefore);
-      // One task commits at most one batch a step: the tuples it failed are that batch's, or tuples
-      // failed before any commit.
-      boolean unsettled = schedule.unsettledSince(walBefore);
+      // A tuple failed with its batch's commit is judged by that commit; one failed before its batch
+      // committed (unmappable, a broken or unsealable batch) by what this step left unsettled.
+      boolean stepUnsettled = schedule.unsettledSince(walBefore);
       for (Tuple tuple : recorder.failed.subList(failsBefore, recorder.failed.size())) {
         Long id = inFlight.remove(tuple);
+        Integer batch = batchOf.remove(tuple);
         if (id != null) {
+          boolean unsettled = batch != null && commitUnsettled.containsKey(batch) ? commitUnsettled.get(batch) : stepUnsettled;
           schedule.replay(id, Schedule.attempt(tuple), unsettled);
         }
       }
@@ -92,11 +98,9 @@ final class BoltSchedule {
     if (roll < 10 && !schedule.catalogDown()) {
       return false;
     }
-    if (roll < 20 && walBeforeUnsettledRun == null && commitThread.queued() > 0) {
-      // The commit thread runs one commit; the executor settles it at its next call. (One at a time,
-      // so that a step settles at most one batch: the schedule reads a step's acks as one batch.)
-      walBeforeUnsettledRun = schedule.walEntries();
-      commitThread.runNext();
+    if (roll < 20 && commitThread.queued() > 0) {
+      // The commit thread runs some of the commits waiting; the executor settles them at its next call.
+      runCommits(1 + schedule.random.nextInt(commitThread.queued()));
       return true;
     }
     try {
@@ -105,9 +109,10 @@ final class BoltSchedule {
       } else {
         Tuple event = schedule.nextEvent();
         inFlight.put(event, Schedule.id(event));
+        // Written into the open batch, which is the next one handed over (even when this call seals it).
+        batchOf.put(event, commitThread.handedOver());
         sink.execute(event);
       }
-      walBeforeUnsettledRun = null;
       return true;
     } catch (RecordingCollector.WorkerDied e) {
       return false;
@@ -116,15 +121,13 @@ final class BoltSchedule {
 
   /** The task dies: whatever it holds times out at the spout and replays; a new incarnation starts. */
   private void crash(int acksBefore) {
-    if (commitThread.queued() > 0 && walBeforeUnsettledRun == null && schedule.random.nextBoolean()) {
-      commitThread.runNext(); // a commit in flight when the task goes down
-    }
+    // Commits that ran, unsettled, when the task goes down.
+    runCommits(schedule.random.nextInt(commitThread.queued() + 1));
     if (schedule.random.nextInt(3) == 0) {
       sink.abandon(); // killed: whatever the commit thread did, nothing more is acked
     } else {
       sink.close(); // stopped: a commit that ended is settled, one not started never starts
     }
-    walBeforeUnsettledRun = null;
     recordAcks(acksBefore);
     inFlight.forEach((tuple, id) -> {
       schedule.replay(id, Schedule.attempt(tuple), true);
@@ -133,33 +136,41 @@ final class BoltSchedule {
       }
     });
     inFlight.clear();
+    batchOf.clear();
     letterAccepted.clear();
     sink = open();
     schedule.crashes++;
   }
 
+  private void runCommits(int count) {
+    for (int i = 0; i < count; i++) {
+      commitThread.runNext();
+    }
+  }
+
   /**
-   * The acks of one step are one batch (a task acks a whole batch at once), or one poison tuple
+   * The acks of one step are whole batches (a task acks a whole batch at once), or one poison tuple
    * acked after its dead letter: the spout sees it acked if the consumer accepted the dead letter,
    * failed (and replays it) if not.
    */
   private void recordAcks(int acksBefore) {
-    List<Long> batch = new ArrayList<>();
+    Map<Integer, List<Long>> batches = new java.util.TreeMap<>();
     for (Tuple tuple : recorder.acked.subList(acksBefore, recorder.acked.size())) {
       Long id = inFlight.remove(tuple);
       Boolean accepted = letterAccepted.remove(tuple);
+      Integer batch = batchOf.remove(tuple);
       if (id == null) {
         continue;
       }
       if (accepted == null) {
-        batch.add(id);
+        batches.computeIfAbsent(batch == null ? -1 : batch, b -> new ArrayList<>()).add(id);
       } else if (accepted) {
         schedule.poisonAcked(id);
       } else {
         schedule.replay(id, Schedule.attempt(tuple), false);
       }
     }
-    schedule.acked(batch);
+    batches.values().forEach(schedule::acked);
   }
 
   /** The dead-letter stream's consumer gets this step's dead letters: it accepts two in three. */
@@ -182,7 +193,20 @@ final class BoltSchedule {
   }
 
   private SinkTask open() {
-    commitThread = new SteppedCommitThread();
+    commitUnsettled.clear();
+    commitThread = new SteppedCommitThread(new SteppedCommitThread.Observer() {
+      private Set<String> walBefore;
+
+      @Override
+      public void before(int commit) {
+        walBefore = schedule.walEntries();
+      }
+
+      @Override
+      public void after(int commit) {
+        commitUnsettled.put(commit, schedule.unsettledSince(walBefore));
+      }
+    });
     return SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), schedule.clock::get, commitThread);
   }
 }

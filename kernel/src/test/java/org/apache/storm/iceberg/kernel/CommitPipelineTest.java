@@ -189,6 +189,43 @@ class CommitPipelineTest {
     assertThat(stepped.stopped).isTrue();
   }
 
+  /**
+   * Storm calls {@code cleanup}, and so {@code close}, on another thread than the executor's: Storm's
+   * collector is not thread-safe, so a commit that ended is not settled from there. Its rows stay;
+   * its tuples time out and replay.
+   */
+  @Test
+  void closingFromAnotherThreadThanTheExecutorsAcksNothing() throws Exception {
+    SinkTask sink = openStepped(2);
+    send(sink, 0, 10); // A and B handed over
+    stepped.runNext(); // A lands; the executor makes no further call
+
+    Thread cleanup = new Thread(sink::close, "cleanup");
+    cleanup.start();
+    cleanup.join(20_000);
+
+    assertThat(cleanup.isAlive()).isFalse();
+    assertThat(recorder.calls).as("no ack or fail from cleanup's thread").isEmpty();
+    assertThat(TestTables.ids(table)).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L);
+    assertThat(TestTables.walEntries(table)).isEmpty();
+    assertThat(stepped.stopped).isTrue();
+  }
+
+  /** Abandoned (cleanup gave up on a stuck call), the task acks nothing more, even a commit that landed. */
+  @Test
+  void anAbandonedTaskAcksNothingMoreOnItsNextCall() {
+    SinkTask sink = openStepped(2);
+    send(sink, 0, 10); // A and B handed over
+    stepped.runNext(); // A lands
+
+    sink.abandon();
+    sink.execute(tuples.tick());
+
+    assertThat(recorder.calls).isEmpty();
+    assertThat(TestTables.ids(table)).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L);
+    assertThat(stepped.stopped).as("B's commit never starts").isTrue();
+  }
+
   @Test
   void aBatchThatWaitedForTheCommitThreadPastItsDeadlineIsFailedNotAppended() {
     TaskEnvironment withTimeout = new TaskEnvironment(SinkTaskTest.TASK, recorder.collector(), clock::get,

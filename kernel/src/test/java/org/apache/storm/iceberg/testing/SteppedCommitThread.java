@@ -13,16 +13,47 @@ import org.apache.storm.iceberg.kernel.task.CommitThread;
  */
 public final class SteppedCommitThread implements CommitThread {
   private final Deque<Runnable> queued = new ArrayDeque<>();
+  /** Told the index of each commit (in the order handed over, from 0) just before and after it runs. */
+  private final Observer observer;
+  private int handedOver;
+  private int ran;
   /** How many times the executor waited on a commit that had not run: the bound (or a settle-all) held it. */
   public int executorWaits;
   public boolean stopped;
+
+  /** What a test sees of each commit run: its index, in the order handed over, from 0. */
+  public interface Observer {
+    void before(int commit);
+
+    void after(int commit);
+  }
+
+  public SteppedCommitThread() {
+    this(new Observer() {
+      @Override
+      public void before(int commit) {}
+
+      @Override
+      public void after(int commit) {}
+    });
+  }
+
+  public SteppedCommitThread(Observer observer) {
+    this.observer = observer;
+  }
 
   @Override
   public void run(Runnable commit) {
     if (stopped) {
       throw new IllegalStateException("the commit thread was stopped");
     }
+    handedOver++;
     queued.addLast(commit);
+  }
+
+  /** How many commits were handed over: the index the batch open now will have. */
+  public int handedOver() {
+    return handedOver;
   }
 
   @Override
@@ -31,7 +62,7 @@ public final class SteppedCommitThread implements CommitThread {
       executorWaits++;
     }
     while (!done.isDone() && !queued.isEmpty()) {
-      queued.pollFirst().run();
+      runNext();
     }
     return done.isDone();
   }
@@ -39,6 +70,7 @@ public final class SteppedCommitThread implements CommitThread {
   @Override
   public void stop() {
     stopped = true;
+    ran += queued.size();
     queued.clear();
   }
 
@@ -51,7 +83,13 @@ public final class SteppedCommitThread implements CommitThread {
   public boolean runNext() {
     Runnable next = queued.pollFirst();
     if (next != null) {
-      next.run();
+      int commit = ran++;
+      observer.before(commit);
+      try {
+        next.run();
+      } finally {
+        observer.after(commit);
+      }
     }
     return next != null;
   }

@@ -26,12 +26,15 @@ import org.slf4j.LoggerFactory;
  *       #settleCompleted}), before it hands over a batch, and whenever it must see the table with
  *       every commit landed ({@link #settleAll}).
  *   <li><b>Shutdown.</b> {@link #close} treats a commit in flight as a stopping executor thread
- *       treated one it ran itself: interrupted, waited for, and settled if it ends in time; a batch
- *       whose commit never started is dropped (its tuples time out and replay, its files are orphans).
+ *       treated one it ran itself: interrupted and waited for; a batch whose commit never started is
+ *       dropped (its tuples time out and replay, its files are orphans). Only on the executor
+ *       thread does it settle a commit that ended; from another thread ({@code cleanup}'s, in Storm)
+ *       it settles nothing: those tuples time out and replay too.
  * </ul>
  *
- * <p>One executor thread calls it; only {@link Pending#run} runs on the commit thread, and only
- * {@link #abandon} may be called from another thread while a call is still running.
+ * <p>One executor thread calls it; only {@link Pending#run} runs on the commit thread. {@link
+ * #close} may be called from another thread once the executor thread is idle, and {@link #abandon}
+ * while a call is still running; neither then touches the collector.
  */
 final class CommitPipeline implements SealedBatchHandler {
   private static final Logger LOG = LoggerFactory.getLogger(CommitPipeline.class);
@@ -45,6 +48,8 @@ final class CommitPipeline implements SealedBatchHandler {
   /** Concurrent only so that {@link #abandon}, from {@code cleanup}'s thread, may walk it while a call is stuck. */
   private final Deque<Pending> pending = new ConcurrentLinkedDeque<>();
   private volatile boolean abandoned;
+  /** The thread that settles: the one that hands batches over. Acks from any other would race Storm's. */
+  private volatile Thread executorThread;
 
   CommitPipeline(CommitThenAck committer, CommitThread thread, int maxPending, SinkMetrics metrics) {
     this.committer = committer;
@@ -96,6 +101,7 @@ final class CommitPipeline implements SealedBatchHandler {
 
   @Override
   public void handle(SealedBatch batch) {
+    executorThread = Thread.currentThread();
     settleCompleted();
     while (pending.size() >= maxPending) {
       if (!settleOldest()) {
@@ -152,7 +158,7 @@ final class CommitPipeline implements SealedBatchHandler {
       } catch (CompletionException e) {
         throw e.getCause() instanceof RuntimeException r ? r : e;
       }
-      if (outcome != null) {
+      if (outcome != null && !abandoned) {
         committer.settle(outcome, done.batch.tuples());
       }
     } finally {
@@ -171,28 +177,27 @@ final class CommitPipeline implements SealedBatchHandler {
 
   /**
    * Stops the commit thread: commits not started never start, the one running is interrupted and
-   * given up to {@code waitMillis} to end, and settled if it does; otherwise its tuples are left
-   * un-acked, as an abandoned call's are.
+   * given up to {@code waitMillis} to end. On the executor thread, one that ended is settled; from
+   * any other thread its outcome is only logged, and its tuples are left un-acked, as an abandoned
+   * call's are.
    */
   @Override
   public void close(long waitMillis) {
     pending.forEach(Pending::drop);
     thread.stop();
+    boolean settles = executorThread == null || executorThread == Thread.currentThread();
     long deadline = System.currentTimeMillis() + waitMillis;
     while (!pending.isEmpty()) {
       Pending oldest = pending.peekFirst();
-      boolean ended;
-      try {
-        ended = thread.await(oldest.outcome, Math.max(0, deadline - System.currentTimeMillis()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        ended = oldest.outcome.isDone();
-      }
-      if (!ended) {
+      if (!awaitUntil(oldest, deadline)) {
         LOG.warn("A commit is still running {} ms after the task began to stop; abandoning it: its tuples are not acked", waitMillis);
         abandon();
         releaseAll();
         return;
+      }
+      if (!settles) {
+        logUnsettled(pending.pollFirst());
+        continue;
       }
       try {
         settle(pending.pollFirst());
@@ -203,6 +208,32 @@ final class CommitPipeline implements SealedBatchHandler {
         releaseAll();
         return;
       }
+    }
+  }
+
+  /** Whether {@code commit} ended by {@code deadlineMillis}. */
+  private boolean awaitUntil(Pending commit, long deadlineMillis) {
+    try {
+      return thread.await(commit.outcome, Math.max(0, deadlineMillis - System.currentTimeMillis()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return commit.outcome.isDone();
+    }
+  }
+
+  /** A commit that ended while the task stopped off the executor thread: logged, its tuples left to time out. */
+  private void logUnsettled(Pending done) {
+    try {
+      CommitOutcome outcome = done.outcome.getNow(null);
+      if (outcome != null) {
+        LOG.info("A commit that ended while the task stopped {}; its {} tuples are not acked (not the executor thread)",
+            outcome.status(), done.batch.tuples().size(), Redaction.of(outcome.error()));
+      }
+    } catch (RuntimeException e) {
+      LOG.info("A commit that ended while the task stopped threw; its tuples are not acked", Redaction.of(e));
+    } finally {
+      done.batch.tuples().release();
+      publishPending();
     }
   }
 

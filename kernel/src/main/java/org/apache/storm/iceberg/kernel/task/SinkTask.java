@@ -8,7 +8,6 @@ import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
-import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.spi.UnfitValuesException;
@@ -19,7 +18,6 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
-import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
@@ -56,20 +54,15 @@ public final class SinkTask implements Closeable {
   private final Catalog catalog;
   private final Table table;
   private final BatchFactory batches;
-  private final SealPolicy[] policies;
   private final SealedBatchHandler handler;
+  private final BatchSealer sealer;
   private final OutputCollector collector;
-  private final LongSupplier clock;
   private final SinkMetrics metrics;
   private final TableLifecycle lifecycle;
   private final TupleIntake intake;
   private final SchemaChange schemaChange;
   private final boolean deduplicates;
   private OpenBatch<?> batch;
-  private final int recordsPerClockRead;
-  private long lastClockMillis;
-  private int recordsSinceClockRead;
-  private final HandoffTimes handoffs;
 
   private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env) {
     OpenedTable opened = parts.opened();
@@ -77,17 +70,15 @@ public final class SinkTask implements Closeable {
     this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup(), parts.deadLetters());
     this.lifecycle = parts.lifecycle();
     this.deduplicates = parts.dedup() != null;
-    this.handoffs = new HandoffTimes(env.clock());
     this.schemaChange = new SchemaChange(parts.evolver(), intake, lifecycle, env.collector());
     this.table = opened.table();
     this.batches = parts.batches();
-    this.policies = parts.policies().toArray(new SealPolicy[0]);
     this.handler = handler;
     this.collector = env.collector();
-    this.clock = env.clock();
     this.metrics = env.metrics();
     boolean staleClockIsSeen = !receivesTicks(env) && parts.policies().stream().anyMatch(TimedSealPolicies::readsTime);
-    this.recordsPerClockRead = staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ;
+    this.sealer = new BatchSealer(parts.policies().toArray(new SealPolicy[0]), handler, collector, env.clock(), metrics,
+        staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ);
   }
 
   private static boolean receivesTicks(TaskEnvironment env) {
@@ -160,12 +151,12 @@ public final class SinkTask implements Closeable {
     // Acks and fails happen on this thread only: Storm's collector is not thread-safe.
     handler.settleCompleted();
     if (TupleUtils.isTick(tuple)) {
-      sealIfDue(readClockAndPublishCounts());
+      sealIfDue(sealer.readClock());
       return;
     }
     OpenBatch<?> open = openOrFail(tuple);
     if (open != null && write(open, tuple)) {
-      sealIfDue(++recordsSinceClockRead >= recordsPerClockRead ? readClockAndPublishCounts() : lastClockMillis);
+      sealIfDue(sealer.clockAfterRecord());
     }
   }
 
@@ -180,14 +171,6 @@ public final class SinkTask implements Closeable {
       collector.fail(tuple);
       return null;
     }
-  }
-
-  /** Reads the clock, and publishes the records written since the last read to their counter. */
-  private long readClockAndPublishCounts() {
-    recordsSinceClockRead = 0;
-    metrics.publishRecordsWritten();
-    lastClockMillis = clock.getAsLong();
-    return lastClockMillis;
   }
 
   /**
@@ -221,7 +204,7 @@ public final class SinkTask implements Closeable {
         sealAndHandOff();
         // The schema changes once no commit of this task is in flight: Iceberg does not retry a
         // schema update that loses a race with an append.
-        handoffs.during(handler::settleAll);
+        sealer.settleAll();
         return;
       }
       // No record yet: drop it; tuples it holds unwritten (duplicates at a held position) replay.
@@ -233,48 +216,29 @@ public final class SinkTask implements Closeable {
     return next != null && write(next, tuple);
   }
 
-  /** Seals and commits the open batch when a seal policy says so. */
+  /** Seals and hands off the open batch when a seal policy says so ({@link BatchSealer}). */
   private void sealIfDue(long nowMillis) {
-    if (batch == null || batch.isEmpty()) {
-      return;
-    }
-    BatchStats stats = batch.stats(nowMillis);
-    for (SealPolicy policy : policies) {
-      if (policy.shouldSeal(stats)) {
-        sealAndHandOff();
-        return;
-      }
+    if (sealer.due(batch, nowMillis)) {
+      sealAndHandOff();
     }
   }
 
   private void sealAndHandOff() {
-    metrics.publishRecordsWritten();
     OpenBatch<?> sealing = batch;
     batch = null;
-    SealedBatch sealed;
-    long started = System.nanoTime();
-    try {
-      sealed = sealing.seal();
-    } catch (RuntimeException e) {
-      metrics.nothingPending();
-      BatchFailures.failAndRelease(collector, sealing.abandon(), e);
-      return;
-    }
-    metrics.sealed(sealed.dataFiles().size(), System.nanoTime() - started);
-    metrics.pending(sealed.dataFiles().size(), sealing.openedAtMillis());
-    handoffs.during(() -> handler.handle(sealed));
+    sealer.sealAndHandOff(sealing);
   }
 
   private OpenBatch<?> currentBatch() {
     if (batch == null) {
       if (deduplicates) {
         // A batch must not hold a record a batch still committing holds: settle those first.
-        handoffs.during(handler::settleAll);
+        sealer.settleAll();
       }
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       lifecycle.refresh(table);
       intake.refresh(table);
-      batch = batches.open(handoffs.firstTupleArrivalMillis(readClockAndPublishCounts()));
+      batch = batches.open(sealer.firstTupleArrivalMillis());
       metrics.pending(0, batch.openedAtMillis());
     }
     return batch;
