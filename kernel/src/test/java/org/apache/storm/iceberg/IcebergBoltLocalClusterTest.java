@@ -144,8 +144,9 @@ class IcebergBoltLocalClusterTest {
   @org.junit.jupiter.api.Test
   void withTwoPendingCommitsTheExecutorWritesAThirdBatchWhileTheFirstCommitsAndCommitsLandInSealOrder() throws Exception {
     Faults faults = Faults.create();
-    Map<String, String> catalogProperties = FaultInjectingCatalog.properties(TestCatalogs.hadoop(dir), faults);
-    Catalog catalog = TestCatalogs.load(catalogProperties);
+    Map<String, String> real = TestCatalogs.hadoop(dir);
+    Map<String, String> catalogProperties = FaultInjectingCatalog.properties(real, faults);
+    Catalog catalog = TestCatalogs.load(real);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
     Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
     AtomicBoolean held = new AtomicBoolean();

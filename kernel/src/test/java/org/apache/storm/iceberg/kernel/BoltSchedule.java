@@ -171,6 +171,9 @@ final class BoltSchedule {
       }
     }
     batches.values().forEach(schedule::acked);
+    if (batches.size() > 1) {
+      schedule.batchesSettledTogether++;
+    }
   }
 
   /** The dead-letter stream's consumer gets this step's dead letters: it accepts two in three. */

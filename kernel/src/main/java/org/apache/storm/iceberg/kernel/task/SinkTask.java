@@ -254,9 +254,10 @@ public final class SinkTask implements Closeable {
   }
 
   /**
-   * Settles the commit in flight if it ends within {@link ShutdownGuard#CLOSE_WAIT_MILLIS} (sealed
-   * batches whose commit has not started are dropped), abandons the open batch (its tuples time out
-   * and replay) and closes the catalog.
+   * Lets the commit in flight end, for up to {@link ShutdownGuard#CLOSE_WAIT_MILLIS}, and settles
+   * it if called on the executor thread (from another, such as Storm's {@code cleanup}, it acks
+   * nothing: the collector is not thread-safe); sealed batches whose commit has not started are
+   * dropped; abandons the open batch (its tuples time out and replay) and closes the catalog.
    */
   @Override
   public void close() {
