@@ -143,6 +143,8 @@ class IcebergBoltLocalClusterTest {
    */
   @org.junit.jupiter.api.Test
   void withTwoPendingCommitsTheExecutorWritesAThirdBatchWhileTheFirstCommitsAndCommitsLandInSealOrder() throws Exception {
+    TestTiers.longTierOnly("the quick tier runs the HADOOP case above with max-pending-commits 2, and"
+        + " CommitPipelineTest steps two pending commits at task level");
     Faults faults = Faults.create();
     Map<String, String> real = TestCatalogs.hadoop(dir);
     Map<String, String> catalogProperties = FaultInjectingCatalog.properties(real, faults);
@@ -194,6 +196,7 @@ class IcebergBoltLocalClusterTest {
     }
   }
 
+  /** Two tasks, each with up to two sealed batches pending on its commit thread. */
   private void runAndCheck(Map<String, String> catalogProperties, long events) throws Exception {
     String ledgerKey = UUID.randomUUID().toString();
     IcebergOptions options =
@@ -205,6 +208,7 @@ class IcebergBoltLocalClusterTest {
             .withCommitIntervalRecords(1_000)
             .withCommitIntervalMillis(2_000)
             .withTickIntervalSecs(1)
+            .withMaxPendingCommits(2)
             .build();
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("events", new ReplayingSpout(ledgerKey, events), 1);

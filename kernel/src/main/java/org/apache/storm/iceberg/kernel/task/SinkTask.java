@@ -99,7 +99,7 @@ public final class SinkTask implements Closeable {
    * the task's own while the executor writes the next ({@link CommitPipeline}): {@code IcebergBolt}'s task.
    */
   public static SinkTask openPipelined(SinkSettings settings, TaskEnvironment env) {
-    return open(settings, env, CommitThread.dedicated("iceberg-commit-" + env.task()));
+    return open(settings, env, CommitThread.dedicated("iceberg-commit-" + env.task().component() + "-" + env.task().taskIndex()));
   }
 
   /** As {@link #open(SinkSettings, TaskEnvironment)}, committing on {@code commitThread} ({@link CommitPipeline}). */
