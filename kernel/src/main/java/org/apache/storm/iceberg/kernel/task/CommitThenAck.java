@@ -19,6 +19,10 @@ import org.apache.storm.task.OutputCollector;
  * for each group (the tuples are the writers' descriptors), on its executor thread; {@code
  * IcebergBolt}'s {@link CommitPipeline} splits it in two: {@link #commitOnly} on the commit thread,
  * {@link #settle} back on the executor thread.
+ *
+ * <p>The committer keeps committing on its executor thread: that executor only takes descriptors,
+ * which the writers emit without waiting for it, so its commit stalls no writer, and moving
+ * {@code IcebergBolt}'s commits off its executor thread saved no CPU per record when measured (#21).
  */
 final class CommitThenAck {
   private final CommitProtocol protocol;
