@@ -138,6 +138,11 @@ final class BoltSchedule {
     inFlight.clear();
     batchOf.clear();
     letterAccepted.clear();
+    // A worker that died while the catalog is down (at an ack of a commit that ran before) restarts
+    // once it is back: until then its task cannot open the table.
+    while (schedule.catalogDown()) {
+      schedule.step();
+    }
     sink = open();
     schedule.crashes++;
   }
