@@ -19,6 +19,7 @@
 
 package org.apache.storm.iceberg;
 
+import java.util.Map;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
@@ -31,6 +32,10 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
  * IcebergOptions} for thresholds and providers. With {@code withTableRouter}, each tuple goes to the
  * table its router names, each table committed on its own. Emits nothing, except on its dead-letter stream
  * when the options name one ({@link DeadLetterFields}).
+ *
+ * <p>Each sealed batch commits on a thread of the task's own while the executor writes the next
+ * batch, in seal order; at most {@link IcebergOptions.Builder#withMaxPendingCommits} sealed batches
+ * wait, beyond that the executor waits. A failed commit fails only its own batch's tuples.
  */
 public class IcebergBolt extends SinkTaskBolt {
   private static final long serialVersionUID = 1L;
@@ -41,9 +46,20 @@ public class IcebergBolt extends SinkTaskBolt {
 
   @Override
   WritingTask open(TaskEnvironment env) {
+    // A routing task commits its tables inline, one after another: a commit thread for each open
+    // table (up to max-open-tables of them per task) is not built.
     return options.settings().routing() != null
         ? RoutedSinkTask.open(options.settings(), env, SinkTask::open)
-        : SinkTask.open(options.settings(), env);
+        : SinkTask.openPipelined(options.settings(), env);
+  }
+
+  /**
+   * A tick every second, whatever the thresholds: a commit that ended on the commit thread is acked
+   * at the executor's next call, and in a lull only a tick makes one.
+   */
+  @Override
+  public Map<String, Object> getComponentConfiguration() {
+    return tickConfiguration(1);
   }
 
   @Override

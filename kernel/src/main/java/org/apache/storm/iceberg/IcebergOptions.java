@@ -74,6 +74,7 @@ public final class IcebergOptions implements Serializable {
   public static final int DEFAULT_COMMIT_RETRIES = SinkSettings.Commits.DEFAULT_RETRIES;
   public static final long DEFAULT_COMMIT_RETRY_BACKOFF_MILLIS = SinkSettings.Commits.DEFAULT_RETRY_BACKOFF_MILLIS;
   public static final long DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS = OptionsDraft.DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS;
+  public static final int DEFAULT_MAX_PENDING_COMMITS = SinkSettings.Commits.DEFAULT_MAX_PENDING_COMMITS;
   public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = OptionsDraft.DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
   public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = OptionsDraft.DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
   /** {@link Builder#withTridentStateName}: what a Trident state's commits are named by, with the topology's name. */
@@ -110,6 +111,7 @@ public final class IcebergOptions implements Serializable {
           .optional("commit-retries", wholeInt(Builder::withCommitRetries))
           .optional("commit-retry-backoff-millis", wholeNumber(Builder::withCommitRetryBackoffMillis))
           .optional("commit-deadline-margin-millis", wholeNumber(Builder::withCommitDeadlineMarginMillis))
+          .optional("max-pending-commits", wholeInt(Builder::withMaxPendingCommits))
           .optional("group-commit-interval-millis", wholeNumber(Builder::withGroupCommitIntervalMillis))
           .optional("group-commit-max-data-files", wholeInt(Builder::withGroupCommitMaxDataFiles))
           .optional("trident-state-name", text(Builder::withTridentStateName))
@@ -188,6 +190,7 @@ public final class IcebergOptions implements Serializable {
   public int commitRetries() { return settings.commits().retries(); }
   public long commitRetryBackoffMillis() { return settings.commits().retryBackoffMillis(); }
   public long commitDeadlineMarginMillis() { return settings.commits().deadlineMarginMillis(); }
+  public int maxPendingCommits() { return settings.commits().maxPendingCommits(); }
   /** Where held ack ids spill on a worker: {@link Builder#withSpillDirectory}, or its {@code java.io.tmpdir}. */
   public Path spillDirectory() { return settings.spillPath(); }
   public SchemaEvolution schemaEvolution() { return settings.schemaEvolution() ? SchemaEvolution.ADD_AND_WIDEN : SchemaEvolution.OFF; }
@@ -381,6 +384,15 @@ public final class IcebergOptions implements Serializable {
      */
     public Builder withCommitDeadlineMarginMillis(long millis) {
       draft.commitDeadlineMarginMillis = millis;
+      return this;
+    }
+
+    /**
+     * {@code IcebergBolt}: how many sealed batches may wait for, or be in, its commit thread while
+     * the executor writes the next; beyond it the executor waits for the oldest to settle.
+     */
+    public Builder withMaxPendingCommits(int batches) {
+      draft.maxPendingCommits = (int) OptionsChecks.requirePositive(batches, "withMaxPendingCommits");
       return this;
     }
 

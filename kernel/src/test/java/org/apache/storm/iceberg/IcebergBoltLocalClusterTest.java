@@ -27,11 +27,19 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.testing.CapturingReporter;
+import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
+import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.LogCapture;
@@ -146,6 +154,68 @@ class IcebergBoltLocalClusterTest {
     TestTables.assertEveryIdOnceUnlessReplayed(table, 1_200, ReplayingSpout.ledger(ledgerKey).failedIds);
   }
 
+  /**
+   * With {@code max-pending-commits} 2, the executor writes on while two sealed batches wait for the
+   * commit thread: the first commit is held until a third batch's data file exists (which, with one
+   * commit pending allowed, the executor never starts while it waits), and still every id lands once,
+   * is acked, and the commits land in seal order (each snapshot adds ids above the last's).
+   */
+  @org.junit.jupiter.api.Test
+  void withTwoPendingCommitsTheExecutorWritesAThirdBatchWhileTheFirstCommitsAndCommitsLandInSealOrder() throws Exception {
+    TestTiers.longTierOnly("the quick tier runs the HADOOP case above with max-pending-commits 2, and"
+        + " CommitPipelineTest steps two pending commits at task level");
+    Faults faults = Faults.create();
+    Map<String, String> real = TestCatalogs.hadoop(dir);
+    Map<String, String> catalogProperties = FaultInjectingCatalog.properties(real, faults);
+    Catalog catalog = TestCatalogs.load(real);
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+    Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
+    AtomicBoolean held = new AtomicBoolean();
+    AtomicBoolean thirdBatchWritten = new AtomicBoolean();
+    faults.duringCommit = () -> {
+      if (held.compareAndSet(false, true)) {
+        long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!(thirdBatchWritten.get() || dataFiles(table) >= 3) && System.nanoTime() < until) {
+          org.apache.storm.utils.Utils.sleep(20);
+        }
+        thirdBatchWritten.set(dataFiles(table) >= 3);
+      }
+    };
+    long events = 600;
+    String ledgerKey = UUID.randomUUID().toString();
+    IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+        .withTable("db.events").withCommitIntervalRecords(100).withMaxPendingCommits(2).build();
+    TopologyBuilder builder = new TopologyBuilder();
+    builder.setSpout("events", new ReplayingSpout(ledgerKey, events), 1);
+    builder.setBolt("iceberg", new IcebergBolt(options), 1).shuffleGrouping("events");
+    LocalClusterRuns.runUntilAllAcked(cluster, "pending-two-" + ledgerKey.substring(0, 8), builder.createTopology(), ledgerKey, events);
+
+    assertThat(thirdBatchWritten).as("a third batch was written while the first commit was held").isTrue();
+    ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
+    table.refresh();
+    TestTables.assertEveryIdOnceUnlessReplayed(table, events, ledger.failedIds);
+    assertThat(ledger.failedIds).isEmpty();
+    long lastId = -1;
+    for (Snapshot snapshot : TestTables.snapshots(table)) {
+      List<Long> added = new java.util.ArrayList<>(TestTables.ids(table, snapshot.snapshotId()));
+      if (snapshot.parentId() != null) {
+        added.removeAll(TestTables.ids(table, snapshot.parentId()));
+      }
+      long floor = lastId;
+      assertThat(added).as("snapshot %s, after ids up to %s", snapshot.snapshotId(), floor).isNotEmpty().allMatch(id -> id > floor);
+      lastId = java.util.Collections.max(added);
+    }
+  }
+
+  private static long dataFiles(Table table) {
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(Path.of(java.net.URI.create(table.location())))) {
+      return files.filter(f -> f.toString().endsWith(".parquet")).count();
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      return 0; // a file appeared or went mid-walk: look again
+    }
+  }
+
+  /** Two tasks, each with up to two sealed batches pending on its commit thread. */
   private void runAndCheck(Map<String, String> catalogProperties, long events) throws Exception {
     String ledgerKey = UUID.randomUUID().toString();
     IcebergOptions options =
@@ -157,6 +227,7 @@ class IcebergBoltLocalClusterTest {
             .withCommitIntervalRecords(1_000)
             .withCommitIntervalMillis(2_000)
             .withTickIntervalSecs(1)
+            .withMaxPendingCommits(2)
             .build();
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("events", new ReplayingSpout(ledgerKey, events), 1);

@@ -27,6 +27,7 @@ import org.apache.storm.iceberg.kernel.seal.ThresholdSealPolicy;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.junit.jupiter.api.Test;
 
+/** The tick interval each writing bolt declares; IcebergBolt always ticks every second. */
 class IcebergBoltTest {
   IcebergOptions.Builder options() {
     return new IcebergOptions.Builder().withCatalogProperties(Map.of("type", "hadoop", "warehouse", "/tmp/w")).withTable("db.t");
@@ -34,15 +35,15 @@ class IcebergBoltTest {
 
   @Test
   void declaresItsTickIntervalWhenSet() {
-    assertThat(new IcebergBolt(options().withTickIntervalSecs(7).build()).getComponentConfiguration())
+    assertThat(new IcebergWriterBolt(options().withTickIntervalSecs(7).build()).getComponentConfiguration())
         .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 7);
   }
 
   @Test
   void declaresHalfAnAgePolicysLimitAsItsTickInterval() {
-    assertThat(new IcebergBolt(options().withSealPolicy("age", Map.of("limit", "10000")).build()).getComponentConfiguration())
+    assertThat(new IcebergWriterBolt(options().withSealPolicy("age", Map.of("limit", "10000")).build()).getComponentConfiguration())
         .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5);
-    assertThat(new IcebergBolt(options().withSealPolicy(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, 8_000))
+    assertThat(new IcebergWriterBolt(options().withSealPolicy(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, 8_000))
             .build()).getComponentConfiguration())
         .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 4);
   }
@@ -56,7 +57,7 @@ class IcebergBoltTest {
 
   @Test
   void declaresTheShortestOfSeveralTimeThresholds() {
-    assertThat(new IcebergBolt(options().withCommitIntervalMillis(20_000)
+    assertThat(new IcebergWriterBolt(options().withCommitIntervalMillis(20_000)
             .withSealPolicy("wall-clock", Map.of("every-ms", "6000")).build()).getComponentConfiguration())
         .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 3);
   }
@@ -64,19 +65,27 @@ class IcebergBoltTest {
   @Test
   void declaresATickEverySecondForAPlugInPolicyThatReadsTime() {
     SealPolicy everyFiveSeconds = (SealPolicy & java.io.Serializable) stats -> stats.nowMillis() / 5_000 > 0;
-    assertThat(new IcebergBolt(options().withSealPolicy(everyFiveSeconds).build()).getComponentConfiguration())
+    assertThat(new IcebergWriterBolt(options().withSealPolicy(everyFiveSeconds).build()).getComponentConfiguration())
         .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 1);
   }
 
   @Test
   void declaresNoTicksForPoliciesThatReadNoTime() {
-    assertThat(new IcebergBolt(options().withSealPolicy("open-files", Map.of("max-partitions", "8"))
+    assertThat(new IcebergWriterBolt(options().withSealPolicy("open-files", Map.of("max-partitions", "8"))
             .withSealPolicy("bytes", Map.of("limit", "1000000")).build()).getComponentConfiguration())
         .isNull();
   }
 
   @Test
   void declaresNoTicksWithoutAnAgeThresholdOrTickInterval() {
-    assertThat(new IcebergBolt(options().build()).getComponentConfiguration()).isNull();
+    assertThat(new IcebergWriterBolt(options().build()).getComponentConfiguration()).isNull();
+  }
+
+  @Test
+  void icebergBoltTicksEverySecondSoACommitThatEndedInALullIsAcked() {
+    assertThat(new IcebergBolt(options().build()).getComponentConfiguration())
+        .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 1);
+    assertThat(new IcebergBolt(options().withTickIntervalSecs(7).build()).getComponentConfiguration())
+        .containsEntry(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 1);
   }
 }

@@ -57,9 +57,12 @@ class IcebergOptionsTest {
     assertThat(declaredTickSecs(options)).isZero();
   }
 
-  /** The tick interval a bolt built from {@code options} asks Storm for, 0 for none. */
+  /**
+   * The tick interval a writing bolt built from {@code options} asks Storm for, 0 for none.
+   * (IcebergBolt always asks for 1 s: see IcebergBoltTest.)
+   */
   static int declaredTickSecs(IcebergOptions options) {
-    Map<String, Object> conf = new IcebergBolt(options).getComponentConfiguration();
+    Map<String, Object> conf = new IcebergWriterBolt(options).getComponentConfiguration();
     return conf == null ? 0 : (Integer) conf.get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS);
   }
 
@@ -166,6 +169,14 @@ class IcebergOptionsTest {
         .hasMessage("withCommitIntervalRecords must be 0 (off) or positive, got -1");
     assertThatThrownBy(() -> valid().withTickIntervalSecs(-5).build())
         .hasMessage("withTickIntervalSecs must be 0 (off) or positive, got -5");
+  }
+
+  @Test
+  void maxPendingCommitsDefaultsToOneAndMustBePositive() {
+    assertThat(valid().build().maxPendingCommits()).isEqualTo(IcebergOptions.DEFAULT_MAX_PENDING_COMMITS).isEqualTo(1);
+    assertThat(valid().withMaxPendingCommits(4).build().maxPendingCommits()).isEqualTo(4);
+    assertThatThrownBy(() -> valid().withMaxPendingCommits(0))
+        .hasMessage("withMaxPendingCommits must be positive, got 0");
   }
 
   @Test

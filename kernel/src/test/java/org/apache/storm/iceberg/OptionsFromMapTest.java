@@ -65,6 +65,7 @@ class OptionsFromMapTest {
     config.put("commit-retries", 7);
     config.put("commit-retry-backoff-millis", 250);
     config.put("commit-deadline-margin-millis", 8000);
+    config.put("max-pending-commits", 3);
 
     IcebergOptions options = IcebergOptions.fromMap(config);
 
@@ -89,6 +90,7 @@ class OptionsFromMapTest {
     assertThat(options.commitRetries()).isEqualTo(7);
     assertThat(options.commitRetryBackoffMillis()).isEqualTo(250);
     assertThat(options.commitDeadlineMarginMillis()).isEqualTo(8000);
+    assertThat(options.maxPendingCommits()).isEqualTo(3);
   }
 
   @Test

@@ -56,7 +56,8 @@ final class RandomFaultSchedules {
   enum Sink { BOLT, BOLT_DEAD_LETTERS, SPLIT }
 
   /** What one schedule did, for the summary. */
-  record Outcome(long seed, Sink sink, int ids, int steps, int faults, int crashes, int replays, int snapshots, int deadLetters) {}
+  record Outcome(long seed, Sink sink, int ids, int steps, int faults, int crashes, int replays, int snapshots, int deadLetters,
+      int batchesSettledTogether) {}
 
   static Sink sinkOf(long seed) {
     return seed % 2 != 0 ? Sink.SPLIT : seed % 4 == 0 ? Sink.BOLT_DEAD_LETTERS : Sink.BOLT;
@@ -83,7 +84,8 @@ final class RandomFaultSchedules {
         snapshots++;
       }
       return new Outcome(seed, sink, schedule.idCount, schedule.steps, schedule.faultsArmed, schedule.crashes,
-          schedule.replayed.size(), snapshots, schedule.deadLettersAccepted.values().stream().mapToInt(Integer::intValue).sum());
+          schedule.replayed.size(), snapshots, schedule.deadLettersAccepted.values().stream().mapToInt(Integer::intValue).sum(),
+          schedule.batchesSettledTogether);
     } finally {
       FaultInjectingCatalog.dropShared(key);
       MemoryWalStoreFactory.drop(key);

@@ -65,6 +65,9 @@ class RandomFaultSchedulesTest {
           .anyMatch(n -> n > 0);
       assertThat(outcomes).extracting(RandomFaultSchedules.Outcome::sink).as("every sink was driven")
           .contains(RandomFaultSchedules.Sink.values());
+      int together = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::batchesSettledTogether).sum();
+      System.out.printf("%d steps settled several of IcebergBolt's batches at once%n", together);
+      assertThat(together).as("the bolt's commit thread ran several commits between executor calls").isPositive();
     }
   }
 }

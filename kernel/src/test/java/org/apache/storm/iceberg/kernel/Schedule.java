@@ -95,6 +95,8 @@ final class Schedule {
   private final Tuples events = new Tuples(TestTables.FIELDS);
   private int downFor;
   int faultsArmed;
+  /** Steps in which the sink acked more than one batch: commits that ran between two of its calls. */
+  int batchesSettledTogether;
   int crashes;
   int steps;
 

@@ -61,6 +61,8 @@ public final class SinkMetrics {
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
   private volatile long oldestPendingSinceMillis = -1;
+  private volatile int committingDataFiles;
+  private volatile long oldestCommittingSinceMillis = -1;
 
   private SinkMetrics(IMetricsContext context, LongSupplier clock) {
     this.clock = clock;
@@ -82,7 +84,7 @@ public final class SinkMetrics {
     this.offsetRegressions = context.registerCounter("iceberg-offset-regressions");
     this.recordsDeadLettered = context.registerCounter("iceberg-records-dead-lettered");
     this.deadLetterLimitExceeded = context.registerCounter("iceberg-dead-letter-limit-exceeded");
-    context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles);
+    context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles + committingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
 
@@ -199,8 +201,20 @@ public final class SinkMetrics {
     oldestPendingSinceMillis = -1;
   }
 
+  /**
+   * What sealed batches handed to a commit thread hold until they settle: {@code files} data files,
+   * the oldest batch opened at {@code sinceMillis} (-1 for none). It adds to what {@link #pending}
+   * says of the batch being written.
+   */
+  public void committing(int files, long sinceMillis) {
+    committingDataFiles = files;
+    oldestCommittingSinceMillis = sinceMillis;
+  }
+
   long oldestPendingAgeMillis() {
-    long since = oldestPendingSinceMillis;
+    long open = oldestPendingSinceMillis;
+    long committing = oldestCommittingSinceMillis;
+    long since = open < 0 ? committing : committing < 0 ? open : Math.min(open, committing);
     return since < 0 ? 0 : Math.max(0, clock.getAsLong() - since);
   }
 

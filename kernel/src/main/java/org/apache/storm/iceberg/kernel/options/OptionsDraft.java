@@ -84,6 +84,7 @@ public final class OptionsDraft {
   public boolean sourceResetAccepted;
   public final Map<String, String> writeProperties = new LinkedHashMap<>();
   public String branch = DEFAULT_BRANCH;
+  public int maxPendingCommits = SinkSettings.Commits.DEFAULT_MAX_PENDING_COMMITS;
   public boolean schemaEvolution;
   /** Null for no dead-letter stream: tuples that cannot be written are failed. */
   public String deadLetterStream;
@@ -109,7 +110,7 @@ public final class OptionsDraft {
             commitIntervalBytes, commitIntervalMillis, tickIntervalSecs),
         new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies, writeProperties),
         new SinkSettings.Commits(walNamespace, snapshotProperties, commitRetries, commitRetryBackoffMillis,
-            commitDeadlineMarginMillis, branch),
+            commitDeadlineMarginMillis, branch, maxPendingCommits),
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
         new SinkSettings.Trident(tridentStateName, tridentStateType),
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),

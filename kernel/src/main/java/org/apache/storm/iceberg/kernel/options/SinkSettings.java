@@ -164,6 +164,8 @@ public record SinkSettings(
    * it commits to.
    *
    * @param branch the branch every commit goes to ({@code main} by default)
+   * @param maxPendingCommits how many sealed batches of {@code IcebergBolt} may be handed to its
+   *     commit thread and not yet settled before the executor waits for the oldest
    */
   public record Commits(
       String walNamespace,
@@ -171,9 +173,11 @@ public record SinkSettings(
       int retries,
       long retryBackoffMillis,
       long deadlineMarginMillis,
-      String branch)
+      String branch,
+      int maxPendingCommits)
       implements Serializable {
     public static final int DEFAULT_RETRIES = CommitSettler.Retries.DEFAULT_MAX;
+    public static final int DEFAULT_MAX_PENDING_COMMITS = 1;
     public static final long DEFAULT_RETRY_BACKOFF_MILLIS = CommitSettler.Retries.DEFAULT_BACKOFF_MILLIS;
 
     public Commits {

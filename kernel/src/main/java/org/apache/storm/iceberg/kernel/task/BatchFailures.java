@@ -39,4 +39,15 @@ final class BatchFailures {
     }
     tuples.failAll(collector);
   }
+
+  /** Fails every tuple of a broken batch (none when {@code cause} is null), then lets go of them. */
+  static void failAndRelease(OutputCollector collector, HeldTuples tuples, Exception cause) {
+    try {
+      if (cause != null) {
+        failAll(collector, tuples, cause);
+      }
+    } finally {
+      tuples.release();
+    }
+  }
 }

@@ -60,6 +60,14 @@ public final class DescriptorEmitter implements SealedBatchHandler {
   /** The files leave this task with the descriptor: from here on they are the committer's to count. */
   @Override
   public void handle(SealedBatch batch) {
+    try {
+      emit(batch);
+    } finally {
+      batch.tuples().release();
+    }
+  }
+
+  private void emit(SealedBatch batch) {
     metrics.nothingPending();
     String batchId = task.component() + "-" + task.taskIndex() + "-" + UUID.randomUUID();
     DataFilesCodec.Entry descriptor =

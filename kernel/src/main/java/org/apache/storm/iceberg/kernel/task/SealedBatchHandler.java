@@ -23,10 +23,25 @@ import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 
 /**
  * What a writing task does with a batch once its files are closed: {@code IcebergBolt}'s commits
- * it and acks ({@link CommitThenAck}); {@code IcebergWriterBolt}'s emits a descriptor of its files
- * ({@link DescriptorEmitter}).
+ * it, off the executor thread, and acks ({@link CommitPipeline}); {@code IcebergWriterBolt}'s emits
+ * a descriptor of its files ({@link DescriptorEmitter}). One executor thread calls it.
  */
 interface SealedBatchHandler {
-  /** Settles the batch: acks or fails every one of its tuples (directly or through anchors). */
+  /**
+   * Takes the batch, to settle it: ack or fail every one of its tuples (directly or through
+   * anchors), now or at a later call, then release them.
+   */
   void handle(SealedBatch batch);
+
+  /** Settles the batches whose settling is done; cheap when there are none. */
+  default void settleCompleted() {}
+
+  /** Settles every batch handed over, waiting as long as it takes (unless interrupted). */
+  default void settleAll() {}
+
+  /** The task stops: settles what ends within {@code waitMillis}, leaves the rest un-acked. */
+  default void close(long waitMillis) {}
+
+  /** The task is abandoned under a call still running: settles nothing more. */
+  default void abandon() {}
 }

@@ -19,7 +19,6 @@
 
 package org.apache.storm.iceberg.kernel.task;
 
-import org.apache.storm.iceberg.kernel.table.HadoopCatalogWarning;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
@@ -28,7 +27,6 @@ import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
-import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.spi.UnfitValuesException;
@@ -38,7 +36,6 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
-import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Tuple;
@@ -51,7 +48,8 @@ import org.slf4j.LoggerFactory;
  * What one writing task does, without the bolt around it: map each tuple and write it into the open
  * batch, seal the batch on the first threshold crossed (checked on every tuple and tick), and hand
  * the sealed batch to its {@link SealedBatchHandler}. For {@code IcebergBolt} the handler commits
- * through the {@link CommitProtocol} and acks (or fails) the tuples; for {@code IcebergWriterBolt}
+ * through the {@link CommitProtocol} on a commit thread ({@link CommitPipeline}) and acks (or fails)
+ * the tuples at this thread's next call; for {@code IcebergWriterBolt}
  * it emits a descriptor of the files anchored to the tuples.
  *
  * <p>A tuple that cannot be mapped, or whose record the file writer would refuse, is failed on its
@@ -74,37 +72,32 @@ public final class SinkTask implements WritingTask {
   private final Catalog catalog;
   private final Table table;
   private final BatchFactory batches;
-  private final SealPolicy[] policies;
   private final SealedBatchHandler handler;
+  private final BatchSealer sealer;
   private final OutputCollector collector;
-  private final LongSupplier clock;
   private final SinkMetrics metrics;
   private final TableLifecycle lifecycle;
   private final TupleIntake intake;
   private final SchemaChange schemaChange;
+  private final boolean deduplicates;
   private OpenBatch<?> batch;
-  private final int recordsPerClockRead;
-  private long lastClockMillis;
-  private int recordsSinceClockRead;
-  private long lastHandoffStartMillis;
-  private long lastHandoffEndMillis;
-  private long handoffs;
+  private long seals;
 
   private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env) {
     OpenedTable opened = parts.opened();
     this.catalog = opened.catalog();
     this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup(), parts.deadLetters());
     this.lifecycle = parts.lifecycle();
+    this.deduplicates = parts.dedup() != null;
     this.schemaChange = new SchemaChange(parts.evolver(), intake, lifecycle, env.collector());
     this.table = opened.table();
     this.batches = parts.batches();
-    this.policies = parts.policies().toArray(new SealPolicy[0]);
     this.handler = handler;
     this.collector = env.collector();
-    this.clock = env.clock();
     this.metrics = env.metrics();
     boolean staleClockIsSeen = !receivesTicks(env) && parts.policies().stream().anyMatch(TimedSealPolicies::readsTime);
-    this.recordsPerClockRead = staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ;
+    this.sealer = new BatchSealer(parts.policies().toArray(new SealPolicy[0]), handler, collector, env.clock(), metrics,
+        staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ);
   }
 
   private static boolean receivesTicks(TaskEnvironment env) {
@@ -112,29 +105,40 @@ public final class SinkTask implements WritingTask {
   }
 
   /**
-   * Opens a committing task ({@code IcebergBolt}): opens the table (auto-creating it when
-   * configured), checks it and the topology configuration, resolves the providers on this worker's
-   * classpath, and drops the WAL entries this task's previous incarnation left.
+   * Opens a committing task that commits each batch as it seals, on the calling thread: opens the
+   * table (auto-creating it when configured), checks it and the topology configuration, resolves the
+   * providers on this worker's classpath, and drops the WAL entries its previous incarnation left.
    */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env) {
-    return create(
-        settings,
-        env,
-        (opened, lifecycle) -> {
-          HadoopCatalogWarning.warnIfCommitsMayRace(
-              opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
-          CommitProtocol protocol = TaskCommitProtocol.open(opened.table(), settings, env, opened.loader());
-          return new CommitThenAck(protocol, lifecycle, env);
-        });
+    return open(settings, env, CommitThread.inline());
   }
 
-  /** A committing task outside Storm, with its own metrics and the system clock. */
+  /**
+   * As {@link #open(SinkSettings, TaskEnvironment)}, but each sealed batch commits on a thread of
+   * the task's own while the executor writes the next ({@link CommitPipeline}): {@code IcebergBolt}'s task.
+   */
+  public static SinkTask openPipelined(SinkSettings settings, TaskEnvironment env) {
+    return open(settings, env, CommitThread.dedicated("iceberg-commit-" + env.task().component() + "-" + env.task().taskIndex()));
+  }
+
+  /** As {@link #open(SinkSettings, TaskEnvironment)}, committing on {@code commitThread} ({@link CommitPipeline}). */
+  public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
+    return create(settings, env, (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
+  }
+
+  /** A committing task outside Storm, with its own metrics and the system clock, committing as it seals. */
   public static SinkTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector) {
-    return open(settings, TaskEnvironment.detached(task, collector, System::currentTimeMillis));
+    return open(settings, TaskEnvironment.detached(task, collector, System::currentTimeMillis), CommitThread.inline());
   }
 
   public static SinkTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    return open(settings, TaskEnvironment.detached(task, collector, clock));
+    return open(settings, TaskEnvironment.detached(task, collector, clock), CommitThread.inline());
+  }
+
+  /** As above, committing on {@code commitThread}. */
+  public static SinkTask open(
+      SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock, CommitThread commitThread) {
+    return open(settings, TaskEnvironment.detached(task, collector, clock), commitThread);
   }
 
   /**
@@ -163,13 +167,15 @@ public final class SinkTask implements WritingTask {
   }
 
   public void execute(Tuple tuple) {
+    // Acks and fails happen on this thread only: Storm's collector is not thread-safe.
+    handler.settleCompleted();
     if (TupleUtils.isTick(tuple)) {
-      sealIfDue(readClockAndPublishCounts());
+      sealIfDue(sealer.readClock());
       return;
     }
     OpenBatch<?> open = openOrFail(tuple);
     if (open != null && write(open, tuple)) {
-      sealIfDue(++recordsSinceClockRead >= recordsPerClockRead ? readClockAndPublishCounts() : lastClockMillis);
+      sealIfDue(sealer.clockAfterRecord());
     }
   }
 
@@ -186,14 +192,6 @@ public final class SinkTask implements WritingTask {
     }
   }
 
-  /** Reads the clock, and publishes the records written since the last read to their counter. */
-  private long readClockAndPublishCounts() {
-    recordsSinceClockRead = 0;
-    metrics.publishRecordsWritten();
-    lastClockMillis = clock.getAsLong();
-    return lastClockMillis;
-  }
-
   /**
    * Takes the tuple into the open batch ({@link TupleIntake}); a write that breaks the batch fails
    * the batch and the tuple.
@@ -206,7 +204,7 @@ public final class SinkTask implements WritingTask {
     } catch (TupleIntake.BrokenBatchException e) {
       batch = null;
       metrics.nothingPending();
-      failBatch(open.abandon(), e.failure());
+      BatchFailures.failAndRelease(collector, open.abandon(), e.failure());
       collector.fail(tuple);
       return false;
     } catch (UnfitValuesException e) {
@@ -223,28 +221,24 @@ public final class SinkTask implements WritingTask {
     boolean evolved = schemaChange.evolve(tuple, unfit, () -> {
       if (!open.isEmpty()) {
         sealAndHandOff();
+        // The schema changes once no commit of this task is in flight: Iceberg does not retry a
+        // schema update that loses a race with an append.
+        sealer.settleAll();
         return;
       }
       // No record yet: drop it; tuples it holds unwritten (duplicates at a held position) replay.
       batch = null;
       HeldTuples held = open.abandon();
-      failBatch(held, held.size() > 0 ? unfit : null);
+      BatchFailures.failAndRelease(collector, held, held.size() > 0 ? unfit : null);
     });
     OpenBatch<?> next = evolved ? openOrFail(tuple) : null;
     return next != null && write(next, tuple);
   }
 
-  /** Seals and commits the open batch when a seal policy says so. */
+  /** Seals and hands off the open batch when a seal policy says so ({@link BatchSealer}). */
   private void sealIfDue(long nowMillis) {
-    if (batch == null || batch.isEmpty()) {
-      return;
-    }
-    BatchStats stats = batch.stats(nowMillis);
-    for (SealPolicy policy : policies) {
-      if (policy.shouldSeal(stats)) {
-        sealAndHandOff();
-        return;
-      }
+    if (sealer.due(batch, nowMillis)) {
+      sealAndHandOff();
     }
   }
 
@@ -257,81 +251,58 @@ public final class SinkTask implements WritingTask {
 
   /** How many batches this task has sealed (or tried to); a routing task watches it to seal every table at once. */
   public long seals() {
-    return handoffs;
+    return seals;
   }
 
   private void sealAndHandOff() {
-    handoffs++;
-    metrics.publishRecordsWritten();
+    seals++;
     OpenBatch<?> sealing = batch;
     batch = null;
-    SealedBatch sealed;
-    long started = System.nanoTime();
-    try {
-      sealed = sealing.seal();
-    } catch (RuntimeException e) {
-      metrics.nothingPending();
-      failBatch(sealing.abandon(), e);
-      return;
-    }
-    metrics.sealed(sealed.dataFiles().size(), System.nanoTime() - started);
-    metrics.pending(sealed.dataFiles().size(), sealing.openedAtMillis());
-    lastHandoffStartMillis = clock.getAsLong();
-    try {
-      handler.handle(sealed);
-    } finally {
-      sealed.tuples().release();
-      lastHandoffEndMillis = clock.getAsLong();
-    }
-  }
-
-  /**
-   * When the first tuple of a batch opening now reached this task, as far as the task can tell.
-   * While a handoff (a commit) runs, the executor takes nothing from its queue, so a tuple taken
-   * within one handoff's duration after it ended is taken to have waited since the handoff began:
-   * its commit deadline then counts from there, not from when the executor got to it.
-   */
-  private long firstTupleArrivalMillis(long nowMillis) {
-    long handoffMillis = lastHandoffEndMillis - lastHandoffStartMillis;
-    return nowMillis - lastHandoffEndMillis < handoffMillis ? lastHandoffStartMillis : nowMillis;
+    sealer.sealAndHandOff(sealing);
   }
 
   private OpenBatch<?> currentBatch() {
     if (batch == null) {
+      if (deduplicates) {
+        // A batch must not hold a record a batch still committing holds: settle those first.
+        sealer.settleAll();
+      }
       // Every batch is written against fresh metadata, so schema changes made outside are seen.
       lifecycle.refresh(table);
       intake.refresh(table);
-      batch = batches.open(firstTupleArrivalMillis(readClockAndPublishCounts()));
+      batch = batches.open(sealer.firstTupleArrivalMillis());
       metrics.pending(0, batch.openedAtMillis());
     }
     return batch;
   }
 
-  /** Fails every tuple of a broken batch (none when {@code cause} is null), then lets go of them. */
-  private void failBatch(HeldTuples tuples, Exception cause) {
-    try {
-      if (cause != null) {
-        BatchFailures.failAll(collector, tuples, cause);
-      }
-    } finally {
-      tuples.release();
-    }
-  }
-
-  /** Closes the catalog under a call still running on another thread, leaving its batch alone. */
+  /**
+   * Closes the catalog under a call still running on another thread, leaving its batch alone, and
+   * starts no more commits.
+   */
   @Override
   public void abandon() {
+    handler.abandon();
     OpenedTable.closeCatalog(catalog);
   }
 
-  /** Abandons the open batch (its tuples time out and replay) and closes the catalog. */
+  /**
+   * Lets the commit in flight end, for up to {@link ShutdownGuard#CLOSE_WAIT_MILLIS}, and settles
+   * it if called on the executor thread (from another, such as Storm's {@code cleanup}, it acks
+   * nothing: the collector is not thread-safe); sealed batches whose commit has not started are
+   * dropped; abandons the open batch (its tuples time out and replay) and closes the catalog.
+   */
   @Override
   public void close() {
-    metrics.publishRecordsWritten();
-    if (batch != null) {
-      batch.abandon().release();
-      batch = null;
+    try {
+      handler.close(ShutdownGuard.CLOSE_WAIT_MILLIS);
+    } finally {
+      metrics.publishRecordsWritten();
+      if (batch != null) {
+        batch.abandon().release();
+        batch = null;
+      }
+      OpenedTable.closeCatalog(catalog);
     }
-    OpenedTable.closeCatalog(catalog);
   }
 }

@@ -20,6 +20,9 @@
 package org.apache.storm.iceberg.kernel.task;
 
 import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.kernel.table.HadoopCatalogWarning;
+import org.apache.storm.iceberg.kernel.table.OpenedTable;
+import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.kernel.commit.CommitBranch;
 import org.apache.storm.iceberg.kernel.commit.CommitDeadline;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
@@ -40,6 +43,19 @@ final class TaskCommitProtocol {
   private static final Logger LOG = LoggerFactory.getLogger(TaskCommitProtocol.class);
 
   private TaskCommitProtocol() {}
+
+  /**
+   * {@code IcebergBolt}'s handler: commits on {@code commitThread} ({@link CommitPipeline}) against
+   * a table object of its own, so the executor thread's refreshes never race a commit's.
+   */
+  static CommitPipeline pipeline(
+      OpenedTable opened, TableLifecycle lifecycle, SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
+    HadoopCatalogWarning.warnIfCommitsMayRace(opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
+    Table committed = opened.catalog().loadTable(settings.target().tableIdentifier());
+    CommitProtocol protocol = open(committed, settings, env, opened.loader());
+    return new CommitPipeline(new CommitThenAck(protocol, lifecycle, env), commitThread,
+        settings.commits().maxPendingCommits(), env.metrics());
+  }
 
   /**
    * Resolves the settings' WAL store on {@code loader}, checks it can serve the table, scopes it to
