@@ -20,7 +20,6 @@
 package org.apache.storm.iceberg.kernel.route;
 
 import java.util.function.BiFunction;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
@@ -53,11 +52,15 @@ import org.slf4j.LoggerFactory;
 public final class RoutedSinkTask implements WritingTask {
   private static final Logger LOG = LoggerFactory.getLogger(RoutedSinkTask.class);
 
+  /** How long a table that failed to open is not tried again: its tuples meanwhile fail (or are bad routes) at once. */
+  public static final long FAILED_OPEN_RETRY_MILLIS = 10_000;
+
   private final TableRouter router;
   private final RouteCheck check;
   private final UnroutableTuples unroutable;
   private final TaskEnvironment env;
   private final OpenTables tables;
+  private final FailedOpens failedOpens = new FailedOpens(FAILED_OPEN_RETRY_MILLIS);
 
   private RoutedSinkTask(SinkSettings settings, TaskEnvironment env, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
     SinkSettings.Routing routing = settings.routing();
@@ -65,7 +68,7 @@ public final class RoutedSinkTask implements WritingTask {
     this.check = new RouteCheck(routing.allowedNamespaces());
     this.unroutable = UnroutableTuples.of(settings, env);
     this.env = env;
-    this.tables = new OpenTables(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env));
+    this.tables = new OpenTables(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env), env);
   }
 
   /**
@@ -110,30 +113,33 @@ public final class RoutedSinkTask implements WritingTask {
     }
   }
 
-  /** The table's task; null, the tuple settled, when the table cannot be opened. */
+  /**
+   * The table's task; null, the tuple settled, when the table cannot be opened, or failed to open
+   * less than {@link #FAILED_OPEN_RETRY_MILLIS} ago.
+   */
   private SinkTask openOrReject(Tuple tuple, String route) {
-    try {
-      return tables.get(route);
-    } catch (RuntimeException e) {
-      if (missingTable(e)) {
-        // No such table and no auto-create: the route is wrong, as an invalid name is.
-        unroutable.reject(tuple, route, e);
-      } else {
-        LOG.warn("Cannot open table {} for a routed tuple; failing the tuple", route, Redaction.of(e));
-        env.collector().reportError(e);
-        env.collector().fail(tuple);
-      }
-      return null;
-    }
-  }
-
-  private static boolean missingTable(Throwable error) {
-    for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof NoSuchTableException) {
-        return true;
+    long now = env.clock().getAsLong();
+    RuntimeException failure = failedOpens.recent(route, now);
+    if (failure == null) {
+      try {
+        return tables.get(route);
+      } catch (RuntimeException e) {
+        failure = e;
+        failedOpens.remember(route, e, now);
+        if (!FailedOpens.permanent(e)) {
+          LOG.warn("Cannot open table {} for a routed tuple; failing it, and the table's tuples for the next {} ms",
+              route, FAILED_OPEN_RETRY_MILLIS, Redaction.of(e));
+          env.collector().reportError(e);
+        }
       }
     }
-    return false;
+    if (FailedOpens.permanent(failure)) {
+      // The catalog refused the table for good: the route is wrong, as an invalid name is.
+      unroutable.reject(tuple, route, failure);
+    } else {
+      env.collector().fail(tuple);
+    }
+    return null;
   }
 
   /** Seals every table with records, each committed on its own. */
