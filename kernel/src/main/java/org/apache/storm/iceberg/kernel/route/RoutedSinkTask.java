@@ -25,6 +25,7 @@ import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.UnroutableTuples;
+import org.apache.storm.iceberg.kernel.task.WriterChecks;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.spi.TableRouter;
 import org.apache.storm.tuple.Tuple;
@@ -62,7 +63,11 @@ public final class RoutedSinkTask implements WritingTask {
   private final OpenTables tables;
   private final FailedOpens failedOpens = new FailedOpens(FAILED_OPEN_RETRY_MILLIS);
 
-  private RoutedSinkTask(SinkSettings settings, TaskEnvironment env, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
+  private RoutedSinkTask(SinkSettings settings, TaskEnvironment taskEnv, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
+    // One dead-letter window for the task: opening and closing tables must not reset it.
+    TaskEnvironment env = UnroutableTuples.sharedEnvironment(settings, taskEnv);
+    // Checked once here, at prepare: a table's own open runs them again, but only when a tuple comes.
+    WriterChecks.beforeAnyTable(settings, env);
     SinkSettings.Routing routing = settings.routing();
     this.router = routing.router().resolve(Thread.currentThread().getContextClassLoader());
     this.check = new RouteCheck(routing.allowedNamespaces());
