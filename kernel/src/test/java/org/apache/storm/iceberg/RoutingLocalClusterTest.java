@@ -96,7 +96,9 @@ class RoutingLocalClusterTest {
     IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
         .withTableRouter(new ModuloRouter()).withAllowedNamespaces(List.of("db"))
         .withAutoCreate(TestTables.SCHEMA, PartitionSpec.unpartitioned())
-        .withCommitIntervalRecords(20).withCommitIntervalMillis(1_000).withTickIntervalSecs(1).build();
+        .withCommitIntervalRecords(20).withCommitIntervalMillis(1_000).withTickIntervalSecs(1)
+        // 13 tables a task, 4 open at once: tables are evicted and reopened all along.
+        .withMaxOpenTables(4).build();
     String key = UUID.randomUUID().toString();
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("events", new ReplayingSpout(key, EVENTS), 1);
