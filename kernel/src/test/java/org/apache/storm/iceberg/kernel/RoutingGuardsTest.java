@@ -129,6 +129,15 @@ class RoutingGuardsTest {
   }
 
   @Test
+  void aTemplateThatIsOnePlaceholderAloneTakesTheWholeNameDotsIncluded() {
+    RoutedSinkTask sink = open(options().withTableRouter("field", Map.of("template", "{kind}")).build());
+    sink.execute(event(1L, "db.whole"));
+    assertThat(recorder.failed).isEmpty();
+    assertThat(sink.openTables()).containsExactly("db.whole");
+    sink.close();
+  }
+
+  @Test
   void aRoutingSinkWithoutATimeThresholdSealsAQuietTableAfterTheRoutingDefault() {
     assertThat(settings(options().build()).thresholds().millis()).isEqualTo(IcebergOptions.DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS);
     assertThat(settings(options().withCommitIntervalMillis(2_000).build()).thresholds().millis()).isEqualTo(2_000);

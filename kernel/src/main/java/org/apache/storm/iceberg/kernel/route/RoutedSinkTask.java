@@ -44,11 +44,18 @@ import org.slf4j.LoggerFactory;
  * once it is old enough), every other table with records is sealed and committed too, each in its
  * own commit. Ticks reach every open table.
  *
- * <p>Recovery: a table's WAL scope is the table's own, so a restarted task finds the entries its
- * previous incarnation left in a table when it first opens that table again, and drops them as an
- * unrouted sink does at prepare. Entries in a table it never routes to again stay; they hold no
- * tuple (a tuple is acked only after its commit landed and its entry was deleted), so they cost
- * nothing but their bytes (docs/RELIABILITY.md).
+ * <p>Recovery: a table's WAL scope is the table's own, so a task finds the entries an earlier task
+ * left in a table when it opens that table, and drops them as an unrouted sink does at prepare,
+ * logging what each commit became (as "of its previous incarnation", even when this task left it
+ * before the table was evicted and reopened). Entries in a table it never opens again stay, never
+ * settled nor logged. An entry does not mean un-acked tuples: a commit whose outcome stays unknown
+ * keeps its entry and fails its tuples, and a settled commit whose entry cannot be deleted acks or
+ * fails them all the same. No data is at risk: dropping an entry only logs; it deletes no data file
+ * and settles no tuple (docs/ROUTING.md).
+ *
+ * <p>Configuration checks that need no table run here, at prepare ({@link WriterChecks}); a table
+ * that fails to open is not tried again for {@link #FAILED_OPEN_RETRY_MILLIS}; the dead-letter
+ * window is one for the task, shared by its tables.
  */
 public final class RoutedSinkTask implements WritingTask {
   private static final Logger LOG = LoggerFactory.getLogger(RoutedSinkTask.class);
