@@ -68,6 +68,12 @@ public final class IcebergOptions implements Serializable {
   public static final String DEFAULT_CATALOG_NAME = OptionsDraft.DEFAULT_CATALOG_NAME;
   /** Records per batch when no commit interval or seal policy is configured. */
   public static final long DEFAULT_COMMIT_INTERVAL_RECORDS = OptionsDraft.DEFAULT_COMMIT_INTERVAL_RECORDS;
+  /**
+   * The commit interval of a routing sink ({@link Builder#withTableRouter}) with no time threshold
+   * (no {@link Builder#withCommitIntervalMillis}, no {@code age} or {@code wall-clock} or plug-in
+   * seal policy): thresholds count per table, so a table may never reach a record count alone.
+   */
+  public static final long DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS = OptionsDraft.DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS;
   public static final String DEFAULT_RECORD_MAPPER = OptionsDraft.DEFAULT_RECORD_MAPPER;
   public static final String DEFAULT_WAL_STORE = OptionsDraft.DEFAULT_WAL_STORE;
   public static final String DEFAULT_WAL_NAMESPACE = OptionsDraft.DEFAULT_WAL_NAMESPACE;

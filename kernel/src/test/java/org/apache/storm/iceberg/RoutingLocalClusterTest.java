@@ -50,8 +50,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One {@code IcebergBolt} of 4 tasks routing one stream into 50 auto-created tables, in
- * LocalCluster: every row in its own table, exactly the expected ids per table. Long tier only; the
+ * One {@code IcebergBolt} of 4 tasks routing one stream into 50 auto-created tables, at most 4 open
+ * per task (so tables are evicted and reopened), in LocalCluster: every row in its own table,
+ * exactly the expected ids per table. Long tier only; the
  * quick tier proves routing on the kernel ({@code RoutingTest}).
  */
 @ExtendWith(SharedLocalCluster.class)
@@ -67,11 +68,18 @@ class RoutingLocalClusterTest {
         + " LRU eviction, isolation, bad routes, a crash between a routed table's WAL write and its commit)");
   }
 
-  /** Table {@code db.t<id mod 50>}. */
-  static final class ModuloRouter implements TableRouter {
+  /** Ids in runs of 40 a table, as a stream whose producers write one table at a time sends them. */
+  static final long RUN = EVENTS / TABLES;
+
+  static long tableOf(long id) {
+    return id / RUN % TABLES;
+  }
+
+  /** Table {@code db.t<id / 40 mod 50>}. */
+  static final class RunsRouter implements TableRouter {
     @Override
     public String route(org.apache.storm.tuple.ITuple tuple) {
-      return "db.t" + tuple.getLongByField("id") % TABLES;
+      return "db.t" + tableOf(tuple.getLongByField("id"));
     }
   }
 
@@ -86,7 +94,7 @@ class RoutingLocalClusterTest {
 
     @Override
     public List<Integer> chooseTasks(int taskId, List<Object> values) {
-      return List.of(targets.get((int) ((Long) values.get(0) % TABLES % targets.size())));
+      return List.of(targets.get((int) (tableOf((Long) values.get(0)) % targets.size())));
     }
   }
 
@@ -94,9 +102,12 @@ class RoutingLocalClusterTest {
   void fiftyTablesThroughOneBoltOfFourTasksEachHoldExactlyTheirRows(LocalCluster cluster) throws Exception {
     Map<String, String> catalogProperties = TestCatalogs.hadoop(dir);
     IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
-        .withTableRouter(new ModuloRouter()).withAllowedNamespaces(List.of("db"))
+        .withTableRouter(new RunsRouter()).withAllowedNamespaces(List.of("db"))
         .withAutoCreate(TestTables.SCHEMA, PartitionSpec.unpartitioned())
-        .withCommitIntervalRecords(20).withCommitIntervalMillis(1_000).withTickIntervalSecs(1).build();
+        .withCommitIntervalRecords(20).withCommitIntervalMillis(1_000).withTickIntervalSecs(1)
+        // About 13 tables a task, 4 open at once: each task evicts as its runs move on, and replays reopen tables.
+        // (Ids cycling over the tables one by one would evict on every tuple: a commit per tuple.)
+        .withMaxOpenTables(4).build();
     String key = UUID.randomUUID().toString();
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("events", new ReplayingSpout(key, EVENTS), 1);
@@ -108,7 +119,7 @@ class RoutingLocalClusterTest {
     Catalog catalog = TestCatalogs.load(catalogProperties);
     for (int t = 0; t < TABLES; t++) {
       int table = t;
-      List<Long> expected = LongStream.range(0, EVENTS).filter(id -> id % TABLES == table).boxed().collect(Collectors.toList());
+      List<Long> expected = LongStream.range(0, EVENTS).filter(id -> tableOf(id) == table).boxed().collect(Collectors.toList());
       List<Long> ids = TestTables.ids(catalog.loadTable(TableIdentifier.of("db", "t" + t)));
       Map<Long, Long> copies = ids.stream().collect(Collectors.groupingBy(id -> id, TreeMap::new, Collectors.counting()));
       assertThat(copies.keySet()).as("ids in db.t" + t).containsExactlyElementsOf(expected);

@@ -53,7 +53,13 @@ final class PreparedBolt implements AutoCloseable {
     topology.set_spouts(Map.of(BenchData.SOURCE, new SpoutSpec()));
     topology.set_bolts(Map.of(BOLT, new Bolt()));
     topology.set_state_spouts(Map.of());
+    bolt = new IcebergBolt(options);
     Map<String, Object> conf = new HashMap<>(BenchData.WORKER_CONF);
+    // As a worker does: the bolt's own configuration (the ticks it asks for) over the topology's.
+    Map<String, Object> component = bolt.getComponentConfiguration();
+    if (component != null) {
+      conf.putAll(component);
+    }
     conf.put(Config.TOPOLOGY_NAME, "bench");
     conf.put(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 600);
     conf.put(Config.TOPOLOGY_MAX_SPOUT_PENDING, Integer.MAX_VALUE);
@@ -64,7 +70,6 @@ final class PreparedBolt implements AutoCloseable {
             Map.of(BenchData.SOURCE, Map.of("default", fields)), new HashMap<>(), "bench-1", null, null, 2, 6700,
             List.of(1, 2), new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>(), new AtomicBoolean(false),
             new StormMetricRegistry());
-    bolt = new IcebergBolt(options);
     bolt.prepare(conf, context, new OutputCollector(counts));
   }
 

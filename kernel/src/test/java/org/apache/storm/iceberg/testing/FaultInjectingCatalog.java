@@ -118,6 +118,7 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
             ? SHARED.computeIfAbsent(shared, key -> newInMemoryCatalog(key))
             : CatalogUtil.buildIcebergCatalog(catalogName, delegateProperties, new org.apache.hadoop.conf.Configuration());
     this.faults = Faults.lookup(properties.get(FAULT_KEY));
+    faults.catalogsOpened.incrementAndGet();
     faults.catalogProperties = Map.copyOf(properties);
   }
 
@@ -130,6 +131,10 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
   @Override
   public void close() throws IOException {
     faults.catalogsClosed.incrementAndGet();
+    RuntimeException failure = faults.closeFailure;
+    if (failure != null) {
+      throw failure;
+    }
     if (!SHARED.containsValue(delegate) && delegate instanceof java.io.Closeable) {
       ((java.io.Closeable) delegate).close();
     }
@@ -139,6 +144,9 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
   public Table loadTable(TableIdentifier identifier) {
     if (faults.unreachable()) {
       throw unreachable();
+    }
+    if (faults.loadFailure != null) {
+      throw faults.loadFailure;
     }
     Table table = delegate.loadTable(identifier);
     return new BaseTable(new FaultyOperations(((HasTableOperations) table).operations(), identifier), table.name());

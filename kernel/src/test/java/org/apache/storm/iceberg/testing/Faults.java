@@ -81,6 +81,12 @@ public final class Faults {
   public volatile Map<String, String> catalogProperties = Map.of();
   /** How many catalogs built with these faults were closed (a task's cleanup closes its catalog). */
   public final AtomicInteger catalogsClosed = new AtomicInteger();
+  /** How many catalogs built with these faults were initialized (a task opening a table builds one). */
+  public final AtomicInteger catalogsOpened = new AtomicInteger();
+  /** When set, closing a catalog built with these faults throws it (after counting the close). */
+  public volatile RuntimeException closeFailure;
+  /** When set, loading a table through a catalog built with these faults throws it. */
+  public volatile RuntimeException loadFailure;
   public final AtomicInteger realCommits = new AtomicInteger();
   public final AtomicInteger injected = new AtomicInteger();
   /** The commits {@link CommitFault#ERROR_APPLIED_LATE} applies late, and when. */

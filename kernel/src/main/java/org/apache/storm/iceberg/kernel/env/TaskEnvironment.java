@@ -36,9 +36,17 @@ import org.apache.storm.task.TopologyContext;
  * @param clock epoch milliseconds; batch ages and group intervals use it
  * @param metrics the task's metrics
  * @param topologyConfig the configuration the task runs with (its component configuration included)
+ * @param deadLetterWindow the dead-letter window the task's tables share (a routing task's), or null
+ *     for each sink to keep its own
  */
 public record TaskEnvironment(
-    TaskIdentity task, OutputCollector collector, LongSupplier clock, SinkMetrics metrics, Map<String, Object> topologyConfig) {
+    TaskIdentity task, OutputCollector collector, LongSupplier clock, SinkMetrics metrics, Map<String, Object> topologyConfig,
+    DeadLetterWindow deadLetterWindow) {
+
+  public TaskEnvironment(
+      TaskIdentity task, OutputCollector collector, LongSupplier clock, SinkMetrics metrics, Map<String, Object> topologyConfig) {
+    this(task, collector, clock, metrics, topologyConfig, null);
+  }
 
   /** Every environment reports errors redacted, whoever builds it. */
   public TaskEnvironment {
@@ -50,6 +58,11 @@ public record TaskEnvironment(
     LongSupplier clock = System::currentTimeMillis;
     return new TaskEnvironment(
         TaskIdentity.of(topoConf, context), collector, clock, SinkMetrics.register(context, clock), topoConf);
+  }
+
+  /** This environment, with {@code window} shared by every sink opened in it. */
+  public TaskEnvironment sharing(DeadLetterWindow window) {
+    return new TaskEnvironment(task, collector, clock, metrics, topologyConfig, window);
   }
 
   /** An environment outside Storm: metrics in a registry of their own, an empty configuration. */

@@ -57,6 +57,7 @@ public final class SinkMetrics {
   private final Counter offsetRegressions;
   private final Counter recordsDeadLettered;
   private final Counter deadLetterLimitExceeded;
+  private final Counter tablesEvicted;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -84,6 +85,7 @@ public final class SinkMetrics {
     this.offsetRegressions = context.registerCounter("iceberg-offset-regressions");
     this.recordsDeadLettered = context.registerCounter("iceberg-records-dead-lettered");
     this.deadLetterLimitExceeded = context.registerCounter("iceberg-dead-letter-limit-exceeded");
+    this.tablesEvicted = context.registerCounter("iceberg-tables-evicted");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles + committingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -188,6 +190,11 @@ public final class SinkMetrics {
   /** Counts a tuple failed, not dead-lettered, because its window's share of dead letters was used up. */
   public void deadLetterLimitExceeded() {
     deadLetterLimitExceeded.inc();
+  }
+
+  /** Counts a routed table sealed, committed and closed to make room for another (withMaxOpenTables). */
+  public void tableEvicted() {
+    tablesEvicted.inc();
   }
 
   /** What is waiting to be committed: {@code files} data files, the oldest since {@code sinceMillis}. */

@@ -43,6 +43,9 @@ import org.apache.storm.trident.state.StateType;
 public final class OptionsDraft {
   public static final String DEFAULT_CATALOG_NAME = "storm_iceberg";
   public static final long DEFAULT_COMMIT_INTERVAL_RECORDS = 1000;
+  public static final long DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS = 10_000;
+  /** The built-in seal policies that never read time; any other policy may seal a quiet batch. */
+  private static final java.util.Set<String> UNTIMED_POLICIES = java.util.Set.of("records", "bytes", "open-files");
   public static final String DEFAULT_RECORD_MAPPER = "field-name";
   public static final String DEFAULT_WAL_STORE = "table-fileio";
   public static final String DEFAULT_WAL_NAMESPACE = "default";
@@ -98,7 +101,10 @@ public final class OptionsDraft {
 
   /**
    * The checked settings ({@link OptionsChecks#checked}). A draft with no commit interval and no
-   * seal policy seals every {@value #DEFAULT_COMMIT_INTERVAL_RECORDS} records.
+   * seal policy seals every {@value #DEFAULT_COMMIT_INTERVAL_RECORDS} records. A routing draft with
+   * no time threshold also seals every {@value #DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS} ms: a task's
+   * pending tuples spread over its open tables, and thresholds count per table, so no table's batch
+   * may ever reach a record or byte count before its tuples time out.
    */
   public SinkSettings settings() {
     checkNumbers();
@@ -107,7 +113,8 @@ public final class OptionsDraft {
     return OptionsChecks.checked(new SinkSettings(
         new SinkSettings.CatalogTarget(catalogName, catalogProperties, table, autoCreate, hadoopConfiguration),
         new SinkSettings.Thresholds(noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : commitIntervalRecords,
-            commitIntervalBytes, commitIntervalMillis, tickIntervalSecs),
+            commitIntervalBytes, routedWithoutTime() ? DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS : commitIntervalMillis,
+            tickIntervalSecs),
         new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies, writeProperties),
         new SinkSettings.Commits(walNamespace, snapshotProperties, commitRetries, commitRetryBackoffMillis,
             commitDeadlineMarginMillis, branch, maxPendingCommits),
@@ -118,6 +125,11 @@ public final class OptionsDraft {
         OptionsChecks.deadLetters(deadLetterStream, maxDeadLetterFraction, deadLetterWindowRecords),
         tableRouter == null ? null : new SinkSettings.Routing(tableRouter, allowedNamespaces, maxOpenTables)),
         allowedNamespaces);
+  }
+
+  private boolean routedWithoutTime() {
+    return tableRouter != null && commitIntervalMillis == 0
+        && sealPolicies.stream().allMatch(policy -> policy.name() != null && UNTIMED_POLICIES.contains(policy.name()));
   }
 
   /** Each number a setter took, named by its setter. */

@@ -25,57 +25,83 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The per-table sink tasks a routing task holds, at most {@code max}, least recently used first:
- * opening one more seals, commits and closes the least recently used, so its tuples are settled
- * (acked when the commit lands) before it goes. Not thread-safe: one executor thread owns it.
+ * The per-table sink tasks a routing task holds, at most {@code max} at any moment, least recently
+ * used first: opening one more first seals, commits and closes the least recently used, so its
+ * tuples are settled (acked when the commit lands) before it goes. An eviction that fails (its seal
+ * or its catalog's close throws) is logged and reported on its own; the table is gone either way, and
+ * the table being opened is not blamed for it. Not thread-safe: one executor thread owns it.
  */
 final class OpenTables {
+  private static final Logger LOG = LoggerFactory.getLogger(OpenTables.class);
+
   private final int max;
   private final Function<String, SinkTask> opener;
+  private final TaskEnvironment env;
   /** Access-ordered: the least recently used table first. */
   private final LinkedHashMap<String, SinkTask> tasks = new LinkedHashMap<>(16, 0.75f, true);
   private long evictions;
   /** The open tasks as of the last open or eviction, for {@link #abandonAll} on another thread. */
   private volatile List<SinkTask> published = List.of();
 
-  OpenTables(int max, Function<String, SinkTask> opener) {
+  OpenTables(int max, Function<String, SinkTask> opener, TaskEnvironment env) {
     this.max = max;
     this.opener = opener;
+    this.env = env;
   }
 
   /**
-   * The task writing {@code table}, opening it (and closing the least recently used one first, when
-   * {@code max} are open) if it is not open.
+   * The task writing {@code table}, opening it if it is not open; when {@code max} are open, the
+   * least recently used one is closed first, so the bound holds even while the new one opens.
    *
-   * @throws RuntimeException when the table cannot be opened; nothing was evicted
+   * @throws RuntimeException when the table cannot be opened (a table may have been evicted for it)
    */
   SinkTask get(String table) {
     SinkTask task = tasks.get(table);
     if (task != null) {
       return task;
     }
-    // Opened before evicting: a table that cannot open costs no other table its batch.
-    task = opener.apply(table);
     if (tasks.size() >= max) {
-      evictEldest();
+      evictEldest(table);
     }
+    task = opener.apply(table);
     tasks.put(table, task);
     published = List.copyOf(tasks.values());
     return task;
   }
 
-  private void evictEldest() {
+  private void evictEldest(String incoming) {
     Iterator<Map.Entry<String, SinkTask>> eldest = tasks.entrySet().iterator();
-    SinkTask evicted = eldest.next().getValue();
+    Map.Entry<String, SinkTask> entry = eldest.next();
     eldest.remove();
+    published = List.copyOf(tasks.values());
     evictions++;
+    env.metrics().tableEvicted();
+    RuntimeException failure = null;
     try {
-      evicted.sealNow();
-    } finally {
-      evicted.close();
+      entry.getValue().sealNow();
+    } catch (RuntimeException e) {
+      failure = e;
+    }
+    try {
+      entry.getValue().close();
+    } catch (RuntimeException e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    if (failure != null) {
+      LOG.warn("Table {} was evicted to make room for {}, but its seal or close failed; tuples its batch still"
+          + " held time out and replay", entry.getKey(), incoming, Redaction.of(failure));
+      env.collector().reportError(failure);
     }
   }
 

@@ -89,6 +89,11 @@ final class RouteTemplate implements Serializable {
     return names;
   }
 
+  /** Whether the template is one placeholder and nothing else, so its value is the whole name. */
+  boolean isWholeName() {
+    return parts.size() == 3 && parts.get(0).isEmpty() && parts.get(2).isEmpty();
+  }
+
   /** The name with each placeholder replaced by {@code values.apply(name)}. */
   String fill(Function<String, String> values) {
     StringBuilder name = new StringBuilder(text.length() + 16);

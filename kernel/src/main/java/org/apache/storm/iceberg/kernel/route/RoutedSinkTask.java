@@ -20,12 +20,12 @@
 package org.apache.storm.iceberg.kernel.route;
 
 import java.util.function.BiFunction;
-import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.UnroutableTuples;
+import org.apache.storm.iceberg.kernel.task.WriterChecks;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.spi.TableRouter;
 import org.apache.storm.tuple.Tuple;
@@ -44,28 +44,43 @@ import org.slf4j.LoggerFactory;
  * once it is old enough), every other table with records is sealed and committed too, each in its
  * own commit. Ticks reach every open table.
  *
- * <p>Recovery: a table's WAL scope is the table's own, so a restarted task finds the entries its
- * previous incarnation left in a table when it first opens that table again, and drops them as an
- * unrouted sink does at prepare. Entries in a table it never routes to again stay; they hold no
- * tuple (a tuple is acked only after its commit landed and its entry was deleted), so they cost
- * nothing but their bytes (docs/RELIABILITY.md).
+ * <p>Recovery: a table's WAL scope is the table's own, so a task finds the entries an earlier task
+ * left in a table when it opens that table, and drops them as an unrouted sink does at prepare,
+ * logging what each commit became (as "of its previous incarnation", even when this task left it
+ * before the table was evicted and reopened). Entries in a table it never opens again stay, never
+ * settled nor logged. An entry does not mean un-acked tuples: a commit whose outcome stays unknown
+ * keeps its entry and fails its tuples, and a settled commit whose entry cannot be deleted acks or
+ * fails them all the same. No data is at risk: dropping an entry only logs; it deletes no data file
+ * and settles no tuple (docs/ROUTING.md).
+ *
+ * <p>Configuration checks that need no table run here, at prepare ({@link WriterChecks}); a table
+ * that fails to open is not tried again for {@link #FAILED_OPEN_RETRY_MILLIS}; the dead-letter
+ * window is one for the task, shared by its tables.
  */
 public final class RoutedSinkTask implements WritingTask {
   private static final Logger LOG = LoggerFactory.getLogger(RoutedSinkTask.class);
+
+  /** How long a table that failed to open is not tried again: its tuples meanwhile fail (or are bad routes) at once. */
+  public static final long FAILED_OPEN_RETRY_MILLIS = 10_000;
 
   private final TableRouter router;
   private final RouteCheck check;
   private final UnroutableTuples unroutable;
   private final TaskEnvironment env;
   private final OpenTables tables;
+  private final FailedOpens failedOpens = new FailedOpens(FAILED_OPEN_RETRY_MILLIS);
 
-  private RoutedSinkTask(SinkSettings settings, TaskEnvironment env, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
+  private RoutedSinkTask(SinkSettings settings, TaskEnvironment taskEnv, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
+    // One dead-letter window for the task: opening and closing tables must not reset it.
+    TaskEnvironment env = UnroutableTuples.sharedEnvironment(settings, taskEnv);
+    // Checked once here, at prepare: a table's own open runs them again, but only when a tuple comes.
+    WriterChecks.beforeAnyTable(settings, env);
     SinkSettings.Routing routing = settings.routing();
     this.router = routing.router().resolve(Thread.currentThread().getContextClassLoader());
     this.check = new RouteCheck(routing.allowedNamespaces());
     this.unroutable = UnroutableTuples.of(settings, env);
     this.env = env;
-    this.tables = new OpenTables(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env));
+    this.tables = new OpenTables(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env), env);
   }
 
   /**
@@ -110,30 +125,33 @@ public final class RoutedSinkTask implements WritingTask {
     }
   }
 
-  /** The table's task; null, the tuple settled, when the table cannot be opened. */
+  /**
+   * The table's task; null, the tuple settled, when the table cannot be opened, or failed to open
+   * less than {@link #FAILED_OPEN_RETRY_MILLIS} ago.
+   */
   private SinkTask openOrReject(Tuple tuple, String route) {
-    try {
-      return tables.get(route);
-    } catch (RuntimeException e) {
-      if (missingTable(e)) {
-        // No such table and no auto-create: the route is wrong, as an invalid name is.
-        unroutable.reject(tuple, route, e);
-      } else {
-        LOG.warn("Cannot open table {} for a routed tuple; failing the tuple", route, Redaction.of(e));
-        env.collector().reportError(e);
-        env.collector().fail(tuple);
-      }
-      return null;
-    }
-  }
-
-  private static boolean missingTable(Throwable error) {
-    for (Throwable t = error; t != null; t = t.getCause()) {
-      if (t instanceof NoSuchTableException) {
-        return true;
+    long now = env.clock().getAsLong();
+    RuntimeException failure = failedOpens.recent(route, now);
+    if (failure == null) {
+      try {
+        return tables.get(route);
+      } catch (RuntimeException e) {
+        failure = e;
+        failedOpens.remember(route, e, now);
+        if (!FailedOpens.permanent(e)) {
+          LOG.warn("Cannot open table {} for a routed tuple; failing it, and the table's tuples for the next {} ms",
+              route, FAILED_OPEN_RETRY_MILLIS, Redaction.of(e));
+          env.collector().reportError(e);
+        }
       }
     }
-    return false;
+    if (FailedOpens.permanent(failure)) {
+      // The catalog refused the table for good: the route is wrong, as an invalid name is.
+      unroutable.reject(tuple, route, failure);
+    } else {
+      env.collector().fail(tuple);
+    }
+    return null;
   }
 
   /** Seals every table with records, each committed on its own. */

@@ -20,9 +20,11 @@
 package org.apache.storm.iceberg.kernel.route;
 
 import com.google.auto.service.AutoService;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.apache.storm.iceberg.spi.ProviderProperties;
 import org.apache.storm.iceberg.spi.RecordMappingException;
 import org.apache.storm.iceberg.spi.TableRouter;
@@ -33,6 +35,7 @@ import org.apache.storm.tuple.Tuple;
 /** The routers the kernel ships, registered by name: {@code field}, {@code stream} and {@code static}. */
 public final class TableRouters {
   static final String ROUTE_PREFIX = "route.";
+  private static final Pattern NAME_PART = Pattern.compile("[A-Za-z0-9_-]+");
 
   private TableRouters() {}
 
@@ -55,7 +58,7 @@ public final class TableRouters {
         throw new IllegalArgumentException("table router 'field' template '" + template + "' names no field; write"
             + " one as {field}, for example db.events_{type}, or use withTable for one table");
       }
-      return tuple -> template.fill(field -> fieldValue(tuple, field, template));
+      return tuple -> template.fill(field -> namePart(template, "field '" + field + "'", fieldValue(tuple, field, template)));
     }
   }
 
@@ -78,7 +81,7 @@ public final class TableRouters {
       if (!template.names().stream().allMatch("stream"::equals)) {
         throw new IllegalArgumentException("table router 'stream' template '" + template + "' may name only {stream}");
       }
-      return tuple -> template.fill(name -> streamOf(tuple));
+      return tuple -> template.fill(name -> namePart(template, "stream id", streamOf(tuple)));
     }
   }
 
@@ -133,7 +136,35 @@ public final class TableRouters {
     if (value == null) {
       throw new RecordMappingException(field, "field '" + field + "' is null, so the table router cannot name a table");
     }
+    if (value instanceof byte[] bytes) {
+      return new String(bytes, StandardCharsets.UTF_8);
+    }
+    if (value instanceof Enum<?> constant) {
+      return constant.name();
+    }
+    if (!(value instanceof CharSequence || value instanceof Number || value instanceof Boolean)) {
+      throw new RecordMappingException(field, "field '" + field + "' holds a " + value.getClass().getName()
+          + ", which the table router cannot name a table by: route by a string, number, boolean, enum or UTF-8"
+          + " byte[] field");
+    }
     return value.toString();
+  }
+
+  /**
+   * {@code value}, to be put into a table name, when it holds only letters, digits, '_' and '-': a
+   * '.' would move the row to another namespace, and other characters make names some catalogs refuse.
+   * A template that is one placeholder alone ({@code {stream}}) takes the whole name from the value,
+   * dots included; {@link RouteCheck} checks it then.
+   *
+   * @param what where the value came from, for the message ("field 'type'")
+   */
+  static String namePart(RouteTemplate template, String what, String value) {
+    if (!template.isWholeName() && !NAME_PART.matcher(value).matches()) {
+      throw new RecordMappingException(null, what + " holds '" + value + "', which cannot be part of a table name:"
+          + " a routed value may hold only letters, digits, '_' and '-' (a '.' would move the row to another"
+          + " namespace)");
+    }
+    return value;
   }
 
   static String streamOf(ITuple tuple) {

@@ -22,6 +22,7 @@ package org.apache.storm.iceberg.kernel.task;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.storm.iceberg.TupleMappingException;
+import org.apache.storm.iceberg.kernel.env.DeadLetterWindow;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
@@ -41,7 +42,9 @@ import org.slf4j.LoggerFactory;
  * when the window's share of dead letters is used up (a bad deploy must not be dead-lettered
  * silently); the latter is logged as an error once per window and counted.
  *
- * <p>The window is tumbling: every {@code perRecords} tuples taken, the count starts again.
+ * <p>The window is tumbling: every {@code perRecords} tuples taken, the count starts again
+ * ({@link DeadLetterWindow}). A routing task's tables share its one window, which the routing task
+ * counts tuples into once each.
  */
 public final class DeadLetters {
   private static final Logger LOG = LoggerFactory.getLogger(DeadLetters.class);
@@ -59,24 +62,42 @@ public final class DeadLetters {
   private final String table;
   private final OutputCollector collector;
   private final SinkMetrics metrics;
-  private final long perRecords;
-  private final long allowed;
-  private long taken;
-  private long deadLettered;
-  private boolean limitReported;
+  private final DeadLetterWindow window;
+  /** Whether {@link #taken} counts into the window: false for a table whose routing task counts. */
+  private final boolean countsTaken;
 
-  private DeadLetters(SinkSettings.DeadLetters settings, String table, TaskEnvironment env) {
+  private DeadLetters(SinkSettings.DeadLetters settings, String table, TaskEnvironment env, DeadLetterWindow window, boolean countsTaken) {
     this.streamId = settings.streamId();
     this.table = table;
     this.collector = env.collector();
     this.metrics = env.metrics();
-    this.perRecords = settings.perRecords();
-    this.allowed = settings.allowedPerWindow();
+    this.window = window;
+    this.countsTaken = countsTaken;
   }
 
-  /** The task's dead letters, or null when the options name no dead-letter stream. */
+  /**
+   * The task's dead letters, or null when the options name no dead-letter stream; in the window
+   * {@code env} shares, without counting tuples into it, when it shares one.
+   */
   static DeadLetters of(SinkSettings settings, String table, TaskEnvironment env) {
-    return settings.deadLetters() == null ? null : new DeadLetters(settings.deadLetters(), table, env);
+    SinkSettings.DeadLetters dead = settings.deadLetters();
+    if (dead == null) {
+      return null;
+    }
+    return env.deadLetterWindow() != null
+        ? new DeadLetters(dead, table, env, env.deadLetterWindow(), false)
+        : new DeadLetters(dead, table, env, window(dead), true);
+  }
+
+  /** A routing task's dead letters: they count every tuple the task takes into {@code env}'s shared window. */
+  static DeadLetters counting(SinkSettings settings, String table, TaskEnvironment env) {
+    SinkSettings.DeadLetters dead = settings.deadLetters();
+    return dead == null ? null : new DeadLetters(dead, table, env, env.deadLetterWindow(), true);
+  }
+
+  /** A window for {@code settings}' bound. */
+  public static DeadLetterWindow window(SinkSettings.DeadLetters settings) {
+    return new DeadLetterWindow(settings.perRecords(), settings.allowedPerWindow());
   }
 
   /** The fields a bolt declares for its dead-letter stream. */
@@ -86,12 +107,9 @@ public final class DeadLetters {
 
   /** Counts one tuple taken by the task, for the window. */
   void taken() {
-    if (taken == perRecords) {
-      taken = 0;
-      deadLettered = 0;
-      limitReported = false;
+    if (countsTaken) {
+      window.taken();
     }
-    taken++;
   }
 
   /**
@@ -100,7 +118,7 @@ public final class DeadLetters {
    * @return false, having done nothing, when the tuple must be failed instead
    */
   boolean divert(Tuple tuple, TupleMappingException error) {
-    if (deadLettered >= allowed) {
+    if (window.full()) {
       refuseOverLimit();
       return false;
     }
@@ -112,7 +130,7 @@ public final class DeadLetters {
           + " subscribe a bolt to it", streamId, table);
       return false;
     }
-    deadLettered++;
+    window.use();
     metrics.recordDeadLettered();
     collector.ack(tuple);
     return true;
@@ -120,8 +138,9 @@ public final class DeadLetters {
 
   private void refuseOverLimit() {
     metrics.deadLetterLimitExceeded();
-    if (!limitReported) {
-      limitReported = true;
+    if (window.firstRefusal()) {
+      long allowed = window.allowed();
+      long perRecords = window.perRecords();
       String message = "More than " + allowed + " of " + perRecords
           + " tuples could not be written to " + table + " (withMaxDeadLetterFraction): failing them instead of"
           + " dead-lettering them until the window of " + perRecords + " tuples ends; a mapper or producer change"

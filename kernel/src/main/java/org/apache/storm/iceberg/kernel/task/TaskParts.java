@@ -22,7 +22,6 @@ package org.apache.storm.iceberg.kernel.task;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Function;
-import org.apache.storm.iceberg.kernel.ack.Holders;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
 import org.apache.storm.iceberg.kernel.batch.FileFormats;
 import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
@@ -31,7 +30,6 @@ import org.apache.storm.iceberg.kernel.evolve.SchemaEvolver;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.seal.SealPolicies;
 import org.apache.storm.iceberg.kernel.seal.ThresholdSealPolicy;
-import org.apache.storm.iceberg.kernel.seal.TopologyChecks;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.spi.RecordMapper;
@@ -52,8 +50,7 @@ record TaskParts(
    * the providers on this worker's classpath, and builds the task from the parts.
    */
   static <T> T open(SinkSettings settings, TaskEnvironment env, Function<TaskParts, T> task) {
-    TopologyChecks.forWriter(settings, env);
-    Path spillDirectory = Holders.requireSpillDirectory(settings.spillPath());
+    Path spillDirectory = WriterChecks.beforeAnyTable(settings, env);
     return OpenedTable.open(settings.target()).build(opened -> {
       TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), env.metrics());
       List<SealPolicy> policies = SealPolicies.of(settings, opened.loader());

@@ -44,8 +44,17 @@ public final class UnroutableTuples {
     this.deadLetters = deadLetters;
   }
 
+  /**
+   * @param env the routing task's environment, sharing its tables' dead-letter window when the
+   *     options name a dead-letter stream ({@link #sharedEnvironment}); every tuple {@link #taken} counts into it
+   */
   public static UnroutableTuples of(SinkSettings settings, TaskEnvironment env) {
-    return new UnroutableTuples(env, DeadLetters.of(settings, "a routed table", env));
+    return new UnroutableTuples(env, DeadLetters.counting(settings, "a routed table", env));
+  }
+
+  /** {@code env}, sharing one dead-letter window among the routing task's tables when the options bound dead letters. */
+  public static TaskEnvironment sharedEnvironment(SinkSettings settings, TaskEnvironment env) {
+    return settings.deadLetters() == null ? env : env.sharing(DeadLetters.window(settings.deadLetters()));
   }
 
   /** Counts one tuple the routing task took, for the dead-letter window. */

@@ -1,0 +1,166 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.kernel;
+
+import static org.apache.storm.iceberg.OptionsInternals.settings;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.codahale.metrics.MetricRegistry;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.Config;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
+import org.apache.storm.iceberg.testing.Faults;
+import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.Tuples;
+import org.apache.storm.tuple.Tuple;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a routing task refuses and when: a broken configuration at prepare, before any table opens;
+ * router values that are not names, or would leave the template's namespace; and the dead-letter
+ * budget, one window for the whole task. And the time threshold routing gets by default, without
+ * which batches spread over many tables may never reach their record count.
+ */
+class RoutingGuardsTest {
+  @TempDir Path dir;
+  final AtomicLong clock = new AtomicLong(1_000_000);
+  final RecordingCollector recorder = new RecordingCollector();
+  final Tuples tuples = new Tuples("id", "region", "event_time", "payload", "kind");
+  final Faults faults = Faults.create();
+  Map<String, String> catalogProperties;
+  Catalog catalog;
+
+  @BeforeEach
+  void start() {
+    Map<String, String> hadoop = TestCatalogs.hadoop(dir);
+    catalogProperties = FaultInjectingCatalog.properties(hadoop, faults);
+    catalog = TestCatalogs.load(hadoop);
+  }
+
+  IcebergOptions.Builder options() {
+    return new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+        .withTableRouter("field", Map.of("template", "db.events_{kind}"))
+        .withAutoCreate(TestTables.SCHEMA, PartitionSpec.unpartitioned()).withCommitIntervalRecords(1_000);
+  }
+
+  RoutedSinkTask open(IcebergOptions options, Map<String, Object> topologyConfig) {
+    TaskEnvironment env = new TaskEnvironment(RoutingTest.TASK, recorder.collector(), clock::get,
+        SinkMetrics.detached(new MetricRegistry(), clock::get), topologyConfig);
+    return RoutedSinkTask.open(settings(options), env, SinkTask::open);
+  }
+
+  RoutedSinkTask open(IcebergOptions options) {
+    return open(options, Map.of());
+  }
+
+  Tuple event(Object id, Object kind) {
+    return tuples.tuple(id, "eu", Instant.parse("2026-11-01T10:00:00Z"), "payload-" + id, kind);
+  }
+
+  @Test
+  void aTopologyConfigurationTheSinkCannotRunWithFailsPrepareBeforeAnyTableOpens() {
+    Map<String, Object> conf = Map.of(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 30, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 1);
+    assertThatThrownBy(() -> open(options().withCommitIntervalMillis(60_000).build(), conf))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("commit interval 60000 ms is not below topology.message.timeout.secs (30 s)");
+    assertThatThrownBy(() -> open(options().withSpillDirectory(dir.resolve("missing").toString()).build()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("the spill directory for held ack ids, " + dir.resolve("missing") + ", is not a writable directory");
+    assertThat(faults.catalogsOpened.get()).isZero();
+  }
+
+  @Test
+  void aRouterValueThatIsNoNameOrWouldLeaveTheNamespaceIsABadRouteNamingTheValueAndTheRule() {
+    RoutedSinkTask sink = open(options().build());
+    sink.execute(event(1L, "x.y"));
+    sink.execute(event(2L, "a/b"));
+    sink.execute(event(3L, List.of("eu")));
+    sink.execute(event(4L, "eu".getBytes(StandardCharsets.UTF_8)));
+    sink.execute(event(5L, 42));
+    sink.execute(event(6L, "us-east_1"));
+
+    assertThat(recorder.failedIds()).containsExactly(1L, 2L, 3L);
+    assertThat(recorder.errors).extracting(Throwable::getMessage).satisfiesExactly(
+        m -> assertThat(m).startsWith("Cannot map tuple to table (none: the router refused it): field 'kind' holds"
+            + " 'x.y', which cannot be part of a table name: a routed value may hold only letters, digits, '_' and '-'"
+            + " (a '.' would move the row to another namespace)"),
+        m -> assertThat(m).startsWith("Cannot map tuple to table (none: the router refused it): field 'kind' holds"
+            + " 'a/b', which cannot be part of a table name"),
+        m -> assertThat(m).startsWith("Cannot map tuple to table (none: the router refused it): field 'kind' holds a"
+            + " java.util.ImmutableCollections$List12, which the table router cannot name a table by: route by a"
+            + " string, number, boolean, enum or UTF-8 byte[] field"));
+    assertThat(sink.openTables()).containsExactly("db.events_eu", "db.events_42", "db.events_us-east_1");
+    sink.close();
+  }
+
+  @Test
+  void aTemplateThatIsOnePlaceholderAloneTakesTheWholeNameDotsIncluded() {
+    RoutedSinkTask sink = open(options().withTableRouter("field", Map.of("template", "{kind}")).build());
+    sink.execute(event(1L, "db.whole"));
+    assertThat(recorder.failed).isEmpty();
+    assertThat(sink.openTables()).containsExactly("db.whole");
+    sink.close();
+  }
+
+  @Test
+  void aRoutingSinkWithoutATimeThresholdSealsAQuietTableAfterTheRoutingDefault() {
+    assertThat(settings(options().build()).thresholds().millis()).isEqualTo(IcebergOptions.DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS);
+    assertThat(settings(options().withCommitIntervalMillis(2_000).build()).thresholds().millis()).isEqualTo(2_000);
+    RoutedSinkTask sink = open(options().build());
+    sink.execute(event(1L, "eu"));
+    sink.execute(event(2L, "us"));
+    clock.addAndGet(IcebergOptions.DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS);
+    sink.execute(tuples.tick());
+    assertThat(recorder.ackedIds()).containsExactlyInAnyOrder(1L, 2L);
+    assertThat(TestTables.ids(catalog.loadTable(TableIdentifier.of("db", "events_us")))).containsExactly(2L);
+    sink.close();
+  }
+
+  @Test
+  void theDeadLetterBudgetIsOneWindowForTheTaskWhateverTablesOpenAndClose() {
+    RoutedSinkTask sink = open(options().withDeadLetterStream("bad").withMaxDeadLetterFraction(0.2, 10)
+        .withMaxOpenTables(1).build());
+    for (int i = 0; i < 10; i++) {
+      // "not a number" cannot go in the long column id: each tuple is a bad record of its table.
+      sink.execute(event("not a number " + i, i % 2 == 0 ? "eu" : "us"));
+    }
+    assertThat(recorder.emitted).filteredOn(e -> e.stream().equals("bad")).hasSize(2);
+    assertThat(recorder.failed).hasSize(8);
+    sink.close();
+  }
+}
