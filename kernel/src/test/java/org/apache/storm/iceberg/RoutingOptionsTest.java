@@ -97,6 +97,10 @@ class RoutingOptionsTest {
 
   @Test
   void combinationsRoutingCannotHonourAreRefusedOnTheSubmittingClient() {
+    assertThatThrownBy(() -> routed().withMaxPendingCommits(2).build())
+        .hasMessage("withMaxPendingCommits(2) cannot be combined with withTableRouter: a routing IcebergBolt commits each"
+            + " table on its executor thread, one table after another, and keeps no sealed batch waiting; remove"
+            + " withMaxPendingCommits");
     assertThatThrownBy(() -> routed().withSourcePositions(new FieldPositions()).build())
         .hasMessageStartingWith("withSourcePositions cannot be combined with withTableRouter")
         .hasMessageContaining("give each table an IcebergBolt with withTable and withSourcePositions");
