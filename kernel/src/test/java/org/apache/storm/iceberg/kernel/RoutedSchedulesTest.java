@@ -64,7 +64,7 @@ import org.junit.jupiter.api.Test;
  * in its own table exactly once (each fault here ends settled: landed and acked, or not applied and
  * replayed), every snapshot of a table adds exactly the ids the task acked together for that table
  * at one step (no partial batch), and no WAL entry is left. 4 schedules in the quick tier (about 2 s
- * each), 200 in the long tier, {@code -Droutedschedules=N} for N.
+ * each), 100 in the long tier, {@code -Droutedschedules=N} for N.
  */
 class RoutedSchedulesTest {
   static final int TABLES = 3;
@@ -80,7 +80,7 @@ class RoutedSchedulesTest {
 
   @Test
   void noRoutedScheduleLosesAnIdPutsOneInAnotherTableOrCommitsPartOfABatch() {
-    int count = Integer.getInteger("routedschedules", TestTiers.isLongTier() ? 200 : 4);
+    int count = Integer.getInteger("routedschedules", TestTiers.isLongTier() ? 100 : 4);
     int faults = 0;
     for (long seed = 1; seed <= count; seed++) {
       faults += runSchedule(seed);
