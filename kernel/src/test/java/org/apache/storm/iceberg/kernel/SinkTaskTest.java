@@ -406,6 +406,26 @@ class SinkTaskTest {
 
   @ParameterizedTest
   @EnumSource(CatalogKind.class)
+  void aSpecChangedFromOutsideIsWrittenAndCommittedFromTheNextBatch(CatalogKind kind) {
+    start(kind);
+    createTable(PartitionSpec.unpartitioned(), Map.of());
+    SinkTask sink = open(options().withCommitIntervalRecords(2).build());
+    send(sink, 1, 3);
+
+    Table outside = TestCatalogs.load(catalogProperties).loadTable(EVENTS);
+    outside.updateSpec().addField("region").commit();
+
+    send(sink, 3, 5);
+    Table table = catalog.loadTable(EVENTS);
+    assertThat(TestTables.ids(table)).containsExactlyInAnyOrder(1L, 2L, 3L, 4L);
+    assertThat(table.currentSnapshot().addedDataFiles(table.io())).extracting(DataFile::specId).containsOnly(1);
+    assertThat(recorder.failed).isEmpty();
+    assertThat(recorder.acked).hasSize(4);
+    sink.close();
+  }
+
+  @ParameterizedTest
+  @EnumSource(CatalogKind.class)
   void theTableWriteFormatIsHonoured(CatalogKind kind) {
     start(kind);
     for (FileFormat format : new FileFormat[] {FileFormat.ORC, FileFormat.AVRO, FileFormat.PARQUET}) {

@@ -160,6 +160,7 @@ public final class CommitProtocol {
       return expired(commitId, files, "before its first attempt");
     }
     try {
+      refreshIfWrittenUnderAnUnseenSpec(files);
       byte[] entry =
           DataFilesCodec.encode(
               new DataFilesCodec.Entry(
@@ -210,6 +211,20 @@ public final class CommitProtocol {
           continue;
         }
         return settler.settle(append.commitId(), attemptMillis, error, validator -> newAppend(append, recording(append), validator), guard);
+      }
+    }
+  }
+
+  /**
+   * Refreshes this protocol's table when a file was written under a partition spec it has not
+   * seen: the writer reads a table object of its own, refreshed when each batch opens, so a spec
+   * changed from outside reaches the files before it reaches this object.
+   */
+  private void refreshIfWrittenUnderAnUnseenSpec(List<DataFile> files) {
+    for (DataFile file : files) {
+      if (!table.specs().containsKey(file.specId())) {
+        table.refresh();
+        return;
       }
     }
   }
