@@ -74,9 +74,10 @@ public final class KafkaTopologies {
         .setProp(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class)
         .setProp(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, OffsetCommits.Interceptor.class.getName())
         // A test stops its broker before the shared LocalCluster shuts the last topology's worker down:
-        // the spout's closing offset commit must give up within Storm's 60 s slot shutdown, not after
-        // the consumer's default 60 s.
-        .setProp(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 5_000)
+        // the spout's closing offset commit must give up well within Storm's 60 s slot shutdown, not
+        // after the consumer's default 60 s (a request timeout may not exceed the API timeout).
+        .setProp(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)
+        .setProp(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000)
         .setProcessingGuarantee(KafkaSpoutConfig.ProcessingGuarantee.AT_LEAST_ONCE)
         .setFirstPollOffsetStrategy(FirstPollOffsetStrategy.UNCOMMITTED_EARLIEST)
         .setRetry(new KafkaSpoutRetryExponentialBackoff(
