@@ -70,6 +70,7 @@ public final class BatchMemory {
           liveAtNineTenths = HeapWatch.liveBytes();
         }
       }
+      prepared.settle(count);
       double seconds = (System.nanoTime() - started) / 1e9;
       if (prepared.counts.acked != count) {
         throw new IllegalStateException("acked " + prepared.counts.acked + " of " + count, prepared.counts.lastError);

@@ -165,6 +165,7 @@ public final class DedupCost {
         }
         wall = System.nanoTime() - started;
         cpu = THREADS.getCurrentThreadCpuTime() - cpuStarted;
+        prepared.settle(total);
         if (prepared.counts.acked != total) {
           throw new IllegalStateException(
               "acked " + prepared.counts.acked + " of " + total + ", failed " + prepared.counts.failed, prepared.counts.lastError);

@@ -207,6 +207,7 @@ public final class KernelVsLimit {
               for (long i = 0; i < total; i++) {
                 prepared.bolt.execute(tuples[(int) (i % tuples.length)]);
               }
+              prepared.settle(total);
             });
         if (prepared.counts.acked != total) {
           throw new IllegalStateException(

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.storm.Config;
+import org.apache.storm.Constants;
 import org.apache.storm.generated.Bolt;
 import org.apache.storm.generated.SpoutSpec;
 import org.apache.storm.generated.StormTopology;
@@ -36,6 +37,7 @@ import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;
+import org.apache.storm.tuple.TupleImpl;
 
 /**
  * An {@link IcebergBolt} prepared as a worker would prepare it, without a cluster: a real {@link
@@ -47,6 +49,7 @@ final class PreparedBolt implements AutoCloseable {
 
   final IcebergBolt bolt;
   final CountingCollector counts = new CountingCollector();
+  private final Tuple tick;
 
   PreparedBolt(IcebergOptions options, Fields fields) {
     StormTopology topology = new StormTopology();
@@ -67,10 +70,31 @@ final class PreparedBolt implements AutoCloseable {
         new TopologyContext(
             topology, conf, Map.of(1, BenchData.SOURCE, 2, BOLT),
             Map.of(BenchData.SOURCE, List.of(1), BOLT, List.of(2)),
-            Map.of(BenchData.SOURCE, Map.of("default", fields)), new HashMap<>(), "bench-1", null, null, 2, 6700,
+            Map.of(BenchData.SOURCE, Map.of("default", fields),
+                Constants.SYSTEM_COMPONENT_ID, Map.of(Constants.SYSTEM_TICK_STREAM_ID, new Fields("rate_secs"))), new HashMap<>(), "bench-1", null, null, 2, 6700,
             List.of(1, 2), new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>(), new AtomicBoolean(false),
             new StormMetricRegistry());
     bolt.prepare(conf, context, new OutputCollector(counts));
+    tick = new TupleImpl(context, List.of(1), Constants.SYSTEM_COMPONENT_ID, (int) Constants.SYSTEM_TASK_ID,
+        Constants.SYSTEM_TICK_STREAM_ID);
+  }
+
+  /**
+   * Sends tick tuples, as Storm does every second, until {@code expected} tuples were acked or
+   * failed (or a minute passed): {@code IcebergBolt} commits on a thread of its own and acks a
+   * commit that ended there at its next tuple or tick.
+   */
+  void settle(long expected) {
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    while (counts.acked + counts.failed < expected && System.nanoTime() < deadline) {
+      bolt.execute(tick);
+      try {
+        Thread.sleep(1);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+    }
   }
 
   @Override
