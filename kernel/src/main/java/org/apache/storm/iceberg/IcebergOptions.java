@@ -293,7 +293,10 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
-    /** Asks Storm for a tick tuple every {@code seconds}, so time thresholds fire in a lull. */
+    /**
+     * Asks Storm for a tick tuple every {@code seconds}, so time thresholds fire in a lull; {@code
+     * IcebergBolt} asks for one every second whatever this says (its commits are acked on a tick).
+     */
     public Builder withTickIntervalSecs(int seconds) {
       draft.tickIntervalSecs = seconds;
       return this;
@@ -395,7 +398,8 @@ public final class IcebergOptions implements Serializable {
 
     /**
      * {@code IcebergBolt}: how many sealed batches may wait for, or be in, its commit thread while
-     * the executor writes the next; beyond it the executor waits for the oldest to settle.
+     * the executor writes the next; beyond it the executor waits for the oldest to settle. Default 1;
+     * refused with {@link #withTableRouter}, whose task commits its tables inline.
      */
     public Builder withMaxPendingCommits(int batches) {
       draft.maxPendingCommits = (int) OptionsChecks.requirePositive(batches, "withMaxPendingCommits");

@@ -70,9 +70,14 @@ final class FaultyFileIO implements FileIO, SupportsPrefixOperations {
       if (hadoopFile != null) {
         return hadoopFile;
       }
-      return new FaultyOutputFile(file, faults.dataFileWriteFailures, faults.dataFileCloseFailures, "data file");
+      return faultyDataFile(file, faults);
     }
     return file;
+  }
+
+  /** {@code file}, a data file, failing its create or close where {@code faults} says. */
+  static OutputFile faultyDataFile(OutputFile file, Faults faults) {
+    return new FaultyOutputFile(file, faults.dataFileWriteFailures, faults.dataFileCloseFailures, "data file");
   }
 
   @Override

@@ -21,6 +21,7 @@ package org.apache.storm.iceberg.testing;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.URI;
@@ -107,31 +108,12 @@ public final class InMemoryHadoopFileSystem extends FileSystem {
   @Override
   public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
       short replication, long blockSize, Progressable progress) throws IOException {
-    String location = f.toString();
-    if (Faults.take(faults.dataFileWriteFailures)) {
-      throw new IOException("injected: cannot write data file " + location);
+    OutputFile file = FaultyFileIO.faultyDataFile(files.newOutputFile(f.toString()), faults);
+    try {
+      return new FSDataOutputStream(overwrite ? file.createOrOverwrite() : file.create(), null);
+    } catch (UncheckedIOException e) {
+      throw e.getCause();
     }
-    OutputFile file = files.newOutputFile(location);
-    OutputStream out = overwrite ? file.createOrOverwrite() : file.create();
-    return new FSDataOutputStream(new OutputStream() {
-      @Override
-      public void write(int b) throws IOException {
-        out.write(b);
-      }
-
-      @Override
-      public void write(byte[] b, int off, int len) throws IOException {
-        out.write(b, off, len);
-      }
-
-      @Override
-      public void close() throws IOException {
-        out.close();
-        if (Faults.take(faults.dataFileCloseFailures)) {
-          throw new IOException("injected: data file " + location + " written but its close failed");
-        }
-      }
-    }, null);
   }
 
   @Override

@@ -56,6 +56,11 @@ final class OpenTables {
     this.env = env;
   }
 
+  /** The task writing {@code table} when it is open (it becomes the most recently used), else null. */
+  SinkTask getIfOpen(String table) {
+    return table == null ? null : tasks.get(table);
+  }
+
   /**
    * The task writing {@code table}, opening it if it is not open; when {@code max} are open, the
    * least recently used one is closed first, so the bound holds even while the new one opens.

@@ -108,14 +108,20 @@ public final class RoutedSinkTask implements WritingTask {
     }
     unroutable.taken();
     String route = null;
+    SinkTask task;
     try {
       route = router.route(tuple);
-      check.check(route);
+      task = tables.getIfOpen(route);
+      if (task == null) {
+        check.check(route); // an open table's name passed it when the table opened
+      }
     } catch (RuntimeException e) {
       unroutable.reject(tuple, route, e);
       return;
     }
-    SinkTask task = openOrReject(tuple, route);
+    if (task == null) {
+      task = openOrReject(tuple, route);
+    }
     if (task != null) {
       long seals = task.seals();
       task.execute(tuple);

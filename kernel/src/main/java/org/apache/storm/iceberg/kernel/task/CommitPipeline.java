@@ -175,7 +175,14 @@ final class CommitPipeline implements SealedBatchHandler {
       try {
         outcome = done.outcome.join();
       } catch (CompletionException e) {
-        throw e.getCause() instanceof RuntimeException r ? r : e;
+        // What the commit threw, as an inline commit would have thrown it on the executor thread.
+        if (e.getCause() instanceof RuntimeException r) {
+          throw r;
+        }
+        if (e.getCause() instanceof Error error) {
+          throw error;
+        }
+        throw e;
       }
       if (outcome != null && !abandoned) {
         committer.settle(outcome, done.batch.tuples());
