@@ -179,8 +179,8 @@ final class CommitPipeline implements SealedBatchHandler {
         if (e.getCause() instanceof RuntimeException r) {
           throw r;
         }
-        if (e.getCause() instanceof Error error) {
-          throw error;
+        if (e.getCause() instanceof Error fatal) {
+          throw fatal;
         }
         throw e;
       }
