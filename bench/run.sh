@@ -20,7 +20,7 @@
 #   bench/run.sh                 every benchmark (about 25 minutes on 2 cores)
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
 #                                MapperBenchmark KernelVsLimit EndToEnd TridentEndToEnd FlinkPeer CommitScaling
-#                                PartitionGrouping BatchMemory RoutingMemory TridentMemory DedupCost
+#                                CommitLatency PartitionGrouping BatchMemory RoutingMemory TridentMemory DedupCost
 # JMH options can be overridden with JMH_OPTS (default: 1 fork, 3 warm-up and 5 measured 1 s iterations).
 # Builds with the reactor (never `mvn install`: the local repository is shared).
 set -euo pipefail
@@ -70,6 +70,7 @@ run DedupCost $harness.DedupCost 100000 5 5
 run TridentEndToEnd $harness.TridentEndToEnd 400000 50000 3
 run FlinkPeer java -Xmx4g $opens -jar bench/flink-peer/target/flink-peer.jar 2000000 3 "$csv"
 run CommitScaling $harness.CommitScaling 20000 2 1,4,8,16
+run CommitLatency $harness.CommitLatency 300 3
 run PartitionGrouping $harness.PartitionGrouping 256000 3 16,128
 run BatchMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.BatchMemory records 10000000
 run BatchMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.BatchMemory records 1000000

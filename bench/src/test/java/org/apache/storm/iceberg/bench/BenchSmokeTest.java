@@ -53,6 +53,11 @@ class BenchSmokeTest {
   }
 
   @Test
+  void commitLatencyCommitsBothWays() throws Exception {
+    CommitLatency.main(new String[] {"3", "1"});
+  }
+
+  @Test
   void oneBatchIsCommittedAndMeasured() throws Exception {
     BatchMemory.main(new String[] {"records", "3000"});
   }

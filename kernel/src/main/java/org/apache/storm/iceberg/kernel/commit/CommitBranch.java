@@ -20,11 +20,13 @@
 package org.apache.storm.iceberg.kernel.commit;
 
 import java.util.List;
+import java.util.concurrent.ExecutorService;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.relocated.com.google.common.util.concurrent.MoreExecutors;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +47,13 @@ import org.slf4j.LoggerFactory;
  */
 public record CommitBranch(String name) {
   private static final Logger LOG = LoggerFactory.getLogger(CommitBranch.class);
+  /**
+   * Where a commit's manifest work runs. Iceberg's shared worker pool waits for its tasks by
+   * polling every 10 ms, so a sink's small append, which writes one manifest and reads few, spent
+   * much of its commit idle; on the committing thread it is done when the work is (a median
+   * commit 0.53× as long: docs/BENCHMARKS.md, CommitLatency).
+   */
+  private static final ExecutorService ON_THE_CALLING_THREAD = MoreExecutors.newDirectExecutorService();
   public static final CommitBranch MAIN = new CommitBranch(SnapshotRef.MAIN_BRANCH);
 
   /** The branch's newest snapshot, {@code main}'s while the branch does not exist, or null for none. */
@@ -62,14 +71,14 @@ public record CommitBranch(String name) {
     return head == null ? List.of() : SnapshotUtil.ancestorsOf(head.snapshotId(), table::snapshot);
   }
 
-  /** An append that commits to the branch. */
+  /** An append that commits to the branch, its manifest work done on the calling thread. */
   public AppendFiles newAppend(Table table) {
-    return table.newAppend().toBranch(name);
+    return table.newAppend().toBranch(name).scanManifestsWith(ON_THE_CALLING_THREAD);
   }
 
-  /** An overwrite that commits to the branch. */
+  /** An overwrite that commits to the branch, its manifest work done on the calling thread. */
   public OverwriteFiles newOverwrite(Table table) {
-    return table.newOverwrite().toBranch(name);
+    return table.newOverwrite().toBranch(name).scanManifestsWith(ON_THE_CALLING_THREAD);
   }
 
   /**
