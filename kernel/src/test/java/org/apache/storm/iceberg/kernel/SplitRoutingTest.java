@@ -218,4 +218,29 @@ class SplitRoutingTest {
             + " (withAllowedNamespaces)");
     committer.close();
   }
+
+  @Test
+  void aTableTheCommitterCannotOpenFailsItsDescriptorsWithoutReopeningForEach() {
+    List<Tuple> sent = write(60);
+    Tuple first = sent.get(0);
+    Tuple second = sent.get(2);
+    faults.loadFailure = new java.io.UncheckedIOException(new java.net.ConnectException("injected: catalog unreachable"));
+    RoutedCommitterTask committer = committer(options(FaultInjectingCatalog.properties(catalogProperties, faults)).build());
+    committer.execute(first);
+    committer.execute(second);
+
+    assertThat(committerOut.failed).containsExactly(first, second);
+    assertThat(faults.catalogsOpened).as("one open tried for both descriptors").hasValue(1);
+    assertThat(committerOut.errors).singleElement().satisfies(e -> assertThat(e).hasMessageContaining("injected: catalog unreachable"));
+
+    // The catalog is back; once the failure expires, the table opens and its next descriptor commits.
+    faults.loadFailure = null;
+    clock.addAndGet(RoutedSinkTask.FAILED_OPEN_RETRY_MILLIS);
+    committer.execute(first);
+    clock.addAndGet(5_000);
+    committer.execute(descriptors.tick());
+    assertThat(committerOut.acked).containsExactly(first);
+    assertThat(TestTables.ids(table("eu"))).hasSize(10);
+    committer.close();
+  }
 }
