@@ -37,6 +37,7 @@ import org.apache.storm.generated.GlobalStreamId;
 import org.apache.storm.grouping.CustomStreamGrouping;
 import org.apache.storm.iceberg.spi.TableRouter;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.TestCatalogs;
@@ -140,7 +141,11 @@ class RoutingLocalClusterTest {
     builder.setBolt("iceberg-committer", new IcebergCommitterBolt(committerOptions), 2)
         .fieldsGrouping("iceberg-writer", new Fields(IcebergWriterBolt.TABLE_FIELD));
 
-    LocalClusterRuns.runUntilAllAcked(cluster, "split-routing-" + key.substring(0, 8), builder.createTopology(), key, EVENTS);
+    try (LogCapture logs = new LogCapture()) {
+      LocalClusterRuns.runUntilAllAcked(cluster, "split-routing-" + key.substring(0, 8), builder.createTopology(), key, EVENTS);
+      assertThat(logs.lines).as("two committers grouped by table draw no warning")
+          .noneMatch(line -> line.contains("IcebergCommitterBolt component 'iceberg-committer' has 2 tasks"));
+    }
 
     assertEachTableHoldsExactlyItsIds(catalogProperties, key);
   }
