@@ -243,4 +243,29 @@ class SplitRoutingTest {
     assertThat(TestTables.ids(table("eu"))).hasSize(10);
     committer.close();
   }
+
+  @Test
+  void aBadRouteInTheWriterIsAMappingErrorOnItsDeadLetterStreamAndTheRestIsDescribed() {
+    RoutedSinkTask writer = RoutedSinkTask.open(
+        settings(options(catalogProperties).withAllowedNamespaces(List.of("db")).withDeadLetterStream("bad")
+            .withTableRouter("field", Map.of("template", "{region}.events")).withCommitIntervalRecords(2).build()),
+        TaskEnvironment.detached(WRITER, writerOut.collector(), clock::get), SinkTask::openWriter);
+    writer.execute(events.tuple(1L, "other", Instant.parse("2026-11-01T10:00:00Z"), "p"));
+    writer.execute(events.tuple(2L, "db", Instant.parse("2026-11-01T10:00:00Z"), "p"));
+    writer.execute(events.tuple(3L, "db", Instant.parse("2026-11-01T10:00:00Z"), "p"));
+
+    assertThat(writerOut.failed).isEmpty();
+    assertThat(writerOut.emitted).satisfiesExactly(
+        letter -> {
+          assertThat(letter.stream()).isEqualTo("bad");
+          assertThat(letter.values().get(3)).isEqualTo("other.events");
+          assertThat((String) letter.values().get(5)).contains("outside the allowed namespaces [db]");
+        },
+        descriptor -> {
+          assertThat(descriptor.stream()).isEqualTo("default");
+          assertThat(descriptor.values().get(1)).isEqualTo("db.events");
+        });
+    assertThat(writerOut.ackedIds()).containsExactly(1L, 2L, 3L);
+    writer.close();
+  }
 }

@@ -33,7 +33,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The per-table tasks a routing task holds (a {@code T} writing each table, or a {@code
+ * The per-table tasks a routing task holds (a {@code SinkTask} writing each table, or a {@code
  * CommitterTask} committing it), at most {@code max} at any moment, least recently used first:
  * opening one more first seals, commits and closes the least recently used ({@link
  * TableTask#sealNow}), so its tuples are settled (acked when the commit lands) before it goes. An
