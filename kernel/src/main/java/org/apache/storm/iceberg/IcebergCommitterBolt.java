@@ -20,9 +20,11 @@
 package org.apache.storm.iceberg;
 
 import java.util.Map;
-import org.apache.storm.iceberg.kernel.options.RoutingChecks;
+import org.apache.storm.generated.Grouping;
+import org.apache.storm.iceberg.kernel.route.RoutedCommitterTask;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
+import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.seal.TickIntervals;
@@ -40,18 +42,23 @@ import org.slf4j.LoggerFactory;
  * withGroupCommitMaxDataFiles} is crossed, through the same WAL and commit-id protocol as {@link
  * IcebergBolt}; then acks every descriptor, or fails them all. Run it at parallelism 1 behind
  * {@code globalGrouping}; it asks for tick tuples so a lull never leaves descriptors uncommitted.
+ *
+ * <p>With {@code withTableRouter} it groups the descriptors by the table each names ({@link
+ * IcebergWriterBolt#TABLE_FIELD}) and commits each table's group in its own append, on the same
+ * thresholds, failing only the descriptors of a table whose commit did not land. At most {@code
+ * withMaxOpenTables} tables are open: one more commits and closes the least recently used first.
+ * It may then run several tasks behind {@code fieldsGrouping} on {@link IcebergWriterBolt#TABLE_FIELD},
+ * so each table has one committer task.
  */
 public class IcebergCommitterBolt extends BaseRichBolt {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(IcebergCommitterBolt.class);
 
   private final IcebergOptions options;
-  private transient CommitterTask committer;
+  private transient WritingTask committer;
   private transient ShutdownGuard guard;
 
   public IcebergCommitterBolt(IcebergOptions options) {
-    RoutingChecks.refuseRouting(options.settings(), "IcebergCommitterBolt",
-        "route with the split sink by giving each table its own IcebergWriterBolt and IcebergCommitterBolt pair, or use IcebergBolt, which routes");
     this.options = options;
   }
 
@@ -60,15 +67,25 @@ public class IcebergCommitterBolt extends BaseRichBolt {
     guard = new ShutdownGuard();
     TaskEnvironment env = TaskEnvironment.of(topoConf, context, guard.guard(collector));
     TaskIdentity task = env.task();
-    if (task.componentTasks() > 1) {
+    if (task.componentTasks() > 1 && !eachTableHasOneTask(context)) {
       LOG.warn(
           "IcebergCommitterBolt component '{}' has {} tasks; run it at parallelism 1 behind globalGrouping:"
               + " one committer per table keeps commits from conflicting, and globalGrouping sends every"
-              + " descriptor to one task, so the others sit idle",
+              + " descriptor to one task, so the others sit idle (a routing committer may run several behind"
+              + " fieldsGrouping on '" + IcebergWriterBolt.TABLE_FIELD + "', one task per table)",
           task.component(),
           task.componentTasks());
     }
-    committer = CommitterTask.open(options.settings(), env);
+    committer = options.settings().routing() != null
+        ? RoutedCommitterTask.open(options.settings(), env, CommitterTask::open)
+        : CommitterTask.open(options.settings(), env);
+  }
+
+  /** Whether a routing committer's inputs are all grouped by table, so each table's descriptors reach one task. */
+  private boolean eachTableHasOneTask(TopologyContext context) {
+    return options.settings().routing() != null && context.getThisSources().values().stream()
+        .allMatch(grouping -> grouping.getSetField() == Grouping._Fields.FIELDS
+            && grouping.get_fields().equals(java.util.List.of(IcebergWriterBolt.TABLE_FIELD)));
   }
 
   @Override
@@ -89,8 +106,7 @@ public class IcebergCommitterBolt extends BaseRichBolt {
   @Override
   public void cleanup() {
     if (committer != null) {
-      // The committer holds nothing but the catalog to close: abandoning is closing.
-      guard.close(committer::close, committer::close);
+      guard.close(committer::close, committer::abandon);
     }
   }
 

@@ -21,7 +21,7 @@ package org.apache.storm.iceberg;
 
 import org.apache.storm.iceberg.kernel.task.DescriptorEmitter;
 import java.util.Map;
-import org.apache.storm.iceberg.kernel.options.RoutingChecks;
+import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
@@ -37,21 +37,26 @@ import org.slf4j.LoggerFactory;
  * The writing half of the split sink. Writes tuples into data files and seals batches exactly like
  * {@link IcebergBolt}, but instead of committing it emits, per sealed batch, one descriptor tuple
  * (field {@value #DESCRIPTOR_FIELD}: versioned JSON of the batch's data files) anchored to every
- * tuple of the batch, then acks those tuples. Feed its stream to one {@link IcebergCommitterBolt}
- * with {@code globalGrouping}. Writes no WAL. A tuple it cannot write goes to its dead-letter stream,
- * when the options name one, as in {@link IcebergBolt}.
+ * tuple of the batch, then acks those tuples; the descriptor's second field, {@value #TABLE_FIELD},
+ * names the batch's table. Feed its stream to one {@link IcebergCommitterBolt} with {@code
+ * globalGrouping}. Writes no WAL. A tuple it cannot write goes to its dead-letter stream, when the
+ * options name one, as in {@link IcebergBolt}.
+ *
+ * <p>With {@code withTableRouter} it routes as {@link IcebergBolt} does: each table has its own open
+ * batch, a seal covers every table, each table's sealed batch is a descriptor of its own, at most
+ * {@code withMaxOpenTables} tables are open, and a bad route is a mapping error.
  */
 public class IcebergWriterBolt extends SinkTaskBolt {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(IcebergWriterBolt.class);
   /** The field of the descriptor tuples this bolt emits. */
   public static final String DESCRIPTOR_FIELD = DescriptorEmitter.DESCRIPTOR_FIELD;
+  /** The field of the descriptor tuples naming the table their files belong to ({@code db.events}). */
+  public static final String TABLE_FIELD = DescriptorEmitter.TABLE_FIELD;
 
   /** @throws IllegalArgumentException when the options' dead-letter stream is the default stream, which descriptors use */
   public IcebergWriterBolt(IcebergOptions options) {
     super(options);
-    RoutingChecks.refuseRouting(options.settings(), "IcebergWriterBolt",
-        "route with the split sink by giving each table its own IcebergWriterBolt and IcebergCommitterBolt pair, or use IcebergBolt, which routes");
     if (Utils.DEFAULT_STREAM_ID.equals(options.deadLetterStream())) {
       throw new IllegalArgumentException("IcebergWriterBolt emits its descriptors on the default stream:"
           + " give withDeadLetterStream another stream id, such as \"dead-letters\"");
@@ -71,12 +76,14 @@ public class IcebergWriterBolt extends SinkTaskBolt {
 
   @Override
   WritingTask open(TaskEnvironment env) {
-    return SinkTask.openWriter(options.settings(), env);
+    return options.settings().routing() != null
+        ? RoutedSinkTask.open(options.settings(), env, SinkTask::openWriter)
+        : SinkTask.openWriter(options.settings(), env);
   }
 
   @Override
   public void declareOutputFields(OutputFieldsDeclarer declarer) {
-    declarer.declare(new Fields(DESCRIPTOR_FIELD));
+    declarer.declare(new Fields(DESCRIPTOR_FIELD, TABLE_FIELD));
     declareDeadLetterStream(declarer);
   }
 }

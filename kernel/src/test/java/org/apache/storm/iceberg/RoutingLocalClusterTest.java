@@ -37,6 +37,7 @@ import org.apache.storm.generated.GlobalStreamId;
 import org.apache.storm.grouping.CustomStreamGrouping;
 import org.apache.storm.iceberg.spi.TableRouter;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
+import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.TestCatalogs;
@@ -44,16 +45,19 @@ import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.task.WorkerTopologyContext;
 import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.tuple.Fields;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * One {@code IcebergBolt} of 4 tasks routing one stream into 50 auto-created tables, at most 4 open
- * per task (so tables are evicted and reopened), in LocalCluster: every row in its own table,
- * exactly the expected ids per table. Long tier only; the
- * quick tier proves routing on the kernel ({@code RoutingTest}).
+ * One stream routed into 50 auto-created tables in LocalCluster, through one {@code IcebergBolt} of
+ * 4 tasks, and through the split sink (4 writers, 2 committers grouped by table), at most 4 tables
+ * open per writing task and 8 per committer (so tables are evicted and reopened): every row in its
+ * own table, exactly the expected ids per table. Long tier only; the quick tier proves routing on
+ * the kernel ({@code RoutingTest}, {@code SplitRoutingTest}) and the split sink routing 4 tables in
+ * LocalCluster ({@code SplitRoutingLocalClusterTest}).
  */
 @ExtendWith(SharedLocalCluster.class)
 class RoutingLocalClusterTest {
@@ -65,7 +69,8 @@ class RoutingLocalClusterTest {
   @BeforeAll
   static void longTierOnly() {
     TestTiers.longTierOnly("the quick tier proves routing on the kernel: RoutingTest (routing, one seal for every table,"
-        + " LRU eviction, isolation, bad routes, a crash between a routed table's WAL write and its commit)");
+        + " LRU eviction, isolation, bad routes, a crash between a routed table's WAL write and its commit),"
+        + " SplitRoutingTest, and SplitRoutingLocalClusterTest (the split sink routing 4 tables, one failing)");
   }
 
   /** Ids in runs of 40 a table, as a stream whose producers write one table at a time sends them. */
@@ -115,6 +120,38 @@ class RoutingLocalClusterTest {
 
     LocalClusterRuns.runUntilAllAcked(cluster, "routing-" + key.substring(0, 8), builder.createTopology(), key, EVENTS);
 
+    assertEachTableHoldsExactlyItsIds(catalogProperties, key);
+  }
+
+  @Test
+  void fiftyTablesThroughTheSplitSinkOfFourWritersAndTwoCommittersEachHoldExactlyTheirRows(LocalCluster cluster)
+      throws Exception {
+    Map<String, String> catalogProperties = TestCatalogs.hadoop(dir);
+    IcebergOptions.Builder options = new IcebergOptions.Builder().withCatalogName("test")
+        .withCatalogProperties(catalogProperties).withTableRouter(new RunsRouter()).withAllowedNamespaces(List.of("db"))
+        .withAutoCreate(TestTables.SCHEMA, PartitionSpec.unpartitioned()).withTickIntervalSecs(1);
+    IcebergOptions writerOptions = options.withCommitIntervalRecords(20).withCommitIntervalMillis(1_000)
+        .withMaxOpenTables(4).build();
+    // About 25 tables a committer task, 8 open at once: each evicts (commits and closes) as the runs move on.
+    IcebergOptions committerOptions = options.withGroupCommitIntervalMillis(1_000).withMaxOpenTables(8).build();
+    String key = UUID.randomUUID().toString();
+    TopologyBuilder builder = new TopologyBuilder();
+    builder.setSpout("events", new ReplayingSpout(key, EVENTS), 1);
+    builder.setBolt("iceberg-writer", new IcebergWriterBolt(writerOptions), 4).customGrouping("events", new ByTable());
+    builder.setBolt("iceberg-committer", new IcebergCommitterBolt(committerOptions), 2)
+        .fieldsGrouping("iceberg-writer", new Fields(IcebergWriterBolt.TABLE_FIELD));
+
+    try (LogCapture logs = new LogCapture()) {
+      LocalClusterRuns.runUntilAllAcked(cluster, "split-routing-" + key.substring(0, 8), builder.createTopology(), key, EVENTS);
+      assertThat(logs.lines).as("two committers grouped by table draw no warning")
+          .noneMatch(line -> line.contains("IcebergCommitterBolt component 'iceberg-committer' has 2 tasks"));
+    }
+
+    assertEachTableHoldsExactlyItsIds(catalogProperties, key);
+  }
+
+  /** Every table {@code db.t<n>} holds exactly its ids, each once unless the spout replayed it. */
+  static void assertEachTableHoldsExactlyItsIds(Map<String, String> catalogProperties, String key) {
     ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(key);
     Catalog catalog = TestCatalogs.load(catalogProperties);
     for (int t = 0; t < TABLES; t++) {

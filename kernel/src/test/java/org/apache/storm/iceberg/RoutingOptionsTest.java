@@ -105,12 +105,19 @@ class RoutingOptionsTest {
         .hasMessageStartingWith("withSourcePositions cannot be combined with withTableRouter")
         .hasMessageContaining("give each table an IcebergBolt with withTable and withSourcePositions");
     IcebergOptions options = routed().build();
-    assertThatThrownBy(() -> new IcebergWriterBolt(options))
-        .hasMessageStartingWith("IcebergWriterBolt writes one table and does not route tuples (withTableRouter(field[template])):"
-            + " route with the split sink by giving each table its own IcebergWriterBolt and IcebergCommitterBolt pair");
-    assertThatThrownBy(() -> new IcebergCommitterBolt(options)).hasMessageStartingWith("IcebergCommitterBolt writes one table");
     assertThatThrownBy(() -> new IcebergStateFactory(options)).hasMessageStartingWith("IcebergStateFactory writes one table");
     assertThatThrownBy(() -> new IcebergPartitionGrouping(options)).hasMessageStartingWith("IcebergPartitionGrouping writes one table");
+  }
+
+  @Test
+  void theSplitSinkRoutesItsDescriptorsNamingTheirTable() {
+    IcebergOptions options = routed().build();
+    IcebergWriterBolt writer = new IcebergWriterBolt(options);
+    new IcebergCommitterBolt(options);
+    org.apache.storm.topology.OutputFieldsGetter declared = new org.apache.storm.topology.OutputFieldsGetter();
+    writer.declareOutputFields(declared);
+    assertThat(declared.getFieldsDeclaration().get("default").get_output_fields())
+        .containsExactly(IcebergWriterBolt.DESCRIPTOR_FIELD, IcebergWriterBolt.TABLE_FIELD);
   }
 
   @Test

@@ -67,7 +67,7 @@ public final class RoutingChecks {
   }
 
   /**
-   * Refuses routing where a sink cannot route: the split sink and the Trident states write one table.
+   * Refuses routing where a sink cannot route: the Trident states and the partition grouping write one table.
    *
    * @param sink how the user built it, for example {@code "IcebergWriterBolt"}
    */

@@ -24,66 +24,85 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
-import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.TableTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The per-table sink tasks a routing task holds, at most {@code max} at any moment, least recently
- * used first: opening one more first seals, commits and closes the least recently used, so its
- * tuples are settled (acked when the commit lands) before it goes. An eviction that fails (its seal
- * or its catalog's close throws) is logged and reported on its own; the table is gone either way, and
- * the table being opened is not blamed for it. Not thread-safe: one executor thread owns it.
+ * The per-table tasks a routing task holds (a {@code SinkTask} writing each table, or a {@code
+ * CommitterTask} committing it), at most {@code max} at any moment, least recently used first:
+ * opening one more first seals, commits and closes the least recently used ({@link
+ * TableTask#sealNow}), so its tuples are settled (acked when the commit lands) before it goes. An
+ * eviction that fails (its seal or its catalog's close throws) is logged and reported on its own;
+ * the table is gone either way, and the table being opened is not blamed for it. A table that failed
+ * to open is not tried again for a while ({@link FailedOpens}). Not thread-safe: one executor thread
+ * owns it.
  */
-final class OpenTables {
+final class OpenTables<T extends TableTask> {
   private static final Logger LOG = LoggerFactory.getLogger(OpenTables.class);
 
   private final int max;
-  private final Function<String, SinkTask> opener;
+  private final Function<String, T> opener;
   private final TaskEnvironment env;
+  private final FailedOpens failedOpens;
   /** Access-ordered: the least recently used table first. */
-  private final LinkedHashMap<String, SinkTask> tasks = new LinkedHashMap<>(16, 0.75f, true);
+  private final LinkedHashMap<String, T> tasks = new LinkedHashMap<>(16, 0.75f, true);
   private long evictions;
   /** The open tasks as of the last open or eviction, for {@link #abandonAll} on another thread. */
-  private volatile List<SinkTask> published = List.of();
+  private volatile List<T> published = List.of();
 
-  OpenTables(int max, Function<String, SinkTask> opener, TaskEnvironment env) {
+  /** @param retryMillis how long a table that failed to open fails again at once, without a catalog call */
+  OpenTables(int max, Function<String, T> opener, TaskEnvironment env, long retryMillis) {
     this.max = max;
     this.opener = opener;
     this.env = env;
+    this.failedOpens = new FailedOpens(retryMillis);
   }
 
   /** The task writing {@code table} when it is open (it becomes the most recently used), else null. */
-  SinkTask getIfOpen(String table) {
+  T getIfOpen(String table) {
     return table == null ? null : tasks.get(table);
   }
 
   /**
-   * The task writing {@code table}, opening it if it is not open; when {@code max} are open, the
-   * least recently used one is closed first, so the bound holds even while the new one opens.
+   * The task of {@code table}, opening it if it is not open; when {@code max} are open, the least
+   * recently used one is closed first, so the bound holds even while the new one opens. A table that
+   * failed to open less than {@code retryMillis} ago fails with the same error, opening nothing.
    *
+   * @param freshFailure told of an error this call's own open failed with (not of a remembered one)
    * @throws RuntimeException when the table cannot be opened (a table may have been evicted for it)
    */
-  SinkTask get(String table) {
-    SinkTask task = tasks.get(table);
+  T get(String table, long nowMillis, Consumer<RuntimeException> freshFailure) {
+    T task = tasks.get(table);
     if (task != null) {
       return task;
+    }
+    RuntimeException recent = failedOpens.recent(table, nowMillis);
+    if (recent != null) {
+      throw recent;
     }
     if (tasks.size() >= max) {
       evictEldest(table);
     }
-    task = opener.apply(table);
+    try {
+      task = opener.apply(table);
+    } catch (RuntimeException e) {
+      failedOpens.remember(table, e, nowMillis);
+      freshFailure.accept(e);
+      throw e;
+    }
     tasks.put(table, task);
     published = List.copyOf(tasks.values());
     return task;
   }
 
   private void evictEldest(String incoming) {
-    Iterator<Map.Entry<String, SinkTask>> eldest = tasks.entrySet().iterator();
-    Map.Entry<String, SinkTask> entry = eldest.next();
+    Iterator<Map.Entry<String, T>> eldest = tasks.entrySet().iterator();
+    Map.Entry<String, T> entry = eldest.next();
     eldest.remove();
     published = List.copyOf(tasks.values());
     evictions++;
@@ -111,7 +130,7 @@ final class OpenTables {
   }
 
   /** The open tasks, least recently used first; a copy, so the caller may seal while it iterates. */
-  List<SinkTask> all() {
+  List<T> all() {
     return new ArrayList<>(tasks.values());
   }
 
@@ -127,20 +146,20 @@ final class OpenTables {
 
   /** From another thread, while a call may still run: closes every task's catalog, leaving its batch alone. */
   void abandonAll() {
-    each(published, SinkTask::abandon);
+    each(published, TableTask::abandon);
   }
 
   /** Closes every task, abandoning their open batches. */
   void closeAll() {
-    List<SinkTask> open = all();
+    List<T> open = all();
     tasks.clear();
     published = List.of();
-    each(open, SinkTask::close);
+    each(open, TableTask::close);
   }
 
-  private static void each(List<SinkTask> open, java.util.function.Consumer<SinkTask> close) {
+  private static <T extends TableTask> void each(List<T> open, Consumer<T> close) {
     RuntimeException first = null;
-    for (SinkTask task : open) {
+    for (T task : open) {
       try {
         close.accept(task);
       } catch (RuntimeException e) {

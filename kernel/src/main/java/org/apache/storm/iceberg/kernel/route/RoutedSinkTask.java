@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * RouteCheck}), and hands the tuple to that table's own {@link SinkTask}, which has its own open
  * batch, WAL scope, commit ids and commits, and acks a tuple only when its table's commit landed (a
  * table whose commit fails fails only its own tuples). At most {@code withMaxOpenTables} tables are
- * open ({@link OpenTables}).
+ * open ({@link OpenTables}). The split sink's writer routes the same way, with per-table writing
+ * tasks whose sealed batches each emit a descriptor naming their table instead of committing.
  *
  * <p>One seal covers every table: when any table's batch seals (a threshold it crossed, or a tick
  * once it is old enough), every other table with records is sealed and committed too, each in its
@@ -67,8 +68,7 @@ public final class RoutedSinkTask implements WritingTask {
   private final RouteCheck check;
   private final UnroutableTuples unroutable;
   private final TaskEnvironment env;
-  private final OpenTables tables;
-  private final FailedOpens failedOpens = new FailedOpens(FAILED_OPEN_RETRY_MILLIS);
+  private final OpenTables<SinkTask> tables;
 
   private RoutedSinkTask(SinkSettings settings, TaskEnvironment taskEnv, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
     // One dead-letter window for the task: opening and closing tables must not reset it.
@@ -80,13 +80,16 @@ public final class RoutedSinkTask implements WritingTask {
     this.check = new RouteCheck(routing.allowedNamespaces());
     this.unroutable = UnroutableTuples.of(settings, env);
     this.env = env;
-    this.tables = new OpenTables(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env), env);
+    this.tables = new OpenTables<>(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env), env,
+        FAILED_OPEN_RETRY_MILLIS);
   }
 
   /**
    * Opens a routing task; no table is opened until a tuple routes to it.
    *
-   * @param opener opens the sink task of one table, from settings naming it ({@code SinkTask::open})
+   * @param opener opens the sink task of one table, from settings naming it: {@code SinkTask::open}
+   *     for {@code IcebergBolt}, {@code SinkTask::openWriter} for {@code IcebergWriterBolt}, whose
+   *     tables' batches each emit a descriptor naming their table
    */
   public static RoutedSinkTask open(SinkSettings settings, TaskEnvironment env, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
     return new RoutedSinkTask(settings, env, opener);
@@ -136,28 +139,23 @@ public final class RoutedSinkTask implements WritingTask {
    * less than {@link #FAILED_OPEN_RETRY_MILLIS} ago.
    */
   private SinkTask openOrReject(Tuple tuple, String route) {
-    long now = env.clock().getAsLong();
-    RuntimeException failure = failedOpens.recent(route, now);
-    if (failure == null) {
-      try {
-        return tables.get(route);
-      } catch (RuntimeException e) {
-        failure = e;
-        failedOpens.remember(route, e, now);
-        if (!FailedOpens.permanent(e)) {
+    try {
+      return tables.get(route, env.clock().getAsLong(), fresh -> {
+        if (!FailedOpens.permanent(fresh)) {
           LOG.warn("Cannot open table {} for a routed tuple; failing it, and the table's tuples for the next {} ms",
-              route, FAILED_OPEN_RETRY_MILLIS, Redaction.of(e));
-          env.collector().reportError(e);
+              route, FAILED_OPEN_RETRY_MILLIS, Redaction.of(fresh));
+          env.collector().reportError(fresh);
         }
+      });
+    } catch (RuntimeException failure) {
+      if (FailedOpens.permanent(failure)) {
+        // The catalog refused the table for good: the route is wrong, as an invalid name is.
+        unroutable.reject(tuple, route, failure);
+      } else {
+        env.collector().fail(tuple);
       }
+      return null;
     }
-    if (FailedOpens.permanent(failure)) {
-      // The catalog refused the table for good: the route is wrong, as an invalid name is.
-      unroutable.reject(tuple, route, failure);
-    } else {
-      env.collector().fail(tuple);
-    }
-    return null;
   }
 
   /** Seals every table with records, each committed on its own. */

@@ -58,12 +58,13 @@ import org.slf4j.LoggerFactory;
  * them all if the append did not land.
  *
  * <p>Assumptions: one committer task per table and WAL namespace (the bolt warns otherwise); writers
- * and committer name the same table in the same catalog; commit ids are never reused.
+ * and committer name the same table in the same catalog; commit ids are never reused. A routing
+ * committer holds one of these per open table.
  *
  * <p>A descriptor it cannot use (corrupt, unknown version, a spec the table does not have even
  * after a refresh, another table) fails on its own with a clear error; the group goes on.
  */
-public final class CommitterTask {
+public final class CommitterTask implements TableTask {
   private static final Logger LOG = LoggerFactory.getLogger(CommitterTask.class);
 
   private final Catalog catalog;
@@ -118,6 +119,7 @@ public final class CommitterTask {
     return metrics;
   }
 
+  @Override
   public void execute(Tuple tuple) {
     if (!TupleUtils.isTick(tuple)) {
       accept(tuple);
@@ -262,8 +264,23 @@ public final class CommitterTask {
     collector.fail(waiting.descriptor());
   }
 
+  /** Commits the pending descriptors now, whatever the thresholds: a routing committer closing this table. */
+  @Override
+  public void sealNow() {
+    if (!pending.isEmpty()) {
+      commitPending();
+    }
+  }
+
   /** Leaves pending descriptors to time out and replay, and closes the catalog. */
+  @Override
   public void close() {
     OpenedTable.closeCatalog(catalog);
+  }
+
+  /** As {@link #close}: the committer holds nothing but the catalog to close. */
+  @Override
+  public void abandon() {
+    close();
   }
 }

@@ -34,23 +34,31 @@ import org.apache.storm.tuple.Values;
 
 /**
  * {@code IcebergWriterBolt}'s handling of a sealed batch, in this order: emit one descriptor tuple
- * holding the batch's data files ({@link DataFilesCodec} JSON), anchored to every tuple of the
- * batch, then ack those tuples. Storm's anchoring keeps each source tuple pending until the
+ * holding the batch's data files ({@link DataFilesCodec} JSON) and naming its table, anchored to
+ * every tuple of the batch, then ack those tuples. Storm's anchoring keeps each source tuple pending until the
  * committer acks (or fails) the descriptor, so at-least-once holds across the split.
  */
 public final class DescriptorEmitter implements SealedBatchHandler {
   /** The field of the descriptor tuples a writer emits and the committer reads. */
   public static final String DESCRIPTOR_FIELD = "iceberg_data_files";
+  /**
+   * The descriptor's second field: the table its files belong to, as the writer's options or router
+   * named it ({@code db.events}), for a routing committer, or a fields grouping on it.
+   */
+  public static final String TABLE_FIELD = "iceberg_table";
 
   private final Table table;
+  private final String identifier;
   private final TaskIdentity task;
   private final OutputCollector collector;
   private final LongSupplier clock;
 
   private final SinkMetrics metrics;
 
-  DescriptorEmitter(Table table, TaskEnvironment env) {
+  /** @param identifier the table as the options or the router named it */
+  DescriptorEmitter(Table table, String identifier, TaskEnvironment env) {
     this.table = table;
+    this.identifier = identifier;
     this.task = env.task();
     this.collector = env.collector();
     this.clock = env.clock();
@@ -77,7 +85,7 @@ public final class DescriptorEmitter implements SealedBatchHandler {
     // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
     String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
     // Anchoring updates each tuple's ack value: the acks below settle the same materialized tuples.
-    List<Integer> committers = collector.emit(batch.tuples().materialize(), new Values(json));
+    List<Integer> committers = collector.emit(batch.tuples().materialize(), new Values(json, identifier));
     if (committers.isEmpty()) {
       // Acking now would tell the spout these rows are safe while nothing will ever commit them.
       BatchFailures.failAll(

@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * changes it first ({@link SchemaChange}). A batch that cannot be written or sealed is failed whole.
  * One executor thread owns it.
  */
-public final class SinkTask implements WritingTask {
+public final class SinkTask implements TableTask {
   private static final Logger LOG = LoggerFactory.getLogger(SinkTask.class);
 
   /**
@@ -146,7 +146,7 @@ public final class SinkTask implements WritingTask {
    * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
    */
   public static SinkTask openWriter(SinkSettings settings, TaskEnvironment env) {
-    return create(settings, env, (opened, lifecycle) -> new DescriptorEmitter(opened.table(), env));
+    return create(settings, env, (opened, lifecycle) -> new DescriptorEmitter(opened.table(), settings.target().table(), env));
   }
 
   public static SinkTask openWriter(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
@@ -243,6 +243,7 @@ public final class SinkTask implements WritingTask {
   }
 
   /** Seals the open batch now, when it holds records, and hands it off (commits it, for IcebergBolt). */
+  @Override
   public void sealNow() {
     if (batch != null && !batch.isEmpty()) {
       sealAndHandOff();
