@@ -45,7 +45,13 @@ BASELINES = {
         "limit building records": "limit",
         "kernel per-thread-cpu-s": "limit per-thread-cpu-s",
     },
-    "EndToEnd": {"iceberg-bolt": "acking-bolt", "iceberg-bolt per-cpu-s": "acking-bolt per-cpu-s"},
+    "EndToEnd": {
+        "iceberg-bolt": "acking-bolt",
+        "iceberg-bolt per-cpu-s": "acking-bolt per-cpu-s",
+        **{f"iceberg-bolt {n} records/tuple": ("acking-bolt", "iceberg-bolt") for n in (1, 10, 100)},
+        **{f"iceberg-bolt {n} records/tuple per-cpu-s": ("acking-bolt per-cpu-s", "iceberg-bolt per-cpu-s")
+           for n in (1, 10, 100)},
+    },
     "TridentEndToEnd": {
         "iceberg-bolt": "acking-bolt",
         "trident-state": ("acking-bolt", "iceberg-bolt"),
@@ -73,12 +79,18 @@ BASELINES = {
 
 # Suites whose repetitions run both variants back to back, so a repetition's two figures share the
 # machine's weather and their ratio is steadier than the ratio of medians.
-PAIRED = {"KernelVsLimit", "TridentEndToEnd", "DedupCost", "PartitionGrouping"}
+PAIRED = {"KernelVsLimit", "EndToEnd", "TridentEndToEnd", "DedupCost", "PartitionGrouping"}
 
 # Comparisons across suites, matched on one parameter: (title, key, (suite, variant), (suite, variant)).
 CROSS = [
+    ("Storm alone (spout → acking bolt, no sink) against Flink FlinkSink, records per process CPU second", "partitions",
+     ("EndToEnd", "acking-bolt per-cpu-s"), ("FlinkPeer", "flink-FlinkSink per-cpu-s")),
     ("Storm IcebergBolt against Flink FlinkSink, records per process CPU second", "partitions",
      ("EndToEnd", "iceberg-bolt per-cpu-s"), ("FlinkPeer", "flink-FlinkSink per-cpu-s")),
+    ("Storm IcebergBolt, 10 records a tuple (MultiRecordMapper), against Flink FlinkSink, records per process CPU second",
+     "partitions", ("EndToEnd", "iceberg-bolt 10 records/tuple per-cpu-s"), ("FlinkPeer", "flink-FlinkSink per-cpu-s")),
+    ("Storm IcebergBolt, 100 records a tuple (MultiRecordMapper), against Flink FlinkSink, records per process CPU second",
+     "partitions", ("EndToEnd", "iceberg-bolt 100 records/tuple per-cpu-s"), ("FlinkPeer", "flink-FlinkSink per-cpu-s")),
     ("Storm IcebergBolt against Flink FlinkSink, records per second", "partitions",
      ("EndToEnd", "iceberg-bolt"), ("FlinkPeer", "flink-FlinkSink")),
     ("Storm IcebergBolt against Flink IcebergSink (rows it committed), records per process CPU second", "partitions",
@@ -87,6 +99,10 @@ CROSS = [
      ("TridentEndToEnd", "trident-persist per-cpu-s"), ("FlinkPeer", "flink-FlinkSink per-cpu-s")),
     ("Storm Trident IcebergStateFactory against Flink FlinkSink, records per process CPU second", "partitions",
      ("TridentEndToEnd", "trident-state per-cpu-s"), ("FlinkPeer", "flink-FlinkSink per-cpu-s")),
+    ("Storm IcebergBolt, 10 records a tuple (MultiRecordMapper), against Flink FlinkSink, records per second",
+     "partitions", ("EndToEnd", "iceberg-bolt 10 records/tuple"), ("FlinkPeer", "flink-FlinkSink")),
+    ("Storm IcebergBolt, 100 records a tuple (MultiRecordMapper), against Flink FlinkSink, records per second",
+     "partitions", ("EndToEnd", "iceberg-bolt 100 records/tuple"), ("FlinkPeer", "flink-FlinkSink")),
 ]
 
 SUITE_NOTES = {
@@ -103,7 +119,12 @@ SUITE_NOTES = {
     "taken minutes apart at most and no variant always runs first. Partitions: "
     "bucket(16, c0).",
     "EndToEnd": "LocalCluster, 1 spout task into 1 bolt task, 1 acker, timed first emit to last ack; IcebergBolt "
-    "commits every `batch` records to a HadoopCatalog. per-cpu-s: records per second of process CPU time.",
+    "commits every `batch` records to a HadoopCatalog. per-cpu-s: records per second of process CPU time. "
+    "`iceberg-bolt N records/tuple`: IcebergBolt with a multi-record mapper behind a spout whose tuples each carry N "
+    "rows' values in one field (max spout pending 2 × batch / N tuples, so as many records in flight); the bench's "
+    "mapper builds a generic record per row and parses nothing, so the figure is the sink's and Storm's, not a payload "
+    "format's (the `json-array` mapper adds Jackson's parsing, about what the `json` mapper costs a record, "
+    "MapperBenchmark). Each repetition runs every variant on the same rows, so ratios are paired by repetition.",
     "TridentEndToEnd": "LocalCluster, each repetition runs four sinks back to back on the same rows, 1 task per "
     "component, 1 acker, HadoopCatalog: the acking bolt and IcebergBolt behind a spout of one message id per row (max "
     "spout pending 2 × batch), and behind a Trident batch spout of `batch` rows per transaction (2 transactions in "
