@@ -260,7 +260,7 @@ FINDINGS = """## What limits them (profiled by hand on 2026-12-01; not regenerat
   record a tuple the multi-record path ran at 0.68× (16 partitions: 0.89×) of the one-record path:
   it writes generic records rather than internal rows and allocates a list a tuple, and the bench's
   spout builds a list of value lists; the one-record path itself was measured before and after the
-  change with KernelVsLimit (below). Against Flink's FlinkSink in the same run: Storm alone 0.57×,
+  change with KernelVsLimit (see "Before and after the multi-record mapper"). Against Flink's FlinkSink in the same run: Storm alone 0.57×,
   IcebergBolt 0.24×, Trident 0.38–0.43×, 10 records a tuple 0.61×, 100 records 0.71×
   (unpartitioned). Flink ran at 279k records per CPU second here against 725k in run
   20261201T080733Z, and Storm alone reached 0.97× of it at 16 partitions: the load weighed on the
