@@ -45,6 +45,8 @@ import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
 import org.apache.storm.iceberg.kernel.options.TopologyConfigKeys;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
+import org.apache.storm.iceberg.spi.MultiRecordMapper;
+import org.apache.storm.iceberg.spi.MultiRecordMapperFactory;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 import org.apache.storm.iceberg.spi.SealPolicy;
@@ -108,6 +110,7 @@ public final class IcebergOptions implements Serializable {
           .optional("tick-interval-secs", wholeInt(Builder::withTickIntervalSecs))
           .optional("auto-create", OptionKeys.<Builder>autoCreate(Builder::withAutoCreate))
           .optional("record-mapper", OptionKeys.<Builder>provider(Builder::withRecordMapper))
+          .optional("multi-record-mapper", OptionKeys.<Builder>provider(Builder::withMultiRecordMapper))
           .optional("file-format", OptionKeys.<Builder>provider(Builder::withFileFormat))
           .optional("wal-store", OptionKeys.<Builder>provider(Builder::withWalStore))
           .optional("wal-namespace", text(Builder::withWalNamespace))
@@ -314,6 +317,7 @@ public final class IcebergOptions implements Serializable {
 
     public Builder withRecordMapper(RecordMapper mapper) {
       draft.recordMapper = ProviderChoice.instance(mapper);
+      draft.recordMapperChosen = true;
       return this;
     }
 
@@ -321,6 +325,20 @@ public final class IcebergOptions implements Serializable {
 
     public Builder withRecordMapper(String name, Map<String, String> properties) {
       draft.recordMapper = ProviderChoice.named(RecordMapperFactory.class, name, properties);
+      draft.recordMapperChosen = true;
+      return this;
+    }
+
+    /** Maps each tuple to many records (a JSON array, a container), all committed and acked with the tuple, in place of a record mapper. */
+    public Builder withMultiRecordMapper(MultiRecordMapper mapper) {
+      draft.multiRecordMapper = ProviderChoice.instance(mapper);
+      return this;
+    }
+
+    public Builder withMultiRecordMapper(String name) { return withMultiRecordMapper(name, Map.of()); }
+
+    public Builder withMultiRecordMapper(String name, Map<String, String> properties) {
+      draft.multiRecordMapper = ProviderChoice.named(MultiRecordMapperFactory.class, name, properties);
       return this;
     }
 

@@ -26,6 +26,7 @@ import org.apache.storm.grouping.CustomStreamGrouping;
 import org.apache.storm.iceberg.kernel.grouping.GroupingChecks;
 import org.apache.storm.iceberg.kernel.grouping.PartitionRouter;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
+import org.apache.storm.iceberg.kernel.options.OptionsChecks;
 import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.task.WorkerTopologyContext;
 
@@ -85,6 +86,9 @@ public final class IcebergPartitionGrouping implements CustomStreamGrouping {
     RoutingChecks.refuseRouting(OptionsAccess.settings(options), "IcebergPartitionGrouping",
         "it groups by one table's partitions; use a fieldsGrouping on the routing field instead");
     GroupingChecks.refuseSourcePositions(OptionsAccess.settings(options), Thread.currentThread().getContextClassLoader());
+    OptionsChecks.requireOneRecordPerTuple(OptionsAccess.settings(options).providers().multiRecordMapper() == null,
+        "IcebergPartitionGrouping", "it sends each tuple to the task of its record's Iceberg partition, and the records"
+            + " of one tuple may fall in many partitions; use shuffleGrouping (or a fieldsGrouping on the source's key)");
     this.tasksPerPartition = tasksPerPartition;
     this.refreshIntervalMillis = refreshIntervalMillis;
   }

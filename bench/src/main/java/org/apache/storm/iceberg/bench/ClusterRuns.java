@@ -43,9 +43,20 @@ final class ClusterRuns {
   static CountingSpout.Run run(
       LocalCluster cluster, long rows, BenchData data, int maxPending, java.util.function.Consumer<TopologyBuilder> sink)
       throws Exception {
+    return run(cluster, rows, data, 0, maxPending, sink);
+  }
+
+  /**
+   * As above, each tuple carrying {@code recordsPerTuple} rows ({@link CountingSpout#ROWS_FIELD}; 0 for
+   * one row a tuple, its columns as fields); {@code maxPending} counts tuples.
+   */
+  static CountingSpout.Run run(
+      LocalCluster cluster, long rows, BenchData data, int recordsPerTuple, int maxPending,
+      java.util.function.Consumer<TopologyBuilder> sink)
+      throws Exception {
     String key = UUID.randomUUID().toString().substring(0, 8);
     TopologyBuilder builder = new TopologyBuilder();
-    builder.setSpout(SPOUT, new CountingSpout(key, rows, data.columns, data.spec.isUnpartitioned() ? 1 : 16), 1);
+    builder.setSpout(SPOUT, new CountingSpout(key, rows, data.columns, data.spec.isUnpartitioned() ? 1 : 16, recordsPerTuple), 1);
     sink.accept(builder);
     Config conf = new Config();
     conf.setMaxSpoutPending(maxPending);

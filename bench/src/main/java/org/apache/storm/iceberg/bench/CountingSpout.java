@@ -19,6 +19,8 @@
 
 package org.apache.storm.iceberg.bench;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -26,21 +28,27 @@ import org.apache.storm.spout.SpoutOutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
 import org.apache.storm.topology.base.BaseRichSpout;
+import org.apache.storm.tuple.Fields;
 
 /**
  * Emits rows {@code 0..count-1} of {@link BenchData} as fast as max-spout-pending lets it, each
  * with its row number as message id, and replays failed rows. The {@link Run} it reports to is
  * shared with the harness through a static registry (LocalCluster runs in the harness's JVM): when
  * the first row was emitted and when the last ack arrived, so start-up and shut-down are not timed.
+ * With {@code recordsPerTuple} above 0, each tuple instead carries that many rows' values in one field
+ * ({@link #ROWS_FIELD}, a list of value lists) for a multi-record mapper, and is acked for all of them.
  */
 public class CountingSpout extends BaseRichSpout {
   private static final long serialVersionUID = 1L;
   private static final Map<String, Run> RUNS = new ConcurrentHashMap<>();
+  /** The field holding a tuple's rows, when it carries many. */
+  static final String ROWS_FIELD = "rows";
 
   private final String key;
   private final long count;
   private final int columns;
   private final int partitions;
+  private final int recordsPerTuple;
   private transient SpoutOutputCollector collector;
   private transient BenchData data;
   private transient Run run;
@@ -71,8 +79,14 @@ public class CountingSpout extends BaseRichSpout {
   }
 
   CountingSpout(String key, long count, int columns, int partitions) {
+    this(key, count, columns, partitions, 0);
+  }
+
+  /** @param recordsPerTuple 0 for one row a tuple, its columns as fields; otherwise rows a tuple, in {@link #ROWS_FIELD} */
+  CountingSpout(String key, long count, int columns, int partitions, int recordsPerTuple) {
     this.key = key;
-    this.count = count;
+    this.recordsPerTuple = recordsPerTuple;
+    this.count = recordsPerTuple > 0 ? count / recordsPerTuple : count;
     this.columns = columns;
     this.partitions = partitions;
     RUNS.put(key, new Run());
@@ -103,7 +117,16 @@ public class CountingSpout extends BaseRichSpout {
       run.firstEmitNanos = System.nanoTime();
       run.firstEmitCpuNanos = cpuNanos();
     }
-    collector.emit(data.values(row), row);
+    collector.emit(recordsPerTuple > 0 ? List.of(rows(row)) : data.values(row), row);
+  }
+
+  /** The values of the rows tuple {@code tuple} carries. */
+  private List<List<Object>> rows(long tuple) {
+    List<List<Object>> rows = new ArrayList<>(recordsPerTuple);
+    for (long row = tuple * recordsPerTuple; row < (tuple + 1) * recordsPerTuple; row++) {
+      rows.add(data.values(row));
+    }
+    return rows;
   }
 
   static long cpuNanos() {
@@ -113,7 +136,7 @@ public class CountingSpout extends BaseRichSpout {
   @Override
   public void ack(Object msgId) {
     run.lastAckNanos = System.nanoTime();
-    run.acked.incrementAndGet();
+    run.acked.addAndGet(Math.max(1, recordsPerTuple));
   }
 
   @Override
@@ -124,6 +147,6 @@ public class CountingSpout extends BaseRichSpout {
 
   @Override
   public void declareOutputFields(OutputFieldsDeclarer declarer) {
-    declarer.declare(new BenchData(columns, partitions).fields);
+    declarer.declare(recordsPerTuple > 0 ? new Fields(ROWS_FIELD) : new BenchData(columns, partitions).fields);
   }
 }

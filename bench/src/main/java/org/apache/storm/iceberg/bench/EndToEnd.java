@@ -30,10 +30,16 @@ import org.apache.storm.iceberg.IcebergOptions;
  * message timeout; timed from the first emit to the last ack. The ratio is the sink's share of the
  * cost of a topology that does nothing else. Also given per CPU second of the whole process (every
  * thread: spout, bolt, acker, Storm's own), the per-core figure compared with {@code FlinkPeer}.
+ * Then IcebergBolt again, behind a spout whose tuples carry 1, 10 and 100 records each, mapped by
+ * a multi-record mapper ({@link BenchRowsMapper}): what carrying many records a tuple saves of
+ * Storm's per-tuple cost. Each repetition runs every variant on the same rows.
  *
  * <p>Arguments: rows per run, records per batch, repetitions (defaults 500000 50000 3).
  */
 public final class EndToEnd {
+  /** Records a tuple carries in the multi-record variants. */
+  private static final int[] RECORDS_PER_TUPLE = {1, 10, 100};
+
   private EndToEnd() {}
 
   public static void main(String[] args) throws Exception {
@@ -71,6 +77,25 @@ public final class EndToEnd {
       results.add("EndToEnd", params, "iceberg-bolt", rep, sink.recordsPerSecond(), "records/s");
       results.add("EndToEnd", params, "acking-bolt per-cpu-s", rep, noop.recordsPerCpuSecond(), "records/cpu-s");
       results.add("EndToEnd", params, "iceberg-bolt per-cpu-s", rep, sink.recordsPerCpuSecond(), "records/cpu-s");
+    }
+    for (int perTuple : RECORDS_PER_TUPLE) {
+      CountingSpout.Run many = manyRecords(cluster, data, rows, batch, perTuple);
+      if (results != null) {
+        String variant = "iceberg-bolt " + perTuple + " records/tuple";
+        results.add("EndToEnd", params, variant, rep, many.recordsPerSecond(), "records/s");
+        results.add("EndToEnd", params, variant + " per-cpu-s", rep, many.recordsPerCpuSecond(), "records/cpu-s");
+      }
+    }
+  }
+
+  /** IcebergBolt behind tuples of {@code perTuple} records each, as many records pending as above. */
+  private static CountingSpout.Run manyRecords(LocalCluster cluster, BenchData data, long rows, int batch, int perTuple)
+      throws Exception {
+    try (TempTables tables = new TempTables("bench-e2e-many")) {
+      IcebergOptions options = data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch)
+          .withMultiRecordMapper(new BenchRowsMapper()).build();
+      return ClusterRuns.run(cluster, rows, data, perTuple, Math.max(1, 2 * batch / perTuple),
+          b -> b.setBolt("sink", new IcebergBolt(options), 1).shuffleGrouping(ClusterRuns.SPOUT));
     }
   }
 }

@@ -19,16 +19,9 @@
 
 package org.apache.storm.iceberg.mappers;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
-import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
 import org.apache.storm.tuple.ITuple;
@@ -41,64 +34,26 @@ import org.apache.storm.tuple.ITuple;
  * timestamptz), epoch milliseconds for a numeric timestamptz, base64 text for binary. Numbers are read
  * exactly (as BigDecimal), so a decimal column never sees a rounded double. A column or nested field
  * renamed from outside takes, when the document has no member under its name, the member under one
- * of its former names ({@link FormerNamesSchema}). The readers of a schema's columns are built once
+ * of its former names ({@link org.apache.storm.iceberg.spi.FormerNamesSchema}). The readers of a schema's columns are built once
  * per schema, not per document.
  */
 public class JsonRecordMapper implements RecordMapper {
   private static final long serialVersionUID = 1L;
-  private static final ObjectMapper JSON =
-      JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
 
-  private final String field;
-  private transient Schema readerSchema;
-  private transient JsonValues.Reader reader;
+  private final JsonField json;
 
   /** @param field the tuple field holding the JSON document */
   public JsonRecordMapper(String field) {
-    this.field = field;
+    this.json = new JsonField(field);
   }
 
   @Override
   public Record map(ITuple tuple, Schema schema) {
-    if (!tuple.contains(field)) {
-      throw new RecordMappingException(
-          field, "the tuple has no field '" + field + "' holding the JSON document; its fields are " + tuple.getFields());
-    }
-    JsonNode document = parse(tuple.getValueByField(field));
+    JsonNode document = json.parse(tuple);
     if (!document.isObject()) {
-      throw new RecordMappingException(field, "the JSON document in field '" + field + "' is a " + document.getNodeType() + ", not an object");
-    }
-    return (Record) reader(schema).read(document);
-  }
-
-  /** The document reader for {@code schema}, built once per schema (id, columns and former names). */
-  private JsonValues.Reader reader(Schema schema) {
-    if (schema != readerSchema) {
-      if (readerSchema == null || !SchemaColumns.same(schema, readerSchema)) {
-        reader = JsonValues.documentReader(schema.asStruct(), FormerNamesSchema.formerNamesById(schema));
-      }
-      readerSchema = schema;
-    }
-    return reader;
-  }
-
-  private JsonNode parse(Object payload) {
-    try {
-      if (payload instanceof byte[]) {
-        return JSON.readTree(new String((byte[]) payload, StandardCharsets.UTF_8));
-      }
-      if (payload instanceof CharSequence) {
-        return JSON.readTree(payload.toString());
-      }
-    } catch (JsonProcessingException e) {
       throw new RecordMappingException(
-          field, "field '" + field + "' is not valid JSON: " + e.getOriginalMessage(), e);
-    } catch (IOException e) {
-      throw new RecordMappingException(field, "field '" + field + "' cannot be read: " + e.getMessage(), e);
+          json.name(), "the JSON document in field '" + json.name() + "' is a " + document.getNodeType() + ", not an object");
     }
-    throw new RecordMappingException(
-        field,
-        "field '" + field + "' must hold a JSON document as String or byte[], got "
-            + (payload == null ? "null" : payload.getClass().getName()));
+    return (Record) json.reader(schema).read(document);
   }
 }

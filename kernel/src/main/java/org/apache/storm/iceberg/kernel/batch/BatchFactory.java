@@ -26,6 +26,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.spi.FieldMatchingMapper;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
+import org.apache.storm.iceberg.spi.MultiRecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 
 /**
@@ -36,12 +37,14 @@ import org.apache.storm.iceberg.spi.RecordMapper;
  * FormerNamesSchema}), built once per schema, not per batch or record, so a column renamed from
  * outside keeps the values producers still send under its old name. A mapper that matches fields by
  * name ({@link FieldMatchingMapper}) reports the fields it writes nowhere to an {@link
- * UnmatchedFieldsLog}.
+ * UnmatchedFieldsLog}. With a multi-record mapper, that mapper maps every tuple instead.
  */
 public final class BatchFactory {
   private final Table table;
   private final FileFormats formats;
   private final RecordMapper mapper;
+  /** Null when each tuple is one record. */
+  private final MultiRecordMapper many;
   private final TaskIdentity task;
   private final Path spillDirectory;
   private final long bytesLimit;
@@ -58,8 +61,10 @@ public final class BatchFactory {
       TaskIdentity task,
       Path spillDirectory,
       long bytesLimit,
-      SinkMetrics metrics) {
+      SinkMetrics metrics,
+      MultiRecordMapper many) {
     this.table = table;
+    this.many = many;
     this.bytesLimit = bytesLimit;
     this.spillDirectory = spillDirectory;
     this.formats = formats;
@@ -70,9 +75,14 @@ public final class BatchFactory {
     }
   }
 
+  /** Whether each tuple carries many records: the batches' {@link OpenBatch#manyRecords}. */
+  public boolean manyRecords() {
+    return many != null;
+  }
+
   /** Opens a batch; the caller has refreshed the table. */
   public OpenBatch<?> open(long nowMillis) {
-    return OpenBatch.open(table, mapperSchema(), rowChecks(), mapper, formats.writer(table), task.taskIndex(),
+    return OpenBatch.open(table, mapperSchema(), rowChecks(), mapper, many, formats.writer(table), task.taskIndex(),
         task.taskId(), nowMillis, spillDirectory, bytesLimit, formats.targetFileSize(table));
   }
 

@@ -19,6 +19,7 @@
 
 package org.apache.storm.iceberg.kernel.batch;
 
+import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
@@ -29,6 +30,7 @@ import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.iceberg.spi.InternalRowMapper;
+import org.apache.storm.iceberg.spi.MultiRecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.tuple.ITuple;
 
@@ -37,7 +39,8 @@ import org.apache.storm.tuple.ITuple;
  * when the mapper builds them and the format writes them (the field-name mapper into Parquet),
  * otherwise as Iceberg's generic {@link Record}s. Internal rows skip building a {@code
  * java.time} object per date, time and timestamp that the writer would then take apart again, and
- * their partition is computed from the row itself.
+ * their partition is computed from the row itself. A batch whose tuples carry many records each
+ * ({@link MultiRecordMapper}) writes generic records.
  *
  * @param <T> the row type
  */
@@ -57,10 +60,14 @@ abstract class BatchRows<T> {
   /**
    * The rows a batch of {@code table} at {@code schema} is written with; the mapper maps against
    * {@code mapperSchema}, the same columns with their former names, and the writers never see it.
+   * {@code many}, when not null, maps each tuple instead of {@code mapper}.
    */
   static BatchRows<?> choose(
-      RecordMapper mapper, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema,
-      RowCheck.ForSchema checks) {
+      RecordMapper mapper, MultiRecordMapper many, FileFormatWriter format, Table table, Schema schema,
+      Schema mapperSchema, RowCheck.ForSchema checks) {
+    if (many != null) {
+      return new ManyRecords(many, format.writerFactory(table, schema), schema, mapperSchema, checks.generic());
+    }
     if (mapper instanceof InternalRowMapper internalMapper) {
       Optional<FileWriterFactory<InternalRow>> writers = format.internalWriterFactory(table, schema);
       if (writers.isPresent()) {
@@ -76,6 +83,20 @@ abstract class BatchRows<T> {
    * @throws RuntimeException when the mapper refuses the tuple, or returns null
    */
   abstract T map(ITuple tuple);
+
+  /** Whether each tuple carries many rows, read with {@link #mapAll} rather than {@link #map}. */
+  boolean manyRecords() {
+    return false;
+  }
+
+  /**
+   * The tuple's rows, when {@link #manyRecords}.
+   *
+   * @throws RuntimeException when the mapper refuses the tuple, or returns null
+   */
+  List<T> mapAll(ITuple tuple) {
+    throw new IllegalStateException("this batch maps one row a tuple");
+  }
 
   /** The row as the writers read it. */
   abstract StructLike asStruct(T row);
@@ -93,7 +114,7 @@ abstract class BatchRows<T> {
     return row;
   }
 
-  private static final class GenericRecords extends BatchRows<Record> {
+  private static class GenericRecords extends BatchRows<Record> {
     private final RecordMapper mapper;
     private final FileWriterFactory<Record> writers;
     private final InternalRecordWrapper partitionSource;
@@ -158,5 +179,33 @@ abstract class BatchRows<T> {
       return writers;
     }
 
+  }
+
+  private static final class ManyRecords extends GenericRecords {
+    private final MultiRecordMapper many;
+
+    ManyRecords(MultiRecordMapper many, FileWriterFactory<Record> writers, Schema schema, Schema mapperSchema, RowCheck check) {
+      super(null, writers, schema, mapperSchema, check);
+      this.many = many;
+    }
+
+    @Override
+    Record map(ITuple tuple) {
+      throw new IllegalStateException("this batch maps many rows a tuple");
+    }
+
+    @Override
+    boolean manyRecords() {
+      return true;
+    }
+
+    @Override
+    List<Record> mapAll(ITuple tuple) {
+      List<Record> records = checkNotNull(many.mapAll(tuple, mapperSchema), many);
+      for (Record record : records) {
+        checkNotNull(record, many);
+      }
+      return records;
+    }
   }
 }

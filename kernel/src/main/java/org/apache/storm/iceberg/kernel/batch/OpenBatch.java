@@ -40,6 +40,7 @@ import org.apache.storm.iceberg.spi.SourcePosition;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
+import org.apache.storm.iceberg.spi.MultiRecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.tuple.ITuple;
 import org.apache.storm.tuple.Tuple;
@@ -96,18 +97,20 @@ public final class OpenBatch<T> {
     long targetFileSize =
         PropertyUtil.propertyAsLong(
             table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-    return open(table, mapperSchema, new RowCheck.ForSchema(table.schema(), false), mapper, format, partitionId, taskId,
-        nowMillis, spillDirectory, bytesLimit, targetFileSize);
+    return open(table, mapperSchema, new RowCheck.ForSchema(table.schema(), false), mapper, null, format, partitionId,
+        taskId, nowMillis, spillDirectory, bytesLimit, targetFileSize);
   }
 
   /**
    * As above, with the row checks of the table's current schema, which the caller keeps across
-   * batches, rolling each partition's file at {@code targetFileSize} bytes instead of the table's.
+   * batches, rolling each partition's file at {@code targetFileSize} bytes instead of the table's;
+   * {@code many}, when not null, maps each tuple to its rows instead of {@code mapper}.
    */
   static OpenBatch<?> open(
-      Table table, FormerNamesSchema mapperSchema, RowCheck.ForSchema checks, RecordMapper mapper, FileFormatWriter format,
-      int partitionId, long taskId, long nowMillis, Path spillDirectory, long bytesLimit, long targetFileSize) {
-    BatchRows<?> rows = BatchRows.choose(mapper, format, table, table.schema(), mapperSchema, checks);
+      Table table, FormerNamesSchema mapperSchema, RowCheck.ForSchema checks, RecordMapper mapper, MultiRecordMapper many,
+      FileFormatWriter format, int partitionId, long taskId, long nowMillis, Path spillDirectory, long bytesLimit,
+      long targetFileSize) {
+    BatchRows<?> rows = BatchRows.choose(mapper, many, format, table, table.schema(), mapperSchema, checks);
     return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit, targetFileSize);
   }
 
@@ -118,6 +121,20 @@ public final class OpenBatch<T> {
    */
   public T map(ITuple tuple) {
     return rows.map(tuple);
+  }
+
+  /** Whether each tuple carries many rows ({@link #mapAll}, {@link #writeAll}) rather than one. */
+  public boolean manyRecords() {
+    return rows.manyRecords();
+  }
+
+  /**
+   * The tuple's rows, when {@link #manyRecords}, as the multi-record mapper builds them.
+   *
+   * @throws RuntimeException when the mapper refuses the tuple; the batch is intact
+   */
+  public List<T> mapAll(ITuple tuple) {
+    return rows.mapAll(tuple);
   }
 
   /**
@@ -139,6 +156,28 @@ public final class OpenBatch<T> {
    */
   public void write(T row, Tuple tuple, SourcePosition position, String sourceIdentity) {
     write(row, tuple);
+    holdPosition(position, sourceIdentity);
+  }
+
+  /**
+   * Writes one tuple's rows and holds the tuple once, until the batch settles: every row or none.
+   *
+   * @throws RecordRejectedException when the file writer would refuse any of the rows, naming which;
+   *     nothing was written and the batch is intact
+   * @throws RuntimeException any other failure, as {@link #write(Object, Tuple)}
+   */
+  public void writeAll(List<T> all, Tuple tuple) {
+    writeAll(all);
+    tuples.hold(tuple);
+  }
+
+  /** As {@link #writeAll(List, Tuple)}, for a tuple at a source position, as {@link #write(Object, Tuple, SourcePosition, String)}. */
+  public void writeAll(List<T> all, Tuple tuple, SourcePosition position, String sourceIdentity) {
+    writeAll(all, tuple);
+    holdPosition(position, sourceIdentity);
+  }
+
+  private void holdPosition(SourcePosition position, String sourceIdentity) {
     positions.add(position);
     if (sourceIdentity != null && positions.identityOf(position.source()) == null) {
       positions.identify(position.source(), sourceIdentity);
@@ -163,12 +202,41 @@ public final class OpenBatch<T> {
    * settles its tuples itself (a Trident batch). Throws as {@link #write(Object, Tuple)}.
    */
   public void write(T row) {
+    verify(row);
+    append(row);
+  }
+
+  /**
+   * Writes one tuple's rows, holding no tuple (a Trident batch): checks every row before it writes
+   * any. Throws as {@link #writeAll(List, Tuple)}.
+   */
+  public void writeAll(List<T> all) {
+    for (int index = 0; index < all.size(); index++) {
+      try {
+        verify(all.get(index));
+      } catch (RecordRejectedException e) {
+        throw new RecordRejectedException(e.columnPath(), "record " + index + " of the tuple's " + all.size() + ": "
+            + e.getMessage(), e);
+      }
+    }
+    for (T row : all) {
+      partitionKey.partition(rows.partitionSource(row));
+      append(row);
+    }
+  }
+
+  /** Checks what the file writer would refuse in the row, and computes its partition into {@link #partitionKey}. */
+  private void verify(T row) {
     rows.check.verify(rows.asStruct(row));
     try {
       partitionKey.partition(rows.partitionSource(row));
     } catch (RuntimeException e) {
       throw new RecordRejectedException(null, "cannot compute the partition of the record: " + e, e);
     }
+  }
+
+  /** Writes a verified row into the file of the partition last computed. */
+  private void append(T row) {
     writer.write(row, spec, partitionKey);
     records++;
     if (estimates.due(records)) {

@@ -113,6 +113,11 @@ public final class SinkMetrics {
     unpublishedRecords++;
   }
 
+  /** As {@link #recordWritten}, for {@code count} records of one tuple. */
+  public void recordsWritten(int count) {
+    unpublishedRecords += count;
+  }
+
   /** Adds the records counted since the last call to {@code iceberg-records-written}. */
   public void publishRecordsWritten() {
     if (unpublishedRecords > 0) {

@@ -62,7 +62,11 @@ public final class OptionsChecks {
     settings.commits().snapshotProperties().keySet().forEach(OptionsChecks::requireUserSummaryKey);
     SinkSettings.Providers providers = settings.providers();
     providers.recordMapper().validate(loader);
-    if (settings.schemaEvolution()) {
+    if (providers.multiRecordMapper() != null) {
+      providers.multiRecordMapper().validate(loader);
+      requireOneRecordPerTuple(!settings.schemaEvolution(), "withSchemaEvolution",
+          "schema evolution adds columns from one tuple's fields, and a tuple carrying many records has no such fields");
+    } else if (settings.schemaEvolution()) {
       requireEvolvingMapper(providers.recordMapper().resolve(loader));
     }
     providers.walStore().validate(loader);
@@ -76,6 +80,30 @@ public final class OptionsChecks {
       settings.sourcePositions().extractor().validate(loader);
     }
     return settings;
+  }
+
+  /** Refuses a record mapper chosen beside a multi-record mapper: a tuple is mapped by one or the other. */
+  public static void requireOneMapper(boolean recordMapperChosen, ProviderChoice<?> multiRecordMapper) {
+    if (recordMapperChosen && multiRecordMapper != null) {
+      throw new IllegalArgumentException("withRecordMapper and withMultiRecordMapper(" + multiRecordMapper + ") are both"
+          + " set, but a tuple is mapped by one or the other: keep withMultiRecordMapper when a tuple carries many"
+          + " records, withRecordMapper when it is one");
+    }
+  }
+
+  /**
+   * Refuses a feature that needs one record a tuple when the options map tuples with a multi-record
+   * mapper.
+   *
+   * @param holds whether the feature is off
+   * @param feature the option or class that turns it on, as the user wrote it
+   * @param why why it needs one record a tuple
+   */
+  public static void requireOneRecordPerTuple(boolean holds, String feature, String why) {
+    if (!holds) {
+      throw new IllegalArgumentException(feature + " cannot be used with withMultiRecordMapper: " + why
+          + ". Drop one of the two, or split the tuples into one record each upstream (a bolt that emits each record)");
+    }
   }
 
   /** Schema evolution needs a mapper that reports the values the schema has no room for. */

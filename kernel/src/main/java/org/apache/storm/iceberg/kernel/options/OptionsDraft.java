@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.MultiRecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 import org.apache.storm.iceberg.spi.SealPolicy;
@@ -67,6 +68,10 @@ public final class OptionsDraft {
   public int tickIntervalSecs;
   public ProviderChoice<RecordMapper> recordMapper =
       ProviderChoice.named(RecordMapperFactory.class, DEFAULT_RECORD_MAPPER, Map.of());
+  /** Whether a record mapper was chosen, rather than left at its default. */
+  public boolean recordMapperChosen;
+  /** Null for one record a tuple, mapped by {@link #recordMapper}. */
+  public ProviderChoice<MultiRecordMapper> multiRecordMapper;
   /** Null to follow the table's {@code write.format.default}. */
   public ProviderChoice<FileFormatWriter> fileFormat;
   public ProviderChoice<WalStore> walStore = ProviderChoice.named(WalStoreFactory.class, DEFAULT_WAL_STORE, Map.of());
@@ -108,6 +113,7 @@ public final class OptionsDraft {
    */
   public SinkSettings settings() {
     checkNumbers();
+    OptionsChecks.requireOneMapper(recordMapperChosen, multiRecordMapper);
     boolean noThreshold =
         commitIntervalRecords == 0 && commitIntervalBytes == 0 && commitIntervalMillis == 0 && sealPolicies.isEmpty();
     return OptionsChecks.checked(new SinkSettings(
@@ -115,7 +121,7 @@ public final class OptionsDraft {
         new SinkSettings.Thresholds(noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : commitIntervalRecords,
             commitIntervalBytes, routedWithoutTime() ? DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS : commitIntervalMillis,
             tickIntervalSecs),
-        new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies, writeProperties),
+        new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies, writeProperties, multiRecordMapper),
         new SinkSettings.Commits(walNamespace, snapshotProperties, commitRetries, commitRetryBackoffMillis,
             commitDeadlineMarginMillis, branch, maxPendingCommits),
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),

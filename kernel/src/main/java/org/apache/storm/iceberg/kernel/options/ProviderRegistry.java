@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
+import org.apache.storm.iceberg.spi.MultiRecordMapperFactory;
 import org.apache.storm.iceberg.spi.ProviderFactory;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 import org.apache.storm.iceberg.spi.SealPolicyFactory;
@@ -89,6 +90,7 @@ public final class ProviderRegistry {
   /** How messages name each plug-in kind, and where its default providers come from. */
   private enum Kind {
     RECORD_MAPPER(RecordMapperFactory.class, "record mapper", "storm-iceberg-mappers"),
+    MULTI_RECORD_MAPPER(MultiRecordMapperFactory.class, "multi-record mapper", "storm-iceberg-mappers"),
     FILE_FORMAT(FileFormatWriterFactory.class, "file format", "storm-iceberg-formats"),
     WAL_STORE(WalStoreFactory.class, "WAL store", "storm-iceberg-wal-backends"),
     SEAL_POLICY(SealPolicyFactory.class, "seal policy", "storm-iceberg-kernel"),

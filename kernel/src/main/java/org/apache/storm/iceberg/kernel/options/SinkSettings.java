@@ -33,6 +33,7 @@ import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
+import org.apache.storm.iceberg.spi.MultiRecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.iceberg.spi.TableRouter;
@@ -144,17 +145,26 @@ public record SinkSettings(
    * @param fileFormat null to follow the table's {@code write.format.default}, or the sink's
    * @param sealPolicies the policies besides the commit-interval thresholds
    * @param writeProperties Iceberg {@code write.*} properties for this sink's files, over the table's
+   * @param multiRecordMapper null when each tuple is one record ({@code recordMapper}'s); otherwise
+   *     what maps each tuple to its records, in place of {@code recordMapper}
    */
   public record Providers(
       ProviderChoice<RecordMapper> recordMapper,
       ProviderChoice<FileFormatWriter> fileFormat,
       ProviderChoice<WalStore> walStore,
       List<ProviderChoice<SealPolicy>> sealPolicies,
-      Map<String, String> writeProperties)
+      Map<String, String> writeProperties,
+      ProviderChoice<MultiRecordMapper> multiRecordMapper)
       implements Serializable {
     public Providers {
       sealPolicies = List.copyOf(sealPolicies);
       writeProperties = Collections.unmodifiableMap(new java.util.TreeMap<>(writeProperties));
+    }
+
+    public Providers(
+        ProviderChoice<RecordMapper> recordMapper, ProviderChoice<FileFormatWriter> fileFormat, ProviderChoice<WalStore> walStore,
+        List<ProviderChoice<SealPolicy>> sealPolicies, Map<String, String> writeProperties) {
+      this(recordMapper, fileFormat, walStore, sealPolicies, writeProperties, null);
     }
   }
 

@@ -84,7 +84,9 @@ public final class TopologyChecks {
    * A batch that seals only on its record count needs that many tuples in flight for its own task.
    * Each of the component's tasks holds about its share of the tuples the spouts have pending, so
    * every task's batch fills only if the spouts may have {@code records × tasks} pending; otherwise
-   * batches fill only with replays of timed-out tuples, and the topology stalls.
+   * batches fill only with replays of timed-out tuples, and the topology stalls. With a multi-record
+   * mapper a tuple counts as many records as it carries, which only the user knows: then a shortfall
+   * is only warned of.
    */
   private static void requireEnoughPendingTuples(SinkSettings settings, TaskEnvironment env, Map<String, Object> conf) {
     Object maxPending = conf.get(Config.TOPOLOGY_MAX_SPOUT_PENDING);
@@ -108,6 +110,11 @@ public final class TopologyChecks {
     String fix =
         "raise topology.max.spout.pending to at least " + ceilDiv(needed, spoutTasks) + " per spout task or lower"
             + " withCommitIntervalRecords to at most " + Math.max(1, inFlight / sinkTasks);
+    if (settings.providers().multiRecordMapper() != null) {
+      LOG.warn("{}, unless each tuple carries {} records or more (withMultiRecordMapper); with fewer, batches seal only on"
+          + " their other thresholds, and without one the topology stalls; {}", problem, ceilDiv(needed, inFlight), fix);
+      return;
+    }
     if (settings.thresholds().millis() > 0 || !settings.providers().sealPolicies().isEmpty()) {
       LOG.warn("{}, so batches will seal on their other thresholds, never on their record count; {}", problem, fix);
       return;

@@ -86,7 +86,8 @@ public final class SinkTask implements TableTask {
   private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env) {
     OpenedTable opened = parts.opened();
     this.catalog = opened.catalog();
-    this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup(), parts.deadLetters());
+    this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup(), parts.deadLetters(),
+        parts.batches().manyRecords());
     this.lifecycle = parts.lifecycle();
     this.deduplicates = parts.dedup() != null;
     this.schemaChange = new SchemaChange(parts.evolver(), intake, lifecycle, env.collector());

@@ -32,6 +32,7 @@ import org.apache.storm.iceberg.kernel.seal.SealPolicies;
 import org.apache.storm.iceberg.kernel.seal.ThresholdSealPolicy;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
+import org.apache.storm.iceberg.spi.MultiRecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.SealPolicy;
 
@@ -57,11 +58,17 @@ record TaskParts(
       RecordMapper mapper = settings.providers().recordMapper().resolve(opened.loader());
       BatchFactory batches = new BatchFactory(opened.table(), FileFormats.of(settings.providers(), opened.loader()), mapper,
           env.task(), spillDirectory,
-          ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics());
+          ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics(),
+          many(settings, opened.loader()));
       SchemaEvolver evolver = settings.schemaEvolution() ? SchemaEvolver.enable(opened.table(), mapper) : null;
       return task.apply(new TaskParts(opened, lifecycle, batches, policies, deduplication(settings, opened.loader(), env),
           evolver, DeadLetters.of(settings, opened.table().name(), env)));
     });
+  }
+
+  /** The multi-record mapper, or null when each tuple is one record. */
+  static MultiRecordMapper many(SinkSettings settings, ClassLoader loader) {
+    return settings.providers().multiRecordMapper() == null ? null : settings.providers().multiRecordMapper().resolve(loader);
   }
 
   private static Deduplication deduplication(SinkSettings settings, ClassLoader loader, TaskEnvironment env) {

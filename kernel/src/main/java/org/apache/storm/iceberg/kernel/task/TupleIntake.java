@@ -19,6 +19,7 @@
 
 package org.apache.storm.iceberg.kernel.task;
 
+import java.util.List;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
@@ -38,7 +39,10 @@ import org.slf4j.LoggerFactory;
  * its row is mapped and written. A tuple the mapper refuses, or whose record the file writer would
  * refuse, goes to the dead-letter stream when there is one ({@link DeadLetters}); otherwise, as a
  * tuple the position check refuses, it is failed on its own, with a {@link TupleMappingException}
- * reported.
+ * reported. A tuple that carries many records (a multi-record mapper) is taken whole or not at all:
+ * all its records are written into the batch and the tuple is held once, or none is written and the
+ * tuple is dead-lettered or failed; a tuple with no records is acked at once, having nothing to
+ * commit.
  */
 final class TupleIntake {
   private static final Logger LOG = LoggerFactory.getLogger(TupleIntake.class);
@@ -48,12 +52,17 @@ final class TupleIntake {
   private final SinkMetrics metrics;
   private final Deduplication dedup;
   private final DeadLetters deadLetters;
+  private final boolean manyRecords;
 
   /**
    * @param dedup the task's deduplication, or null for a sink without source positions
    * @param deadLetters the task's dead-letter stream, or null to fail what cannot be written
+   * @param manyRecords whether the task's batches map each tuple to many records ({@link OpenBatch#mapAll})
    */
-  TupleIntake(String table, OutputCollector collector, SinkMetrics metrics, Deduplication dedup, DeadLetters deadLetters) {
+  TupleIntake(
+      String table, OutputCollector collector, SinkMetrics metrics, Deduplication dedup, DeadLetters deadLetters,
+      boolean manyRecords) {
+    this.manyRecords = manyRecords;
     this.table = table;
     this.collector = collector;
     this.metrics = metrics;
@@ -90,6 +99,9 @@ final class TupleIntake {
         return false;
       }
     }
+    if (manyRecords) {
+      return takeAll(open, tuple, position);
+    }
     T row;
     try {
       row = open.map(tuple);
@@ -106,6 +118,35 @@ final class TupleIntake {
         open.write(row, tuple, position, dedup.identity(position.source()));
       }
       metrics.recordWritten();
+      return true;
+    } catch (RecordRejectedException e) {
+      reject(tuple, e);
+      return false;
+    } catch (RuntimeException e) {
+      throw new BrokenBatchException(e);
+    }
+  }
+
+  /** {@link #take} for a tuple that carries many records: all of them or none. */
+  private <T> boolean takeAll(OpenBatch<T> open, Tuple tuple, SourcePosition position) {
+    List<T> rows;
+    try {
+      rows = open.mapAll(tuple);
+    } catch (RuntimeException e) {
+      reject(tuple, e);
+      return false;
+    }
+    if (rows.isEmpty()) {
+      collector.ack(tuple);
+      return false;
+    }
+    try {
+      if (position == null) {
+        open.writeAll(rows, tuple);
+      } else {
+        open.writeAll(rows, tuple, position, dedup.identity(position.source()));
+      }
+      metrics.recordsWritten(rows.size());
       return true;
     } catch (RecordRejectedException e) {
       reject(tuple, e);

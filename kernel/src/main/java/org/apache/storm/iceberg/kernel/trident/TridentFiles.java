@@ -43,8 +43,10 @@ public final class TridentFiles {
   private final TableLifecycle lifecycle;
   private final SinkMetrics metrics;
   private final LongSupplier clock;
+  private final boolean manyRecords;
 
   public TridentFiles(Table table, BatchFactory batches, TableLifecycle lifecycle, SinkMetrics metrics, LongSupplier clock) {
+    this.manyRecords = batches.manyRecords();
     this.table = table;
     this.batches = batches;
     this.lifecycle = lifecycle;
@@ -111,6 +113,10 @@ public final class TridentFiles {
   }
 
   private <T> void write(OpenBatch<T> batch, ITuple tuple) {
+    if (manyRecords) {
+      writeAll(batch, tuple);
+      return;
+    }
     T row;
     try {
       row = batch.map(tuple);
@@ -123,5 +129,21 @@ public final class TridentFiles {
       throw new TupleMappingException(table.name(), tuple, e);
     }
     metrics.recordWritten();
+  }
+
+  /** {@link #write} for a tuple that carries many records: all of them or none, else the transaction fails. */
+  private <T> void writeAll(OpenBatch<T> batch, ITuple tuple) {
+    List<T> rows;
+    try {
+      rows = batch.mapAll(tuple);
+    } catch (RuntimeException e) {
+      throw new TupleMappingException(table.name(), tuple, e);
+    }
+    try {
+      batch.writeAll(rows);
+    } catch (RecordRejectedException e) {
+      throw new TupleMappingException(table.name(), tuple, e);
+    }
+    metrics.recordsWritten(rows.size());
   }
 }

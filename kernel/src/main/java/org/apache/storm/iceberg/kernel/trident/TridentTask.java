@@ -76,7 +76,8 @@ public record TridentTask(Table table, TridentFiles files, TridentTransactions t
       TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), metrics);
       BatchFactory batches = new BatchFactory(table, FileFormats.of(settings.providers(), opened.loader()),
           settings.providers().recordMapper().resolve(opened.loader()), task, settings.spillPath(),
-          Long.MAX_VALUE, metrics);
+          Long.MAX_VALUE, metrics, settings.providers().multiRecordMapper() == null
+              ? null : settings.providers().multiRecordMapper().resolve(opened.loader()));
       TridentFiles files = new TridentFiles(table, batches, lifecycle, metrics, clock);
       TridentTransactions transactions = partition == null ? null : new TridentTransactions(table.name(),
           new TransactionCommitter(table, new CommitBranch(settings.commits().branch()),
