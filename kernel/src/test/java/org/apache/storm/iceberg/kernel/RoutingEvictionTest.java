@@ -81,8 +81,8 @@ class RoutingEvictionTest {
   RoutedSinkTask open(IcebergOptions options) {
     TaskEnvironment env = new TaskEnvironment(RoutingTest.TASK, recorder.collector(), clock::get,
         SinkMetrics.detached(registry, clock::get), Map.of());
-    return RoutedSinkTask.open(settings(options), env, (tableSettings, tableEnv) -> {
-      SinkTask task = SinkTask.open(tableSettings, tableEnv);
+    return RoutedSinkTask.open(settings(options), env, (tableSettings, tableEnv, commitThread, handoffs) -> {
+      SinkTask task = SinkTask.open(tableSettings, tableEnv, commitThread, handoffs);
       peakOpen.accumulateAndGet(faults.catalogsOpened.get() - faults.catalogsClosed.get(), Math::max);
       return task;
     });

@@ -33,8 +33,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The per-table sink tasks a routing task holds, at most {@code max} at any moment, least recently
- * used first: opening one more first seals, commits and closes the least recently used, so its
- * tuples are settled (acked when the commit lands) before it goes. An eviction that fails (its seal
+ * used first: opening one more first seals the least recently used, waits for its commits (the one
+ * just handed over and any still in flight) and settles them, then closes it, so its tuples are
+ * settled (acked when the commit lands) before it goes. An eviction that fails (its seal
  * or its catalog's close throws) is logged and reported on its own; the table is gone either way, and
  * the table being opened is not blamed for it. Not thread-safe: one executor thread owns it.
  */
@@ -91,6 +92,8 @@ final class OpenTables {
     RuntimeException failure = null;
     try {
       entry.getValue().sealNow();
+      // Closing interrupts a commit still running and drops one not started: let them end first.
+      entry.getValue().commits().settleAll();
     } catch (RuntimeException e) {
       failure = e;
     }
@@ -113,6 +116,11 @@ final class OpenTables {
   /** The open tasks, least recently used first; a copy, so the caller may seal while it iterates. */
   List<SinkTask> all() {
     return new ArrayList<>(tasks.values());
+  }
+
+  /** Runs {@code action} on every open task, least recently used first; {@code action} must not open or close one. */
+  void forEach(java.util.function.Consumer<SinkTask> action) {
+    tasks.values().forEach(action);
   }
 
   /** The open tables' names, least recently used first. */

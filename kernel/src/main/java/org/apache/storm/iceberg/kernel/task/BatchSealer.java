@@ -33,7 +33,7 @@ import org.apache.storm.task.OutputCollector;
  * remembering when the executor stopped taking tuples to do that ({@link HandoffTimes}). One
  * executor thread owns it.
  */
-final class BatchSealer {
+final class BatchSealer implements PendingCommits {
   private final SealPolicy[] policies;
   private final SealedBatchHandler handler;
   private final OutputCollector collector;
@@ -46,13 +46,13 @@ final class BatchSealer {
 
   /** Reads {@code clock} at most every {@code recordsPerClockRead} records (and on every {@link #readClock}). */
   BatchSealer(SealPolicy[] policies, SealedBatchHandler handler, OutputCollector collector, LongSupplier clock,
-      SinkMetrics metrics, int recordsPerClockRead) {
+      SinkMetrics metrics, HandoffTimes handoffs, int recordsPerClockRead) {
     this.policies = policies;
     this.handler = handler;
     this.collector = collector;
     this.clock = clock;
     this.metrics = metrics;
-    this.handoffs = new HandoffTimes(clock);
+    this.handoffs = handoffs;
     this.recordsPerClockRead = recordsPerClockRead;
   }
 
@@ -106,7 +106,18 @@ final class BatchSealer {
   }
 
   /** Waits until every batch handed over is settled (acked or failed). */
-  void settleAll() {
+  @Override
+  public void settleAll() {
     handoffs.during(handler::settleAll);
+  }
+
+  @Override
+  public void settleCompleted() {
+    handler.settleCompleted();
+  }
+
+  @Override
+  public boolean atBound() {
+    return handler.atBound();
   }
 }

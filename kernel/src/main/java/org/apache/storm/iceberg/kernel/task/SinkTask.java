@@ -83,7 +83,7 @@ public final class SinkTask implements WritingTask {
   private OpenBatch<?> batch;
   private long seals;
 
-  private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env) {
+  private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env, HandoffTimes handoffs) {
     OpenedTable opened = parts.opened();
     this.catalog = opened.catalog();
     this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup(), parts.deadLetters());
@@ -97,7 +97,7 @@ public final class SinkTask implements WritingTask {
     this.metrics = env.metrics();
     boolean staleClockIsSeen = !receivesTicks(env) && parts.policies().stream().anyMatch(TimedSealPolicies::readsTime);
     this.sealer = new BatchSealer(parts.policies().toArray(new SealPolicy[0]), handler, collector, env.clock(), metrics,
-        staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ);
+        handoffs, staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ);
   }
 
   private static boolean receivesTicks(TaskEnvironment env) {
@@ -123,7 +123,13 @@ public final class SinkTask implements WritingTask {
 
   /** As {@link #open(SinkSettings, TaskEnvironment)}, committing on {@code commitThread} ({@link CommitPipeline}). */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
-    return create(settings, env, (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
+    return open(settings, env, commitThread, new HandoffTimes(env.clock()));
+  }
+
+  /** As above, dating its batches by {@code handoffs}, which the tables of a routing task share. */
+  public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread, HandoffTimes handoffs) {
+    return create(settings, env, handoffs,
+        (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
   }
 
   /** A committing task outside Storm, with its own metrics and the system clock, committing as it seals. */
@@ -146,7 +152,7 @@ public final class SinkTask implements WritingTask {
    * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
    */
   public static SinkTask openWriter(SinkSettings settings, TaskEnvironment env) {
-    return create(settings, env, (opened, lifecycle) -> new DescriptorEmitter(opened.table(), env));
+    return create(settings, env, new HandoffTimes(env.clock()), (opened, lifecycle) -> new DescriptorEmitter(opened.table(), env));
   }
 
   public static SinkTask openWriter(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
@@ -156,14 +162,20 @@ public final class SinkTask implements WritingTask {
   private static SinkTask create(
       SinkSettings settings,
       TaskEnvironment env,
+      HandoffTimes handoffs,
       java.util.function.BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
     return TaskParts.open(settings, env,
-        parts -> new SinkTask(parts, handlerFactory.apply(parts.opened(), parts.lifecycle()), env));
+        parts -> new SinkTask(parts, handlerFactory.apply(parts.opened(), parts.lifecycle()), env, handoffs));
   }
 
   /** This task's metrics. */
   public SinkMetrics metrics() {
     return metrics;
+  }
+
+  /** The commits it handed over and has not settled. */
+  public PendingCommits commits() {
+    return sealer;
   }
 
   public void execute(Tuple tuple) {
