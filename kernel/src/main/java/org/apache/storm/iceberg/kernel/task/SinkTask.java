@@ -83,7 +83,7 @@ public final class SinkTask implements WritingTask {
   private OpenBatch<?> batch;
   private long seals;
 
-  private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env, HandoffTimes handoffs) {
+  private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env, HandoffTimes handoffs, boolean routed) {
     OpenedTable opened = parts.opened();
     this.catalog = opened.catalog();
     this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup(), parts.deadLetters());
@@ -97,7 +97,7 @@ public final class SinkTask implements WritingTask {
     this.metrics = env.metrics();
     boolean staleClockIsSeen = !receivesTicks(env) && parts.policies().stream().anyMatch(TimedSealPolicies::readsTime);
     this.sealer = new BatchSealer(parts.policies().toArray(new SealPolicy[0]), handler, collector, env.clock(), metrics,
-        handoffs, staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ);
+        handoffs, staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ, !routed);
   }
 
   private static boolean receivesTicks(TaskEnvironment env) {
@@ -123,12 +123,16 @@ public final class SinkTask implements WritingTask {
 
   /** As {@link #open(SinkSettings, TaskEnvironment)}, committing on {@code commitThread} ({@link CommitPipeline}). */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
-    return open(settings, env, commitThread, new HandoffTimes(env.clock()));
+    return create(settings, env, new HandoffTimes(env.clock()), false,
+        (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
   }
 
-  /** As above, dating its batches by {@code handoffs}, which the tables of a routing task share. */
+  /**
+   * One table of a routing task: as above, dating its batches by {@code handoffs}, which the tables
+   * share, and sealing on a time threshold only when that would not wait for its own earlier commit.
+   */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread, HandoffTimes handoffs) {
-    return create(settings, env, handoffs,
+    return create(settings, env, handoffs, true,
         (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
   }
 
@@ -152,7 +156,7 @@ public final class SinkTask implements WritingTask {
    * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
    */
   public static SinkTask openWriter(SinkSettings settings, TaskEnvironment env) {
-    return create(settings, env, new HandoffTimes(env.clock()), (opened, lifecycle) -> new DescriptorEmitter(opened.table(), env));
+    return create(settings, env, new HandoffTimes(env.clock()), false, (opened, lifecycle) -> new DescriptorEmitter(opened.table(), env));
   }
 
   public static SinkTask openWriter(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
@@ -163,9 +167,10 @@ public final class SinkTask implements WritingTask {
       SinkSettings settings,
       TaskEnvironment env,
       HandoffTimes handoffs,
+      boolean routed,
       java.util.function.BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
     return TaskParts.open(settings, env,
-        parts -> new SinkTask(parts, handlerFactory.apply(parts.opened(), parts.lifecycle()), env, handoffs));
+        parts -> new SinkTask(parts, handlerFactory.apply(parts.opened(), parts.lifecycle()), env, handoffs, routed));
   }
 
   /** This task's metrics. */
