@@ -143,4 +143,26 @@ class RoutedCommitIsolationTest {
     sink.close();
     assertThat(fixture.faults.catalogsClosed.get()).isEqualTo(fixture.faults.catalogsOpened.get());
   }
+
+  @Test
+  void thePendingGaugesCoverTheBatchesOfEveryTable() {
+    RoutingFixture fixture = new RoutingFixture(dir);
+    org.apache.storm.iceberg.testing.SteppedCommitThread commitThread = new org.apache.storm.iceberg.testing.SteppedCommitThread();
+    RoutedSinkTask sink = RoutedSinkTask.open(settings(fixture.options("db.events_{region}").withCommitIntervalRecords(2).build()),
+        fixture.env(Map.of(), fixture.clock::get), () -> commitThread, org.apache.storm.iceberg.kernel.task.SinkTask::open);
+    sink.execute(event(1, "eu"));
+    sink.execute(event(2, "eu")); // sealed: its commit waits for the commit thread
+    fixture.clock.addAndGet(5_000);
+    sink.execute(event(3, "us"));
+    sink.execute(event(4, "us")); // sealed too, 5 s younger
+    fixture.clock.addAndGet(1_000);
+
+    assertThat(fixture.registry.getGauges().get("iceberg-oldest-pending-age-ms").getValue()).isEqualTo(6_000L);
+    assertThat(fixture.registry.getGauges().get("iceberg-pending-data-files").getValue()).isEqualTo(2);
+    commitThread.runAll();
+    sink.execute(tuples.tick());
+    assertThat(fixture.recorder.ackedIds()).containsExactlyInAnyOrder(1L, 2L, 3L, 4L);
+    assertThat(fixture.registry.getGauges().get("iceberg-oldest-pending-age-ms").getValue()).isEqualTo(0L);
+    sink.close();
+  }
 }

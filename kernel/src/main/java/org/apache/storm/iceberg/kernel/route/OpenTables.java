@@ -97,6 +97,7 @@ final class OpenTables {
     } catch (RuntimeException e) {
       failure = e;
     }
+    env.metrics().tableClosed(entry.getValue().metrics());
     try {
       entry.getValue().close();
     } catch (RuntimeException e) {
@@ -143,7 +144,10 @@ final class OpenTables {
     List<SinkTask> open = all();
     tasks.clear();
     published = List.of();
-    each(open, SinkTask::close);
+    each(open, task -> {
+      env.metrics().tableClosed(task.metrics());
+      task.close();
+    });
   }
 
   private static void each(List<SinkTask> open, java.util.function.Consumer<SinkTask> close) {

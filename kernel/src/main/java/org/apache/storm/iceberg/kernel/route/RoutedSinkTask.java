@@ -101,7 +101,13 @@ public final class RoutedSinkTask implements WritingTask {
     this.commits = new RoutedCommits(threads.get());
     HandoffTimes handoffs = new HandoffTimes(env.clock());
     this.tables = new OpenTables(routing.maxOpenTables(),
-        table -> opener.open(settings.forTable(table), env, commits.forTable(), handoffs), env);
+        table -> opener.open(settings.forTable(table), tableEnvironment(env), commits.forTable(), handoffs), env);
+  }
+
+  /** A table's environment: the task's, with metrics whose pending batches count in the task's gauges. */
+  private static TaskEnvironment tableEnvironment(TaskEnvironment env) {
+    return new TaskEnvironment(env.task(), env.collector(), env.clock(), env.metrics().forTable(), env.topologyConfig(),
+        env.deadLetterWindow());
   }
 
   /** {@code IcebergBolt}'s routing task: commits on {@link RoutedCommits#THREADS} threads of its own. */
