@@ -165,4 +165,39 @@ class RoutedCommitIsolationTest {
     assertThat(fixture.registry.getGauges().get("iceberg-oldest-pending-age-ms").getValue()).isEqualTo(0L);
     sink.close();
   }
+
+  @Test
+  void aWaitOnOneTablesCommitDatesTheNextBatchOfEveryTable() {
+    RoutingFixture fixture = new RoutingFixture(dir);
+    boolean[] first = {true};
+    org.apache.storm.iceberg.testing.SteppedCommitThread commitThread = new org.apache.storm.iceberg.testing.SteppedCommitThread(
+        new org.apache.storm.iceberg.testing.SteppedCommitThread.Observer() {
+          @Override
+          public void before(int commit) {
+            if (first[0]) {
+              first[0] = false;
+              fixture.clock.addAndGet(3_000); // the first commit takes 3 s
+            }
+          }
+
+          @Override
+          public void after(int commit) {}
+        });
+    RoutedSinkTask sink = RoutedSinkTask.open(settings(fixture.options("db.events_{region}").withCommitIntervalRecords(2).build()),
+        fixture.env(Map.of(), fixture.clock::get), () -> commitThread, org.apache.storm.iceberg.kernel.task.SinkTask::open);
+    sink.execute(event(1, "eu"));
+    sink.execute(event(2, "eu")); // sealed: its commit waits for the commit thread
+    fixture.clock.addAndGet(1_000);
+    sink.execute(event(3, "eu"));
+    sink.execute(event(4, "eu")); // sealed again, at eu's bound: the executor waits 3 s for the first commit
+    assertThat(commitThread.executorWaits).isEqualTo(1);
+    sink.execute(event(5, "us")); // taken right after the wait: it waited since the wait began, 3 s ago
+
+    commitThread.runAll();
+    sink.execute(tuples.tick());
+    assertThat(fixture.recorder.ackedIds()).containsExactlyInAnyOrder(1L, 2L, 3L, 4L);
+    assertThat(fixture.registry.getGauges().get("iceberg-oldest-pending-age-ms").getValue())
+        .as("the age of us's batch, from the wait on eu's commit").isEqualTo(3_000L);
+    sink.close();
+  }
 }
