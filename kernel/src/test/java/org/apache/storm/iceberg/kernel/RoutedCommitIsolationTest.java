@@ -44,7 +44,7 @@ import org.junit.jupiter.api.io.TempDir;
  * before the table closes.
  */
 class RoutedCommitIsolationTest {
-  static final long SLOW_COMMIT_MILLIS = 2_500;
+  static final long SLOW_COMMIT_MILLIS = 2_000;
 
   @TempDir Path dir;
   final Tuples tuples = new Tuples(TestTables.FIELDS);
@@ -83,9 +83,9 @@ class RoutedCommitIsolationTest {
     long longestCall = 0;
     long started = System.currentTimeMillis();
     long lastSlow = 0;
-    // 2 s of traffic: eu and us as fast as the executor takes them, the slow table every 500 ms
+    // 1.2 s of traffic: eu and us as fast as the executor takes them, the slow table every 500 ms
     // (3 a commit: it never seals on its own threshold, only in the seals the others start).
-    for (long id = 0; System.currentTimeMillis() - started < 2_000; id++) {
+    for (long id = 0; System.currentTimeMillis() - started < 1_200; id++) {
       boolean slowNow = System.currentTimeMillis() - lastSlow >= 500;
       lastSlow = slowNow ? System.currentTimeMillis() : lastSlow;
       String region = slowNow ? "slow" : id % 2 == 0 ? "eu" : "us";
