@@ -147,4 +147,19 @@ class RoutingGuardsTest {
     assertThat(recorder.failed).hasSize(8);
     sink.close();
   }
+
+  @Test
+  void aTopologyWarningIsLoggedOncePerTaskNotOncePerTable() {
+    Map<String, Object> conf = Map.of(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 30, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 1,
+        Config.TOPOLOGY_MAX_SPOUT_PENDING, 500);
+    try (org.apache.storm.iceberg.testing.LogCapture log = new org.apache.storm.iceberg.testing.LogCapture()) {
+      RoutedSinkTask sink = open(options().build(), conf);
+      sink.execute(event(1L, "eu"));
+      sink.execute(event(2L, "us"));
+      sink.execute(event(3L, "ap"));
+      assertThat(sink.openTables()).hasSize(3);
+      assertThat(log.lines).filteredOn(line -> line.contains("topology.max.spout.pending (500 per spout task")).hasSize(1);
+      sink.close();
+    }
+  }
 }

@@ -169,7 +169,7 @@ public final class SinkTask implements WritingTask {
       HandoffTimes handoffs,
       boolean routed,
       java.util.function.BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
-    return TaskParts.open(settings, env,
+    return TaskParts.open(settings, env, routed,
         parts -> new SinkTask(parts, handlerFactory.apply(parts.opened(), parts.lifecycle()), env, handoffs, routed));
   }
 
