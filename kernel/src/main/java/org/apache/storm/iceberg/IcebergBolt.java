@@ -35,7 +35,8 @@ import org.apache.storm.topology.OutputFieldsDeclarer;
  *
  * <p>Each sealed batch commits on a thread of the task's own while the executor writes the next
  * batch, in seal order; at most {@link IcebergOptions.Builder#withMaxPendingCommits} sealed batches
- * wait, beyond that the executor waits. A failed commit fails only its own batch's tuples.
+ * wait, beyond that the executor waits. A failed commit fails only its own batch's tuples. A routing
+ * task has two commit threads, shared by its tables; the bound counts each table's batches.
  */
 public class IcebergBolt extends SinkTaskBolt {
   private static final long serialVersionUID = 1L;
@@ -46,10 +47,8 @@ public class IcebergBolt extends SinkTaskBolt {
 
   @Override
   WritingTask open(TaskEnvironment env) {
-    // A routing task commits its tables inline, one after another: a commit thread for each open
-    // table (up to max-open-tables of them per task) is not built.
     return options.settings().routing() != null
-        ? RoutedSinkTask.open(options.settings(), env, SinkTask::open)
+        ? RoutedSinkTask.openPipelined(options.settings(), env)
         : SinkTask.openPipelined(options.settings(), env);
   }
 

@@ -417,7 +417,7 @@ public final class IcebergOptions implements Serializable {
     /**
      * {@code IcebergBolt}: how many sealed batches may wait for, or be in, its commit thread while
      * the executor writes the next; beyond it the executor waits for the oldest to settle. Default 1;
-     * refused with {@link #withTableRouter}, whose task commits its tables inline.
+     * with {@link #withTableRouter}, the bound is per table.
      */
     public Builder withMaxPendingCommits(int batches) {
       draft.maxPendingCommits = (int) OptionsChecks.requirePositive(batches, "withMaxPendingCommits");

@@ -77,7 +77,7 @@ public class IcebergWriterBolt extends SinkTaskBolt {
   @Override
   WritingTask open(TaskEnvironment env) {
     return options.settings().routing() != null
-        ? RoutedSinkTask.open(options.settings(), env, SinkTask::openWriter)
+        ? RoutedSinkTask.open(options.settings(), env, (settings, tableEnv, commits, handoffs) -> SinkTask.openWriter(settings, tableEnv))
         : SinkTask.openWriter(options.settings(), env);
   }
 

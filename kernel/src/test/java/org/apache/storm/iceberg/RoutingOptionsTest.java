@@ -97,10 +97,8 @@ class RoutingOptionsTest {
 
   @Test
   void combinationsRoutingCannotHonourAreRefusedOnTheSubmittingClient() {
-    assertThatThrownBy(() -> routed().withMaxPendingCommits(2).build())
-        .hasMessage("withMaxPendingCommits(2) cannot be combined with withTableRouter: a routing IcebergBolt commits each"
-            + " table on its executor thread, one table after another, and keeps no sealed batch waiting; remove"
-            + " withMaxPendingCommits");
+    // A routing task commits on threads of its own: the bound on pending commits applies per table.
+    assertThat(routed().withMaxPendingCommits(2).build().maxPendingCommits()).isEqualTo(2);
     assertThatThrownBy(() -> routed().withSourcePositions(new FieldPositions()).build())
         .hasMessageStartingWith("withSourcePositions cannot be combined with withTableRouter")
         .hasMessageContaining("give each table an IcebergBolt with withTable and withSourcePositions");

@@ -22,25 +22,17 @@ package org.apache.storm.iceberg.kernel;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.codahale.metrics.MetricRegistry;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
-import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
-import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.RecordingCollector;
-import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.Tuples;
 import org.apache.storm.tuple.Tuple;
@@ -55,34 +47,28 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RoutingEvictionTest {
   @TempDir Path dir;
-  final AtomicLong clock = new AtomicLong(1_000_000);
-  final RecordingCollector recorder = new RecordingCollector();
   final Tuples tuples = new Tuples(TestTables.FIELDS);
-  final Faults faults = Faults.create();
-  final MetricRegistry registry = new MetricRegistry();
   /** The most catalogs open at once, seen each time a table's task opened. */
   final AtomicInteger peakOpen = new AtomicInteger();
-  Map<String, String> catalogProperties;
-  Catalog catalog;
+  RoutingFixture fixture;
+  RecordingCollector recorder;
+  Faults faults;
 
   @BeforeEach
   void start() {
-    Map<String, String> hadoop = TestCatalogs.hadoop(dir);
-    catalogProperties = FaultInjectingCatalog.properties(hadoop, faults);
-    catalog = TestCatalogs.load(hadoop);
+    fixture = new RoutingFixture(dir);
+    recorder = fixture.recorder;
+    faults = fixture.faults;
   }
 
   IcebergOptions.Builder options() {
-    return new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
-        .withTableRouter("field", Map.of("template", "db.events_{region}"))
-        .withAutoCreate(TestTables.SCHEMA, PartitionSpec.unpartitioned()).withCommitIntervalRecords(1_000);
+    return fixture.options("db.events_{region}");
   }
 
   RoutedSinkTask open(IcebergOptions options) {
-    TaskEnvironment env = new TaskEnvironment(RoutingTest.TASK, recorder.collector(), clock::get,
-        SinkMetrics.detached(registry, clock::get), Map.of());
-    return RoutedSinkTask.open(settings(options), env, (tableSettings, tableEnv) -> {
-      SinkTask task = SinkTask.open(tableSettings, tableEnv);
+    TaskEnvironment env = fixture.env(Map.of(), fixture.clock::get);
+    return RoutedSinkTask.open(settings(options), env, (tableSettings, tableEnv, commitThread, handoffs) -> {
+      SinkTask task = SinkTask.open(tableSettings, tableEnv, commitThread, handoffs);
       peakOpen.accumulateAndGet(faults.catalogsOpened.get() - faults.catalogsClosed.get(), Math::max);
       return task;
     });
@@ -105,7 +91,7 @@ class RoutingEvictionTest {
 
     assertThat(recorder.failed).as("the incoming tuple is not blamed for the eviction").isEmpty();
     assertThat(recorder.ackedIds()).as("the evicted table's batch committed before its close failed").containsExactly(1L);
-    assertThat(TestTables.ids(catalog.loadTable(TableIdentifier.of("db", "events_eu")))).containsExactly(1L);
+    assertThat(TestTables.ids(fixture.table("db", "events_eu"))).containsExactly(1L);
     assertThat(recorder.errors).extracting(Throwable::getMessage).noneMatch(m -> m.contains("Cannot open table"));
     assertThat(sink.openTables()).containsExactly("db.events_us");
     assertThat(peakOpen.get()).as("catalogs open at once under a bound of 1").isEqualTo(1);
@@ -121,7 +107,7 @@ class RoutingEvictionTest {
       sink.execute(event(i, regions[i]));
     }
     assertThat(peakOpen.get()).isEqualTo(2);
-    assertThat(registry.counter("iceberg-tables-evicted").getCount()).isEqualTo(3);
+    assertThat(fixture.registry.counter("iceberg-tables-evicted").getCount()).isEqualTo(3);
     assertThat(recorder.failed).isEmpty();
     sink.close();
   }
@@ -137,7 +123,7 @@ class RoutingEvictionTest {
     assertThat(faults.catalogsOpened.get()).as("one catalog open for three tuples").isEqualTo(1);
 
     faults.bringUp();
-    clock.addAndGet(RoutedSinkTask.FAILED_OPEN_RETRY_MILLIS);
+    fixture.clock.addAndGet(RoutedSinkTask.FAILED_OPEN_RETRY_MILLIS);
     sink.execute(event(3, "eu"));
     assertThat(recorder.failedIds()).containsExactly(0L, 1L, 2L);
     assertThat(sink.openTables()).containsExactly("db.events_eu");

@@ -23,26 +23,16 @@ import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.codahale.metrics.MetricRegistry;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.IcebergOptions;
-import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
-import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
-import org.apache.storm.iceberg.kernel.task.SinkTask;
-import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.RecordingCollector;
-import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.Tuples;
 import org.apache.storm.tuple.Tuple;
@@ -58,34 +48,28 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RoutingGuardsTest {
   @TempDir Path dir;
-  final AtomicLong clock = new AtomicLong(1_000_000);
-  final RecordingCollector recorder = new RecordingCollector();
   final Tuples tuples = new Tuples("id", "region", "event_time", "payload", "kind");
-  final Faults faults = Faults.create();
-  Map<String, String> catalogProperties;
-  Catalog catalog;
+  RoutingFixture fixture;
+  RecordingCollector recorder;
+  Faults faults;
 
   @BeforeEach
   void start() {
-    Map<String, String> hadoop = TestCatalogs.hadoop(dir);
-    catalogProperties = FaultInjectingCatalog.properties(hadoop, faults);
-    catalog = TestCatalogs.load(hadoop);
+    fixture = new RoutingFixture(dir);
+    recorder = fixture.recorder;
+    faults = fixture.faults;
   }
 
   IcebergOptions.Builder options() {
-    return new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
-        .withTableRouter("field", Map.of("template", "db.events_{kind}"))
-        .withAutoCreate(TestTables.SCHEMA, PartitionSpec.unpartitioned()).withCommitIntervalRecords(1_000);
+    return fixture.options("db.events_{kind}");
   }
 
   RoutedSinkTask open(IcebergOptions options, Map<String, Object> topologyConfig) {
-    TaskEnvironment env = new TaskEnvironment(RoutingTest.TASK, recorder.collector(), clock::get,
-        SinkMetrics.detached(new MetricRegistry(), clock::get), topologyConfig);
-    return RoutedSinkTask.open(settings(options), env, SinkTask::open);
+    return fixture.open(options, topologyConfig);
   }
 
   RoutedSinkTask open(IcebergOptions options) {
-    return open(options, Map.of());
+    return fixture.open(options);
   }
 
   Tuple event(Object id, Object kind) {
@@ -144,10 +128,10 @@ class RoutingGuardsTest {
     RoutedSinkTask sink = open(options().build());
     sink.execute(event(1L, "eu"));
     sink.execute(event(2L, "us"));
-    clock.addAndGet(IcebergOptions.DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS);
+    fixture.clock.addAndGet(IcebergOptions.DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS);
     sink.execute(tuples.tick());
     assertThat(recorder.ackedIds()).containsExactlyInAnyOrder(1L, 2L);
-    assertThat(TestTables.ids(catalog.loadTable(TableIdentifier.of("db", "events_us")))).containsExactly(2L);
+    assertThat(TestTables.ids(fixture.table("db", "events_us"))).containsExactly(2L);
     sink.close();
   }
 
@@ -162,5 +146,20 @@ class RoutingGuardsTest {
     assertThat(recorder.emitted).filteredOn(e -> e.stream().equals("bad")).hasSize(2);
     assertThat(recorder.failed).hasSize(8);
     sink.close();
+  }
+
+  @Test
+  void aTopologyWarningIsLoggedOncePerTaskNotOncePerTable() {
+    Map<String, Object> conf = Map.of(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 30, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 1,
+        Config.TOPOLOGY_MAX_SPOUT_PENDING, 500);
+    try (org.apache.storm.iceberg.testing.LogCapture log = new org.apache.storm.iceberg.testing.LogCapture()) {
+      RoutedSinkTask sink = open(options().build(), conf);
+      sink.execute(event(1L, "eu"));
+      sink.execute(event(2L, "us"));
+      sink.execute(event(3L, "ap"));
+      assertThat(sink.openTables()).hasSize(3);
+      assertThat(log.lines).filteredOn(line -> line.contains("topology.max.spout.pending (500 per spout task")).hasSize(1);
+      sink.close();
+    }
   }
 }

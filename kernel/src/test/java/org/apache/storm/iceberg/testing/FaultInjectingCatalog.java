@@ -272,6 +272,7 @@ public class FaultInjectingCatalog implements Catalog, SupportsNamespaces, java.
     @Override
     public void commit(TableMetadata base, TableMetadata metadata) {
       faults.duringCommit.run();
+      faults.duringTableCommit.accept(identifier.toString());
       faults.late.onCatalogCall();
       if (faults.unreachable()) {
         throw unreachable();

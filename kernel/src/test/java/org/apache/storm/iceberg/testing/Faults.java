@@ -70,6 +70,8 @@ public final class Faults {
   public volatile boolean hidePrefixListing;
   /** Runs inside every commit, before it reaches the catalog: to look at the sink mid-commit. */
   public volatile Runnable duringCommit = () -> {};
+  /** Runs inside every commit after {@link #duringCommit}, told the table's name ({@code db.events}): to slow one table. */
+  public volatile java.util.function.Consumer<String> duringTableCommit = table -> {};
   /** Runs after a commit {@link CommitFault#UNKNOWN_AFTER} applied, before its lost answer is thrown. */
   public volatile Runnable afterAppliedCommit = () -> {};
   /**

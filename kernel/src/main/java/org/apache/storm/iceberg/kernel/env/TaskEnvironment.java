@@ -65,6 +65,11 @@ public record TaskEnvironment(
     return new TaskEnvironment(task, collector, clock, metrics, topologyConfig, window);
   }
 
+  /** This environment for one table of a routing task: the table's pending batches count in this task's gauges. */
+  public TaskEnvironment forTable() {
+    return new TaskEnvironment(task, collector, clock, metrics.forTable(), topologyConfig, deadLetterWindow);
+  }
+
   /** An environment outside Storm: metrics in a registry of their own, an empty configuration. */
   public static TaskEnvironment detached(TaskIdentity task, OutputCollector collector, LongSupplier clock) {
     return new TaskEnvironment(task, collector, clock, SinkMetrics.detached(new MetricRegistry(), clock), Map.of());

@@ -64,6 +64,8 @@ public final class SinkMetrics {
   private volatile long oldestPendingSinceMillis = -1;
   private volatile int committingDataFiles;
   private volatile long oldestCommittingSinceMillis = -1;
+  /** A routing task's tables, each with its own pending state, which the task's gauges add up. */
+  private final java.util.List<SinkMetrics> tables = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private SinkMetrics(IMetricsContext context, LongSupplier clock) {
     this.clock = clock;
@@ -86,8 +88,47 @@ public final class SinkMetrics {
     this.recordsDeadLettered = context.registerCounter("iceberg-records-dead-lettered");
     this.deadLetterLimitExceeded = context.registerCounter("iceberg-dead-letter-limit-exceeded");
     this.tablesEvicted = context.registerCounter("iceberg-tables-evicted");
-    context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) () -> pendingDataFiles + committingDataFiles);
+    context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) this::pendingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
+  }
+
+  /** One table's metrics in a routing task: the task's counters, a pending state of its own. */
+  private SinkMetrics(SinkMetrics task) {
+    this.clock = task.clock;
+    this.recordsWritten = task.recordsWritten;
+    this.dataFilesSealed = task.dataFilesSealed;
+    this.sealLatency = task.sealLatency;
+    this.dataFilesCommitted = task.dataFilesCommitted;
+    this.bytesCommitted = task.bytesCommitted;
+    this.commitLatency = task.commitLatency;
+    this.commitFailures = task.commitFailures;
+    this.commitsResolvedAfterError = task.commitsResolvedAfterError;
+    this.walEntriesDropped = task.walEntriesDropped;
+    this.batchesExpired = task.batchesExpired;
+    this.fieldsUnmatched = task.fieldsUnmatched;
+    this.tableDropped = task.tableDropped;
+    this.transactionsSkipped = task.transactionsSkipped;
+    this.txidRegressions = task.txidRegressions;
+    this.duplicatesSkipped = task.duplicatesSkipped;
+    this.offsetRegressions = task.offsetRegressions;
+    this.recordsDeadLettered = task.recordsDeadLettered;
+    this.deadLetterLimitExceeded = task.deadLetterLimitExceeded;
+    this.tablesEvicted = task.tablesEvicted;
+  }
+
+  /**
+   * Metrics for one table of a routing task: they count into this task's counters, and the table's
+   * pending batches count in this task's pending gauges until {@link #tableClosed}.
+   */
+  public SinkMetrics forTable() {
+    SinkMetrics table = new SinkMetrics(this);
+    tables.add(table);
+    return table;
+  }
+
+  /** A table's metrics from {@link #forTable} no longer count in the pending gauges. */
+  public void tableClosed(SinkMetrics table) {
+    tables.remove(table);
   }
 
   /** Registers the metrics with a task's context (its TopologyContext). */
@@ -223,68 +264,29 @@ public final class SinkMetrics {
     oldestCommittingSinceMillis = sinceMillis;
   }
 
+  int pendingDataFiles() {
+    int files = pendingDataFiles + committingDataFiles;
+    for (SinkMetrics table : tables) {
+      files += table.pendingDataFiles();
+    }
+    return files;
+  }
+
   long oldestPendingAgeMillis() {
-    long open = oldestPendingSinceMillis;
-    long committing = oldestCommittingSinceMillis;
-    long since = open < 0 ? committing : committing < 0 ? open : Math.min(open, committing);
+    long since = oldestSinceMillis();
     return since < 0 ? 0 : Math.max(0, clock.getAsLong() - since);
   }
 
-  /** Metrics v2 over a plain Dropwizard registry; the deprecated v1 methods are not used. */
-  private static final class RegistryContext implements IMetricsContext {
-    private final MetricRegistry registry;
-
-    RegistryContext(MetricRegistry registry) {
-      this.registry = registry;
+  /** When the oldest batch not yet committed (of every table, in a routing task) opened; -1 for none. */
+  private long oldestSinceMillis() {
+    long since = -1;
+    for (long each : new long[] {oldestPendingSinceMillis, oldestCommittingSinceMillis}) {
+      since = each >= 0 && (since < 0 || each < since) ? each : since;
     }
-
-    @Override
-    public <T extends org.apache.storm.metric.api.IMetric> T registerMetric(String name, T metric, int bucketSecs) {
-      throw new UnsupportedOperationException("metrics v1");
+    for (SinkMetrics table : tables) {
+      long each = table.oldestSinceMillis();
+      since = each >= 0 && (since < 0 || each < since) ? each : since;
     }
-
-    @Override
-    public org.apache.storm.metric.api.ReducedMetric registerMetric(
-        String name, org.apache.storm.metric.api.IReducer reducer, int bucketSecs) {
-      throw new UnsupportedOperationException("metrics v1");
-    }
-
-    @Override
-    public org.apache.storm.metric.api.CombinedMetric registerMetric(
-        String name, org.apache.storm.metric.api.ICombiner combiner, int bucketSecs) {
-      throw new UnsupportedOperationException("metrics v1");
-    }
-
-    @Override
-    public Timer registerTimer(String name) {
-      return registry.timer(name);
-    }
-
-    @Override
-    public com.codahale.metrics.Histogram registerHistogram(String name) {
-      return registry.histogram(name);
-    }
-
-    @Override
-    public com.codahale.metrics.Meter registerMeter(String name) {
-      return registry.meter(name);
-    }
-
-    @Override
-    public Counter registerCounter(String name) {
-      return registry.counter(name);
-    }
-
-    @Override
-    public <T> Gauge<T> registerGauge(String name, Gauge<T> gauge) {
-      // A task opened again over the same registry (a restart, in a test or a tool) reports its own gauges.
-      registry.remove(name);
-      return registry.register(name, gauge);
-    }
-
-    @Override
-    public void registerMetricSet(String prefix, com.codahale.metrics.MetricSet set) {
-      registry.register(prefix, set);
-    }
+    return since;
   }
 }

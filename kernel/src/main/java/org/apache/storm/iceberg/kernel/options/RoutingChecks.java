@@ -51,11 +51,6 @@ public final class RoutingChecks {
             + " (no empty parts), got '" + namespace + "'");
       }
     }
-    if (settings.commits().maxPendingCommits() != SinkSettings.Commits.DEFAULT_MAX_PENDING_COMMITS) {
-      throw new IllegalArgumentException("withMaxPendingCommits(" + settings.commits().maxPendingCommits() + ") cannot be"
-          + " combined with withTableRouter: a routing IcebergBolt commits each table on its executor thread, one"
-          + " table after another, and keeps no sealed batch waiting; remove withMaxPendingCommits");
-    }
     if (settings.sourcePositions() != null) {
       throw new IllegalArgumentException("withSourcePositions cannot be combined with withTableRouter: each table's"
           + " commits record the source offsets they hold as ranges per partition, and a router that spreads one"

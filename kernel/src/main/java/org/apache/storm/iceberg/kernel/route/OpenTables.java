@@ -35,12 +35,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The per-table tasks a routing task holds (a {@code SinkTask} writing each table, or a {@code
  * CommitterTask} committing it), at most {@code max} at any moment, least recently used first:
- * opening one more first seals, commits and closes the least recently used ({@link
- * TableTask#sealNow}), so its tuples are settled (acked when the commit lands) before it goes. An
- * eviction that fails (its seal or its catalog's close throws) is logged and reported on its own;
- * the table is gone either way, and the table being opened is not blamed for it. A table that failed
- * to open is not tried again for a while ({@link FailedOpens}). Not thread-safe: one executor thread
- * owns it.
+ * opening one more first hands off what the least recently used holds ({@link TableTask#sealNow}),
+ * waits for the commits that started ({@link TableTask#settleHandedOff}) and closes it, so its
+ * tuples are settled (acked when the commit lands) before it goes. An eviction that fails (its seal
+ * or its catalog's close throws) is logged and reported on its own; the table is gone either way, and
+ * the table being opened is not blamed for it. A table that failed to open is not tried again for a
+ * while ({@link FailedOpens}). Not thread-safe: one executor thread owns it.
  */
 final class OpenTables<T extends TableTask> {
   private static final Logger LOG = LoggerFactory.getLogger(OpenTables.class);
@@ -49,18 +49,23 @@ final class OpenTables<T extends TableTask> {
   private final Function<String, T> opener;
   private final TaskEnvironment env;
   private final FailedOpens failedOpens;
+  private final Consumer<T> onClose;
   /** Access-ordered: the least recently used table first. */
   private final LinkedHashMap<String, T> tasks = new LinkedHashMap<>(16, 0.75f, true);
   private long evictions;
   /** The open tasks as of the last open or eviction, for {@link #abandonAll} on another thread. */
   private volatile List<T> published = List.of();
 
-  /** @param retryMillis how long a table that failed to open fails again at once, without a catalog call */
-  OpenTables(int max, Function<String, T> opener, TaskEnvironment env, long retryMillis) {
+  /**
+   * @param retryMillis how long a table that failed to open fails again at once, without a catalog call
+   * @param onClose told of each task just before it closes (evicted or not)
+   */
+  OpenTables(int max, Function<String, T> opener, TaskEnvironment env, long retryMillis, Consumer<T> onClose) {
     this.max = max;
     this.opener = opener;
     this.env = env;
     this.failedOpens = new FailedOpens(retryMillis);
+    this.onClose = onClose;
   }
 
   /** The task writing {@code table} when it is open (it becomes the most recently used), else null. */
@@ -110,9 +115,12 @@ final class OpenTables<T extends TableTask> {
     RuntimeException failure = null;
     try {
       entry.getValue().sealNow();
+      // Closing interrupts a commit still running and drops one not started: let them end first.
+      entry.getValue().settleHandedOff();
     } catch (RuntimeException e) {
       failure = e;
     }
+    onClose.accept(entry.getValue());
     try {
       entry.getValue().close();
     } catch (RuntimeException e) {
@@ -132,6 +140,11 @@ final class OpenTables<T extends TableTask> {
   /** The open tasks, least recently used first; a copy, so the caller may seal while it iterates. */
   List<T> all() {
     return new ArrayList<>(tasks.values());
+  }
+
+  /** Runs {@code action} on every open task, least recently used first; {@code action} must not open or close one. */
+  void forEach(Consumer<T> action) {
+    tasks.values().forEach(action);
   }
 
   /** The open tables' names, least recently used first. */
@@ -154,7 +167,10 @@ final class OpenTables<T extends TableTask> {
     List<T> open = all();
     tasks.clear();
     published = List.of();
-    each(open, TableTask::close);
+    each(open, task -> {
+      onClose.accept(task);
+      task.close();
+    });
   }
 
   private static <T extends TableTask> void each(List<T> open, Consumer<T> close) {

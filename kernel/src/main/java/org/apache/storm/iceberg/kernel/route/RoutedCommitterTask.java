@@ -61,8 +61,8 @@ public final class RoutedCommitterTask implements WritingTask {
     SinkSettings.Routing routing = settings.routing();
     this.check = new RouteCheck(routing.allowedNamespaces());
     this.env = env;
-    this.tables = new OpenTables<>(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env), env,
-        RoutedSinkTask.FAILED_OPEN_RETRY_MILLIS);
+    this.tables = new OpenTables<>(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env.forTable()),
+        env, RoutedSinkTask.FAILED_OPEN_RETRY_MILLIS, task -> env.metrics().tableClosed(task.metrics()));
   }
 
   /**

@@ -19,10 +19,12 @@
 
 package org.apache.storm.iceberg.kernel.route;
 
-import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.kernel.task.CommitThread;
+import org.apache.storm.iceberg.kernel.task.HandoffTimes;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.UnroutableTuples;
 import org.apache.storm.iceberg.kernel.task.WriterChecks;
@@ -43,7 +45,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>One seal covers every table: when any table's batch seals (a threshold it crossed, or a tick
  * once it is old enough), every other table with records is sealed and committed too, each in its
- * own commit. Ticks reach every open table.
+ * own commit. Ticks reach every open table. A table with {@code withMaxPendingCommits} commits still
+ * pending is left out of a seal and of ticks, so the executor never waits for it there: its batch
+ * stays open and joins a later seal (its own size thresholds still seal it, and then the executor
+ * waits for its oldest commit, as an unrouted task does: that keeps memory bounded).
+ *
+ * <p>Commits run off the executor thread ({@link RoutedCommits}): each table's in seal order, the
+ * tables' side by side on the task's commit threads. Every call first settles (acks or fails, on
+ * this thread) every table's commits that ended. The tables share one {@link HandoffTimes}: a wait
+ * on any table's commit dates the next batch of every table. A table is evicted only once its
+ * commits have ended and settled ({@link OpenTables}).
  *
  * <p>Recovery: a table's WAL scope is the table's own, so a task finds the entries an earlier task
  * left in a table when it opens that table, and drops them as an unrouted sink does at prepare,
@@ -64,13 +75,20 @@ public final class RoutedSinkTask implements WritingTask {
   /** How long a table that failed to open is not tried again: its tuples meanwhile fail (or are bad routes) at once. */
   public static final long FAILED_OPEN_RETRY_MILLIS = 10_000;
 
+  /** Opens one table's sink task, committing on {@code commitThread} and dating batches by {@code handoffs}. */
+  @FunctionalInterface
+  public interface TableOpener {
+    SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread, HandoffTimes handoffs);
+  }
+
   private final TableRouter router;
   private final RouteCheck check;
   private final UnroutableTuples unroutable;
   private final TaskEnvironment env;
   private final OpenTables<SinkTask> tables;
+  private final RoutedCommits commits;
 
-  private RoutedSinkTask(SinkSettings settings, TaskEnvironment taskEnv, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
+  private RoutedSinkTask(SinkSettings settings, TaskEnvironment taskEnv, Supplier<CommitThread> threads, TableOpener opener) {
     // One dead-letter window for the task: opening and closing tables must not reset it.
     TaskEnvironment env = UnroutableTuples.sharedEnvironment(settings, taskEnv);
     // Checked once here, at prepare: a table's own open runs them again, but only when a tuple comes.
@@ -80,26 +98,46 @@ public final class RoutedSinkTask implements WritingTask {
     this.check = new RouteCheck(routing.allowedNamespaces());
     this.unroutable = UnroutableTuples.of(settings, env);
     this.env = env;
-    this.tables = new OpenTables<>(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env), env,
-        FAILED_OPEN_RETRY_MILLIS);
+    this.commits = new RoutedCommits(threads.get());
+    HandoffTimes handoffs = new HandoffTimes(env.clock());
+    this.tables = new OpenTables<>(routing.maxOpenTables(),
+        table -> opener.open(settings.forTable(table), env.forTable(), commits.forTable(), handoffs), env,
+        FAILED_OPEN_RETRY_MILLIS, task -> env.metrics().tableClosed(task.metrics()));
+  }
+
+  /** {@code IcebergBolt}'s routing task: commits on {@link RoutedCommits#THREADS} threads of its own. */
+  public static RoutedSinkTask openPipelined(SinkSettings settings, TaskEnvironment env) {
+    String name = "iceberg-commit-" + env.task().component() + "-" + env.task().taskIndex();
+    return open(settings, env, () -> CommitThread.dedicated(name, RoutedCommits.THREADS), SinkTask::open);
   }
 
   /**
-   * Opens a routing task; no table is opened until a tuple routes to it.
+   * Opens a routing task that commits each table's batch as it seals, on the calling thread; no
+   * table is opened until a tuple routes to it.
    *
    * @param opener opens the sink task of one table, from settings naming it: {@code SinkTask::open}
-   *     for {@code IcebergBolt}, {@code SinkTask::openWriter} for {@code IcebergWriterBolt}, whose
-   *     tables' batches each emit a descriptor naming their table
+   *     for {@code IcebergBolt}, {@code SinkTask.openWriter} for {@code IcebergWriterBolt}, whose
+   *     tables' batches each emit a descriptor naming their table (and commit nothing)
    */
-  public static RoutedSinkTask open(SinkSettings settings, TaskEnvironment env, BiFunction<SinkSettings, TaskEnvironment, SinkTask> opener) {
-    return new RoutedSinkTask(settings, env, opener);
+  public static RoutedSinkTask open(SinkSettings settings, TaskEnvironment env, TableOpener opener) {
+    return open(settings, env, CommitThread::inline, opener);
+  }
+
+  /** As above, committing on {@code threads}, made once the checks at prepare passed. */
+  public static RoutedSinkTask open(SinkSettings settings, TaskEnvironment env, Supplier<CommitThread> threads, TableOpener opener) {
+    return new RoutedSinkTask(settings, env, threads, opener);
   }
 
   @Override
   public void execute(Tuple tuple) {
+    // Acks and fails on this thread only: every table's ended commits, whatever this tuple is for.
+    tables.forEach(task -> task.commits().settleCompleted());
     if (TupleUtils.isTick(tuple)) {
       boolean sealed = false;
       for (SinkTask task : tables.all()) {
+        if (task.commits().atBound()) {
+          continue; // its seal would wait for its oldest commit: its batch joins a later seal
+        }
         long seals = task.seals();
         task.execute(tuple);
         sealed |= task.seals() != seals;
@@ -158,10 +196,12 @@ public final class RoutedSinkTask implements WritingTask {
     }
   }
 
-  /** Seals every table with records, each committed on its own. */
+  /** Seals every table with records, each committed on its own, except those at their bound of pending commits. */
   private void sealAll() {
     for (SinkTask task : tables.all()) {
-      task.sealNow();
+      if (!task.commits().atBound()) {
+        task.sealNow();
+      }
     }
   }
 
@@ -177,11 +217,17 @@ public final class RoutedSinkTask implements WritingTask {
 
   @Override
   public void abandon() {
+    commits.stop();
     tables.abandonAll();
   }
 
+  /**
+   * Stops the commit threads (commits not started never start, running ones are interrupted), then
+   * closes every table, which settles what ended (docs/ROUTING.md).
+   */
   @Override
   public void close() {
+    commits.stop();
     tables.closeAll();
   }
 }

@@ -23,6 +23,7 @@ import java.util.function.LongSupplier;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.seal.TimedSealPolicies;
 import org.apache.storm.iceberg.spi.BatchStats;
 import org.apache.storm.iceberg.spi.SealPolicy;
 import org.apache.storm.task.OutputCollector;
@@ -33,7 +34,7 @@ import org.apache.storm.task.OutputCollector;
  * remembering when the executor stopped taking tuples to do that ({@link HandoffTimes}). One
  * executor thread owns it.
  */
-final class BatchSealer {
+final class BatchSealer implements PendingCommits {
   private final SealPolicy[] policies;
   private final SealedBatchHandler handler;
   private final OutputCollector collector;
@@ -41,19 +42,26 @@ final class BatchSealer {
   private final SinkMetrics metrics;
   private final HandoffTimes handoffs;
   private final int recordsPerClockRead;
+  private final boolean timedSealsWait;
   private long lastClockMillis;
   private int recordsSinceClockRead;
 
-  /** Reads {@code clock} at most every {@code recordsPerClockRead} records (and on every {@link #readClock}). */
+  /**
+   * Reads {@code clock} at most every {@code recordsPerClockRead} records (and on every {@link
+   * #readClock}). Unless {@code timedSealsWait}, a policy that reads time does not seal while the
+   * handler is at its bound (the seal would only wait for an earlier commit): the batch seals once
+   * that commit ended. Size policies always seal, and wait: they bound memory.
+   */
   BatchSealer(SealPolicy[] policies, SealedBatchHandler handler, OutputCollector collector, LongSupplier clock,
-      SinkMetrics metrics, int recordsPerClockRead) {
+      SinkMetrics metrics, HandoffTimes handoffs, int recordsPerClockRead, boolean timedSealsWait) {
     this.policies = policies;
     this.handler = handler;
     this.collector = collector;
     this.clock = clock;
     this.metrics = metrics;
-    this.handoffs = new HandoffTimes(clock);
+    this.handoffs = handoffs;
     this.recordsPerClockRead = recordsPerClockRead;
+    this.timedSealsWait = timedSealsWait;
   }
 
   /** Reads the clock, and publishes the records written since the last read to their counter. */
@@ -81,7 +89,7 @@ final class BatchSealer {
     }
     BatchStats stats = batch.stats(nowMillis);
     for (SealPolicy policy : policies) {
-      if (policy.shouldSeal(stats)) {
+      if (policy.shouldSeal(stats) && (timedSealsWait || !TimedSealPolicies.readsTime(policy) || !handler.atBound())) {
         return true;
       }
     }
@@ -106,7 +114,18 @@ final class BatchSealer {
   }
 
   /** Waits until every batch handed over is settled (acked or failed). */
-  void settleAll() {
+  @Override
+  public void settleAll() {
     handoffs.during(handler::settleAll);
+  }
+
+  @Override
+  public void settleCompleted() {
+    handler.settleCompleted();
+  }
+
+  @Override
+  public boolean atBound() {
+    return handler.atBound();
   }
 }

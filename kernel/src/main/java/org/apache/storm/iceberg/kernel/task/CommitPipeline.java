@@ -146,6 +146,12 @@ final class CommitPipeline implements SealedBatchHandler {
   }
 
   @Override
+  public boolean atBound() {
+    settleCompleted();
+    return pending.size() >= maxPending;
+  }
+
+  @Override
   public void settleAll() {
     while (!pending.isEmpty()) {
       if (!settleOldest()) {

@@ -68,8 +68,18 @@ public interface CommitThread {
 
   /** A daemon thread of its own, named {@code name}. */
   static CommitThread dedicated(String name) {
-    ExecutorService thread = Executors.newSingleThreadExecutor(runnable -> {
-      Thread t = new Thread(runnable, name);
+    return dedicated(name, 1);
+  }
+
+  /**
+   * {@code threads} daemon threads of its own, named {@code name-1}, {@code name-2}... ({@code
+   * name} alone for one), running commits given in that order but several at once: for callers
+   * that keep their own order (a routing task keeps each table's).
+   */
+  static CommitThread dedicated(String name, int threads) {
+    java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+    ExecutorService thread = Executors.newFixedThreadPool(threads, runnable -> {
+      Thread t = new Thread(runnable, threads == 1 ? name : name + "-" + made.incrementAndGet());
       t.setDaemon(true);
       return t;
     });

@@ -27,13 +27,16 @@ import java.util.function.LongSupplier;
  * While the executor waits it takes nothing from its queue, so a tuple taken within one wait's
  * duration after it ended is taken to have waited since the wait began: its commit deadline then
  * counts from there, not from when the executor got to it.
+ *
+ * <p>One per executor thread: a routing task's tables share one, so a wait on one table's commit
+ * dates the next batch of every table.
  */
-final class HandoffTimes {
+public final class HandoffTimes {
   private final LongSupplier clock;
   private long startMillis;
   private long endMillis;
 
-  HandoffTimes(LongSupplier clock) {
+  public HandoffTimes(LongSupplier clock) {
     this.clock = clock;
   }
 

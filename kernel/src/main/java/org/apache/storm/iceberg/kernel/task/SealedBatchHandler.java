@@ -39,6 +39,11 @@ interface SealedBatchHandler {
   /** Settles every batch handed over, waiting as long as it takes (unless interrupted). */
   default void settleAll() {}
 
+  /** Whether {@link #handle} would now wait for an earlier batch first; settles those that ended. */
+  default boolean atBound() {
+    return false;
+  }
+
   /** The task stops: settles what ends within {@code waitMillis}, leaves the rest un-acked. */
   default void close(long waitMillis) {}
 

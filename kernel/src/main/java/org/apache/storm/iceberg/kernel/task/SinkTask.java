@@ -83,7 +83,7 @@ public final class SinkTask implements TableTask {
   private OpenBatch<?> batch;
   private long seals;
 
-  private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env) {
+  private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env, HandoffTimes handoffs, boolean routed) {
     OpenedTable opened = parts.opened();
     this.catalog = opened.catalog();
     this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup(), parts.deadLetters(),
@@ -98,7 +98,7 @@ public final class SinkTask implements TableTask {
     this.metrics = env.metrics();
     boolean staleClockIsSeen = !receivesTicks(env) && parts.policies().stream().anyMatch(TimedSealPolicies::readsTime);
     this.sealer = new BatchSealer(parts.policies().toArray(new SealPolicy[0]), handler, collector, env.clock(), metrics,
-        staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ);
+        handoffs, staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ, !routed);
   }
 
   private static boolean receivesTicks(TaskEnvironment env) {
@@ -124,7 +124,17 @@ public final class SinkTask implements TableTask {
 
   /** As {@link #open(SinkSettings, TaskEnvironment)}, committing on {@code commitThread} ({@link CommitPipeline}). */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
-    return create(settings, env, (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
+    return create(settings, env, new HandoffTimes(env.clock()), false,
+        (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
+  }
+
+  /**
+   * One table of a routing task: as above, dating its batches by {@code handoffs}, which the tables
+   * share, and sealing on a time threshold only when that would not wait for its own earlier commit.
+   */
+  public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread, HandoffTimes handoffs) {
+    return create(settings, env, handoffs, true,
+        (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
   }
 
   /** A committing task outside Storm, with its own metrics and the system clock, committing as it seals. */
@@ -147,7 +157,8 @@ public final class SinkTask implements TableTask {
    * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
    */
   public static SinkTask openWriter(SinkSettings settings, TaskEnvironment env) {
-    return create(settings, env, (opened, lifecycle) -> new DescriptorEmitter(opened.table(), settings.target().table(), env));
+    return create(settings, env, new HandoffTimes(env.clock()), false,
+        (opened, lifecycle) -> new DescriptorEmitter(opened.table(), settings.target().table(), env));
   }
 
   public static SinkTask openWriter(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
@@ -157,14 +168,21 @@ public final class SinkTask implements TableTask {
   private static SinkTask create(
       SinkSettings settings,
       TaskEnvironment env,
+      HandoffTimes handoffs,
+      boolean routed,
       java.util.function.BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
-    return TaskParts.open(settings, env,
-        parts -> new SinkTask(parts, handlerFactory.apply(parts.opened(), parts.lifecycle()), env));
+    return TaskParts.open(settings, env, routed,
+        parts -> new SinkTask(parts, handlerFactory.apply(parts.opened(), parts.lifecycle()), env, handoffs, routed));
   }
 
   /** This task's metrics. */
   public SinkMetrics metrics() {
     return metrics;
+  }
+
+  /** The commits it handed over and has not settled. */
+  public PendingCommits commits() {
+    return sealer;
   }
 
   public void execute(Tuple tuple) {
@@ -249,6 +267,11 @@ public final class SinkTask implements TableTask {
     if (batch != null && !batch.isEmpty()) {
       sealAndHandOff();
     }
+  }
+
+  @Override
+  public void settleHandedOff() {
+    sealer.settleAll();
   }
 
   /** How many batches this task has sealed (or tried to); a routing task watches it to seal every table at once. */

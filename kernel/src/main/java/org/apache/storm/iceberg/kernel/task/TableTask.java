@@ -30,4 +30,11 @@ public interface TableTask extends WritingTask {
    * its pending descriptors' files.
    */
   void sealNow();
+
+  /**
+   * Waits for the hand-offs that {@link #sealNow} and earlier seals started on other threads (a
+   * writing task's commits on a commit thread), settling their tuples; a task that hands off on the
+   * calling thread has none.
+   */
+  default void settleHandedOff() {}
 }

@@ -48,10 +48,14 @@ record TaskParts(
 
   /**
    * Checks the topology configuration, opens the table (auto-creating it when configured), resolves
-   * the providers on this worker's classpath, and builds the task from the parts.
+   * the providers on this worker's classpath, and builds the task from the parts. A table of a
+   * routing task ({@code routedTable}) skips the table-free checks: its task ran them at prepare, and
+   * running them again would repeat their warnings at every table open.
    */
-  static <T> T open(SinkSettings settings, TaskEnvironment env, Function<TaskParts, T> task) {
-    Path spillDirectory = WriterChecks.beforeAnyTable(settings, env);
+  static <T> T open(SinkSettings settings, TaskEnvironment env, boolean routedTable, Function<TaskParts, T> task) {
+    Path spillDirectory = routedTable
+        ? org.apache.storm.iceberg.kernel.ack.Holders.requireSpillDirectory(settings.spillPath())
+        : WriterChecks.beforeAnyTable(settings, env);
     return OpenedTable.open(settings.target()).build(opened -> {
       TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), env.metrics());
       List<SealPolicy> policies = SealPolicies.of(settings, opened.loader());
