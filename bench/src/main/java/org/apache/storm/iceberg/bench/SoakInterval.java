@@ -51,7 +51,8 @@ record SoakInterval(
    * A figure the soak checks for flatness: the last interval against the second (the first holds the
    * topology's start), within {@code relative} of it plus {@code absolute} (noise on a shared
    * machine), and no steady trend (every interval from the second on worse than the one before,
-   * by more than {@code absolute} in all).
+   * by more than {@code absolute} in all). The acked rate is held against the offered rate instead:
+   * the sink keeps up with the load, whatever burst the second interval caught up on.
    */
   enum Metric {
     ACKED("records/s", SoakInterval::ackedPerSecond, false, 0.20, 0),
@@ -79,14 +80,17 @@ record SoakInterval(
 
     /** How the rule reads, for the report. */
     String rule() {
+      if (this == ACKED) {
+        return String.format(java.util.Locale.ROOT, "last ≥ offered × %.2f", 1 - relative);
+      }
       return growthIsBad
           ? String.format(java.util.Locale.ROOT, "last ≤ second × %.2f + %s", 1 + relative, (absolute == Math.rint(absolute) ? Long.toString((long) absolute) : Double.toString(absolute)))
           : String.format(java.util.Locale.ROOT, "last ≥ second × %.2f", 1 - relative);
     }
 
-    /** Whether {@code intervals} (at least two) hold this figure flat. */
-    boolean flat(List<SoakInterval> intervals) {
-      double second = value.applyAsDouble(intervals.get(Math.min(1, intervals.size() - 1)));
+    /** Whether {@code intervals} (at least two), offered {@code offeredPerSecond}, hold this figure flat. */
+    boolean flat(List<SoakInterval> intervals, double offeredPerSecond) {
+      double second = this == ACKED ? offeredPerSecond : value.applyAsDouble(intervals.get(Math.min(1, intervals.size() - 1)));
       double last = value.applyAsDouble(intervals.get(intervals.size() - 1));
       boolean within = growthIsBad ? last <= second * (1 + relative) + absolute : last >= second * (1 - relative) - absolute;
       return within && !trending(intervals);
