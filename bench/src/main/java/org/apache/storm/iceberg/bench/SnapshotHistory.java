@@ -47,7 +47,11 @@ import org.apache.storm.iceberg.kernel.position.Positions;
  *
  * <ul>
  *   <li>{@code find landed}: the settler finds a commit that landed (at the branch's head);
- *   <li>{@code find not landed}: the settler looks for a commit that did not land, attempted just now;
+ *   <li>{@code find not landed}: the settler looks for a commit that did not land, attempted just now
+ *       on the branch's head (the retry's validator walks the same snapshots);
+ *   <li>{@code find not landed, restart (time bound only)}: a restarting task describes a stale WAL
+ *       entry, which records when it was written but not the head: every snapshot of the last ten
+ *       minutes is walked;
  *   <li>{@code positions, sink at head}: a batch open reads the sink's committed source positions,
  *       its newest commit being the branch's head;
  *   <li>{@code positions, sink at first snapshot}: the same, the sink's newest commit being the
@@ -92,10 +96,16 @@ public final class SnapshotHistory {
       long now = System.currentTimeMillis();
       String params = "snapshots=" + snapshots;
       results.add("SnapshotLookup", params, "build seconds", 1, buildSeconds, "s");
+      // A commit attempted on the head's parent that landed as the head; one attempted on the head that did not land.
+      SnapshotLookup.Window landedWindow = new SnapshotLookup.Window(table.currentSnapshot().parentId(), now);
       results.add("SnapshotLookup", params, "find landed", 1,
-          micros(() -> nonNull(SnapshotLookup.find(table, CommitBranch.MAIN, headCommitId, now))), "us/call");
+          micros(() -> nonNull(SnapshotLookup.find(table, CommitBranch.MAIN, headCommitId, landedWindow))), "us/call");
+      SnapshotLookup.Window onHead = SnapshotLookup.Window.attemptedOn(table, CommitBranch.MAIN, now);
       results.add("SnapshotLookup", params, "find not landed", 1,
-          micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), now))), "us/call");
+          micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), onHead))), "us/call");
+      SnapshotLookup.Window timeOnly = new SnapshotLookup.Window(null, now);
+      results.add("SnapshotLookup", params, "find not landed, restart (time bound only)", 1,
+          micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), timeOnly))), "us/call");
       results.add("SnapshotLookup", params, "positions, sink at first snapshot", 1,
           micros(() -> nonNull(ledger.committed(table).snapshotId())), "us/call");
       PositionsLedger atHead = new PositionsLedger("wal", "head-sink", CommitBranch.MAIN.name());
