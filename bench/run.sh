@@ -79,6 +79,8 @@ run BatchMemory $harness.BatchMemory partitions 50
 run RoutingMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.RoutingMemory 1000 32 200
 # A long Trident run keeps bounded memory: the live heap a tenth into 3 million tuples and at their end.
 run TridentMemory java -Xmx512m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.TridentEndToEnd memory 3000000 50000
+# The snapshot-history walks of a commit, its resolution and a restart, at 100 and 10,000 snapshots.
+run SnapshotLookup $harness.SnapshotHistory 100,10000
 # Load held over time: each sink for SOAK_MINUTES at 80 % of the peak it measured first, a row a minute.
 run Soak $harness.Soak "${SOAK_MINUTES:-10}" 20 60
 

@@ -73,11 +73,13 @@ public final class SnapshotHistory {
     String[] sizes = (args.length > 0 ? args[0] : "100,10000").split(",");
     Results results = new Results();
     for (String size : sizes) {
-      measure(results, Integer.parseInt(size));
+      measure(results, Integer.parseInt(size), 500);
     }
   }
 
-  static void measure(Results results, int snapshots) {
+  /** Builds a table of {@code snapshots} snapshots and times each walk, warming each up for {@code warmMillis} first. */
+  static void measure(Results results, int snapshots, long warmMillis) {
+    Timing timing = new Timing(warmMillis);
     BenchData data = new BenchData(5, 1);
     try (TempTables tables = new TempTables("bench-history")) {
       Map<String, String> properties = tables.hadoop();
@@ -99,19 +101,19 @@ public final class SnapshotHistory {
       // A commit attempted on the head's parent that landed as the head; one attempted on the head that did not land.
       SnapshotLookup.Window landedWindow = new SnapshotLookup.Window(table.currentSnapshot().parentId(), now);
       results.add("SnapshotLookup", params, "find landed", 1,
-          micros(() -> nonNull(SnapshotLookup.find(table, CommitBranch.MAIN, headCommitId, landedWindow))), "us/call");
+          timing.micros(() -> nonNull(SnapshotLookup.find(table, CommitBranch.MAIN, headCommitId, landedWindow))), "us/call");
       SnapshotLookup.Window onHead = SnapshotLookup.Window.attemptedOn(table, CommitBranch.MAIN, now);
       results.add("SnapshotLookup", params, "find not landed", 1,
-          micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), onHead))), "us/call");
+          timing.micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), onHead))), "us/call");
       SnapshotLookup.Window timeOnly = new SnapshotLookup.Window(null, now);
       results.add("SnapshotLookup", params, "find not landed, restart (time bound only)", 1,
-          micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), timeOnly))), "us/call");
+          timing.micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), timeOnly))), "us/call");
       results.add("SnapshotLookup", params, "positions, sink at first snapshot", 1,
-          micros(() -> nonNull(ledger.committed(table).snapshotId())), "us/call");
+          timing.micros(() -> nonNull(ledger.committed(table).snapshotId())), "us/call");
       PositionsLedger atHead = new PositionsLedger("wal", "head-sink", CommitBranch.MAIN.name());
       results.add("SnapshotLookup", params, "positions, sink at head", 1,
-          micros(() -> nonNull(atHead.committed(table).snapshotId())), "us/call");
-      results.add("SnapshotLookup", params, "load table", 1, micros(() -> catalog.loadTable(ID).currentSnapshot().snapshotId()), "us/call");
+          timing.micros(() -> nonNull(atHead.committed(table).snapshotId())), "us/call");
+      results.add("SnapshotLookup", params, "load table", 1, timing.micros(() -> catalog.loadTable(ID).currentSnapshot().snapshotId()), "us/call");
     }
   }
 
@@ -149,29 +151,31 @@ public final class SnapshotHistory {
     return count;
   }
 
-  /** The median of 25 rounds' µs a call, each round as many calls as fit in about 20 ms, after a warm-up. */
-  private static double micros(LongSupplier call) {
-    long sink = 0;
-    long warmUntil = System.nanoTime() + 500_000_000L;
-    int perRound = 0;
-    while (System.nanoTime() < warmUntil) {
-      sink += call.getAsLong();
-      perRound++;
-    }
-    perRound = Math.max(1, perRound / 25);
-    double[] rounds = new double[25];
-    for (int r = 0; r < rounds.length; r++) {
-      long start = System.nanoTime();
-      for (int i = 0; i < perRound; i++) {
+  /** Times calls: the median of 25 rounds' µs a call, each round a 25th of the calls the warm-up made. */
+  private record Timing(long warmMillis) {
+    double micros(LongSupplier call) {
+      long sink = 0;
+      long warmUntil = System.nanoTime() + warmMillis * 1_000_000L;
+      int perRound = 0;
+      while (System.nanoTime() < warmUntil) {
         sink += call.getAsLong();
+        perRound++;
       }
-      rounds[r] = (System.nanoTime() - start) / 1e3 / perRound;
+      perRound = Math.max(1, perRound / 25);
+      double[] rounds = new double[25];
+      for (int r = 0; r < rounds.length; r++) {
+        long start = System.nanoTime();
+        for (int i = 0; i < perRound; i++) {
+          sink += call.getAsLong();
+        }
+        rounds[r] = (System.nanoTime() - start) / 1e3 / perRound;
+      }
+      if (sink == 42) {
+        System.out.println("(unlikely sum)");
+      }
+      Arrays.sort(rounds);
+      return rounds[rounds.length / 2];
     }
-    if (sink == 42) {
-      System.out.println("(unlikely sum)");
-    }
-    Arrays.sort(rounds);
-    return rounds[rounds.length / 2];
   }
 
   private static long nonNull(Long value) {

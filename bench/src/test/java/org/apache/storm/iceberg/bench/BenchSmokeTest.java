@@ -52,6 +52,12 @@ class BenchSmokeTest {
     RoutingMemory.main(new String[] {"8", "4", "5"});
   }
 
+  /** A 20-snapshot history, each walk timed briefly: the harness throws when a lookup finds what it should not, or misses. */
+  @Test
+  void snapshotLookupsFindTheirCommitsOnABuiltHistory() {
+    SnapshotHistory.measure(new Results(), 20, 20);
+  }
+
   @Test
   void oneBatchIsCommittedAndMeasured() throws Exception {
     BatchMemory.main(new String[] {"records", "3000"});
