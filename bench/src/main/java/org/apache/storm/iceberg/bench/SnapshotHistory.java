@@ -49,12 +49,12 @@ import org.apache.storm.iceberg.kernel.position.Positions;
  *   <li>{@code find landed}: the settler finds a commit that landed (at the branch's head);
  *   <li>{@code find not landed}: the settler looks for a commit that did not land, attempted just now
  *       on the branch's head (the retry's validator walks the same snapshots);
- *   <li>{@code find not landed, restart (time bound only)}: a restarting task describes a stale WAL
+ *   <li>{@code find not landed at restart (time bound only)}: a restarting task describes a stale WAL
  *       entry, which records when it was written but not the head: every snapshot of the last ten
  *       minutes is walked;
- *   <li>{@code positions, sink at head}: a batch open reads the sink's committed source positions,
+ *   <li>{@code positions sink at head}: a batch open reads the sink's committed source positions,
  *       its newest commit being the branch's head;
- *   <li>{@code positions, sink at first snapshot}: the same, the sink's newest commit being the
+ *   <li>{@code positions sink at first snapshot}: the same, the sink's newest commit being the
  *       table's first snapshot (every other commit since by other writers);
  *   <li>{@code load table}: Iceberg reading the table's metadata (all of its snapshots), for scale.
  * </ul>
@@ -106,12 +106,12 @@ public final class SnapshotHistory {
       results.add("SnapshotLookup", params, "find not landed", 1,
           timing.micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), onHead))), "us/call");
       SnapshotLookup.Window timeOnly = new SnapshotLookup.Window(null, now);
-      results.add("SnapshotLookup", params, "find not landed, restart (time bound only)", 1,
+      results.add("SnapshotLookup", params, "find not landed at restart (time bound only)", 1,
           timing.micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), timeOnly))), "us/call");
-      results.add("SnapshotLookup", params, "positions, sink at first snapshot", 1,
+      results.add("SnapshotLookup", params, "positions sink at first snapshot", 1,
           timing.micros(() -> nonNull(ledger.committed(table).snapshotId())), "us/call");
       PositionsLedger atHead = new PositionsLedger("wal", "head-sink", CommitBranch.MAIN.name());
-      results.add("SnapshotLookup", params, "positions, sink at head", 1,
+      results.add("SnapshotLookup", params, "positions sink at head", 1,
           timing.micros(() -> nonNull(atHead.committed(table).snapshotId())), "us/call");
       results.add("SnapshotLookup", params, "load table", 1, timing.micros(() -> catalog.loadTable(ID).currentSnapshot().snapshotId()), "us/call");
     }
