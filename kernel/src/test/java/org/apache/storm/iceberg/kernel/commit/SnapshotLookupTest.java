@@ -144,6 +144,40 @@ class SnapshotLookupTest {
     }
   }
 
+  @Test
+  void readingTheCommittedPositionsAgainWalksOnlyTheSnapshotsSinceTheLastRead() {
+    PositionsLedger ledger = new PositionsLedger("wal", "topology", CommitBranch.MAIN.name());
+    // A sink that has not committed yet walks the whole history once.
+    assertThat(ledger.committed(counting).snapshotId()).isNull();
+    assertThat(snapshotReads).hasValue(HISTORY);
+
+    table.newFastAppend().set(SummaryKeys.COMMIT_ID, "other-writer-after").commit();
+    table.newFastAppend().set(PositionsLedger.SCOPE_KEY, "wal/topology").set(PositionsLedger.POSITIONS_KEY, "events@t|0=0-99").commit();
+    long sinkCommit = table.currentSnapshot().snapshotId();
+    table.newFastAppend().set(SummaryKeys.COMMIT_ID, "other-writer-later").commit();
+    snapshotReads.set(0);
+    PositionsLedger.Committed committed = ledger.committed(counting);
+    assertThat(committed.snapshotId()).isEqualTo(sinkCommit);
+    assertThat(committed.positions().encode()).isEqualTo("events@t|0=0-99");
+    assertThat(snapshotReads).as("snapshots read: the one since, then the sink's commit").hasValue(2);
+
+    table.newFastAppend().set(SummaryKeys.COMMIT_ID, "other-writer-last").commit();
+    snapshotReads.set(0);
+    assertThat(ledger.committed(counting).snapshotId()).isEqualTo(sinkCommit);
+    // The new head, then the head the last read started from, whose answer holds for good; before
+    // the reads remembered it, a sink whose own commit lay behind N other commits read N + 1 each time.
+    assertThat(snapshotReads).hasValue(2);
+
+    table.newFastAppend().set(SummaryKeys.COMMIT_ID, "other-writer-very-last").commit();
+    PositionsLedger fresh = new PositionsLedger("wal", "other-topology", CommitBranch.MAIN.name());
+    snapshotReads.set(0);
+    assertThat(fresh.committed(counting).snapshotId()).isNull();
+    assertThat(snapshotReads).hasValue(HISTORY + 5);
+    snapshotReads.set(0);
+    assertThat(fresh.committed(counting).snapshotId()).isNull();
+    assertThat(snapshotReads).as("a second read of a sink without commits, nothing committed since").hasValue(1);
+  }
+
   private DataFile dataFile() {
     return DataFiles.builder(PartitionSpec.unpartitioned())
         .withPath(dir.resolve("data-0.parquet").toString())
