@@ -55,7 +55,9 @@ import org.apache.storm.iceberg.kernel.position.Positions;
  *   <li>{@code positions sink at head}: a batch open reads the sink's committed source positions,
  *       its newest commit being the branch's head;
  *   <li>{@code positions sink at first snapshot}: the same, the sink's newest commit being the
- *       table's first snapshot (every other commit since by other writers);
+ *       table's first snapshot (every other commit since by other writers), a task's first read;
+ *   <li>{@code positions sink at first snapshot read again}: the same task reading again, nothing
+ *       committed since (its ledger remembers where its last walk started);
  *   <li>{@code load table}: Iceberg reading the table's metadata (all of its snapshots), for scale.
  * </ul>
  *
@@ -108,7 +110,11 @@ public final class SnapshotHistory {
       SnapshotLookup.Window timeOnly = new SnapshotLookup.Window(null, now);
       results.add("SnapshotLookup", params, "find not landed at restart (time bound only)", 1,
           timing.micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), timeOnly))), "us/call");
+      // A task's ledger remembers its last walk: a first read walks to the sink's commit, a read again only the snapshots since.
       results.add("SnapshotLookup", params, "positions sink at first snapshot", 1,
+          timing.micros(() -> nonNull(new PositionsLedger("wal", "topology", CommitBranch.MAIN.name()).committed(table).snapshotId())),
+          "us/call");
+      results.add("SnapshotLookup", params, "positions sink at first snapshot read again", 1,
           timing.micros(() -> nonNull(ledger.committed(table).snapshotId())), "us/call");
       PositionsLedger atHead = new PositionsLedger("wal", "head-sink", CommitBranch.MAIN.name());
       results.add("SnapshotLookup", params, "positions sink at head", 1,
