@@ -165,6 +165,24 @@ SUITE_NOTES = {
     "per snapshot; files/partition: data files per partition over the run; per-cpu-s: records per second of process "
     "CPU time; heap-after-gc: the largest heap used after any collection during the run (LocalCluster included). "
     "Each repetition runs both variants back to back, starting with the other variant each time.",
+    "Soak": "LocalCluster, 1 PacedSpout task into IcebergBolt (`iceberg-bolt`) or into 1 IcebergWriterBolt and 1 "
+    "IcebergCommitterBolt (`split-sink`), 1 acker, HadoopCatalog, 5 columns unpartitioned, a fresh table for each run. "
+    "The sink seals every 50,000 records or every second (tick 1 s); the split sink's committer commits every second. "
+    "Each sink is first run unthrottled (20 s of warm-up, 20 s measured) for its peak, then for the minutes shown at "
+    "80 % of it. A row a minute: records/s acked; live heap after a full GC forced at the minute's end (LocalCluster "
+    "included); open file descriptors of the process; commits/s and the commit latency's p50 and p99 from the sink's "
+    "own `iceberg-commit-latency` timer (Storm's default codahale reservoir, weighted to the last five minutes or so); "
+    "the largest `iceberg-oldest-pending-age-ms` sampled every second; the machine's one-minute load average (2 cores, "
+    "shared with other builds: read it beside every other figure). Flat: the last minute against the second (the first "
+    "holds the start), within the rule shown, and no figure worse at every minute from the second on.",
+    "SnapshotLookup": "The snapshot-history walks the sink makes, timed (µs a call, median of 25 rounds after a warm-up) "
+    "on a HadoopCatalog table grown by empty fast appends (manifest lists kept in memory to build it quickly), every "
+    "snapshot seconds old, so a bound by time alone cuts nothing. `find landed`/`find not landed`: the settler's lookup "
+    "of a commit's id (and the same-id retry's validator), stopping at the branch head the attempt read; `restart (time "
+    "bound only)`: a restarting task describing a stale WAL entry, which walks the last ten minutes of commits; "
+    "`positions`: a batch open reading the sink's committed source positions, its newest commit at the head or at the "
+    "table's first snapshot; `load table`: Iceberg parsing the table's metadata, which every refresh after a commit "
+    "pays.",
     "BatchMemory": "One batch in a JVM of its own with the -Xmx shown, every record a fresh tuple as in a worker; "
     "heap as used after GC. live-heap-at-10pct/90pct: live heap (after full GCs) a tenth and nine tenths into the "
     "batch; held-bytes-per-tuple: their difference per tuple (the held ack ids spill to a file beyond about 5.5 MiB, "
@@ -321,6 +339,43 @@ plug-in may assume; the reasons, and the figures behind them, live here.
 """
 
 
+SOAK_COLUMNS = ["records/s", "live-heap-mib", "open-fds", "commits/s", "commit-p50-ms", "commit-p99-ms",
+                "oldest-pending-age-ms", "load-average"]
+
+
+def soak_section(path):
+    """The Soak suite as a table a minute per sink, then each figure's flatness verdict."""
+    minutes = defaultdict(dict)  # params -> {(minute, variant): value}
+    single = defaultdict(dict)  # params -> {variant: (value, unit)}
+    with open(path) as f:
+        for suite, params, variant, rep, value, unit in csv.reader(f):
+            if suite != "Soak":
+                continue
+            if rep == "0":
+                single[params][variant] = (float(value), unit)
+            else:
+                minutes[params][(int(rep), variant)] = float(value)
+    out = []
+    for params in sorted(minutes):
+        peak = single[params].get("peak records/s", (0, ""))[0]
+        target = single[params].get("target records/s", (0, ""))[0]
+        verdicts = {v[len("flat "):]: (value, unit) for v, (value, unit) in single[params].items() if v.startswith("flat ")}
+        flat = all(value == 1 for value, _ in verdicts.values())
+        out.append(f"### {params}: **{'flat' if flat else 'not flat'}**\n")
+        out.append(f"Peak {fmt(peak)} records/s, held at {fmt(target)} records/s.\n")
+        out.append("| minute | " + " | ".join(SOAK_COLUMNS) + " |")
+        out.append("|---:|" + "---:|" * len(SOAK_COLUMNS))
+        for minute in sorted({m for m, _ in minutes[params]}):
+            cells = [fmt(minutes[params].get((minute, c), float("nan"))) for c in SOAK_COLUMNS]
+            out.append(f"| {minute} | " + " | ".join(cells) + " |")
+        out.append("")
+        out.append("| figure | rule | verdict |\n|---|---|---|")
+        for variant, (value, rule) in verdicts.items():
+            out.append(f"| {variant} | {rule} | {'flat' if value == 1 else '**not flat**'} |")
+        out.append("")
+    return "\n".join(out)
+
+
 def machine():
     cpu = "unknown CPU"
     try:
@@ -419,6 +474,9 @@ def main():
         print(f"## {suite}\n")
         if suite in SUITE_NOTES:
             print(SUITE_NOTES[suite] + "\n")
+        if suite == "Soak":
+            print(soak_section(args.csv))
+            continue
         print("| params | variant | median | spread | n | unit | ratio |")
         print("|---|---|---:|---:|---:|---|---|")
         for (s, params, variant), (values, unit) in sorted(rows.items(), key=lambda item: natural(item[0])):

@@ -52,6 +52,12 @@ class BenchSmokeTest {
     RoutingMemory.main(new String[] {"8", "4", "5"});
   }
 
+  /** A 20-snapshot history, each walk timed briefly: the harness throws when a lookup finds what it should not, or misses. */
+  @Test
+  void snapshotLookupsFindTheirCommitsOnABuiltHistory() {
+    SnapshotHistory.measure(new Results(), 20, 20);
+  }
+
   @Test
   void commitLatencyCommitsBothWays() throws Exception {
     CommitLatency.main(new String[] {"3", "1"});
@@ -63,7 +69,7 @@ class BenchSmokeTest {
   }
 
   /**
-   * The cluster harnesses (EndToEnd, CommitScaling, PartitionGrouping) in the long tier only: half a minute of topology
+   * The cluster harnesses (EndToEnd, CommitScaling, PartitionGrouping, Soak) in the long tier only: half a minute of topology
    * runs that check the harness, not the sink, which the kernel's and the examples' LocalCluster
    * tests cover in both tiers.
    */
@@ -78,6 +84,11 @@ class BenchSmokeTest {
       // Both Trident sinks (TridentEndToEnd runs them as EndToEnd runs the bolts), every transaction committed.
       for (boolean persist : new boolean[] {false, true}) {
         TridentEndToEnd.memory(cluster, new Results(), new BenchData(5, 1), 2000, 500, persist);
+      }
+      // Both sinks soaked for four 2-second intervals after a 3-second peak: the harness throws
+      // unless the sink's commits were read and every acked row is in the table.
+      for (String sink : new String[] {"iceberg-bolt", "split-sink"}) {
+        Soak.soak(cluster, new Results(), sink, 8 / 60.0, 3, 2);
       }
     }
   }

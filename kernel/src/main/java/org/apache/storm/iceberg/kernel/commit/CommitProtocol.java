@@ -155,6 +155,8 @@ public final class CommitProtocol {
   public CommitOutcome commit(List<DataFile> files, Map<String, String> commitSummary, long oldestTupleMillis, Positions positions) {
     String commitId = commitIds.get();
     long attemptMillis = clock.getAsLong();
+    // Read before any attempt: whatever this commit lands descends from this head.
+    SnapshotLookup.Window window = SnapshotLookup.Window.attemptedOn(table, branch, attemptMillis);
     DeadlineGuard guard = deadline.guardFor(oldestTupleMillis);
     if (guard.passed()) {
       return expired(commitId, files, "before its first attempt");
@@ -173,7 +175,7 @@ public final class CommitProtocol {
       deleteWalEntry(commitId);
       return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, e);
     }
-    CommitOutcome outcome = append(new Append(commitId, files, commitSummary, positions), attemptMillis, guard);
+    CommitOutcome outcome = append(new Append(commitId, files, commitSummary, positions), window, guard);
     if (outcome.status() != CommitOutcome.Status.UNKNOWN) {
       deleteWalEntry(commitId);
     }
@@ -183,7 +185,7 @@ public final class CommitProtocol {
   /** What one commit appends: its files, its summary and the source positions they hold (or null). */
   private record Append(String commitId, List<DataFile> files, Map<String, String> commitSummary, Positions positions) {}
 
-  private CommitOutcome append(Append append, long attemptMillis, DeadlineGuard guard) {
+  private CommitOutcome append(Append append, SnapshotLookup.Window window, DeadlineGuard guard) {
     for (int attempt = 1; ; attempt++) {
       PositionsLedger.PositionsUnchanged positionsBase;
       AppendFiles update;
@@ -210,7 +212,7 @@ public final class CommitProtocol {
           table.refresh();
           continue;
         }
-        return settler.settle(append.commitId(), attemptMillis, error, validator -> newAppend(append, recording(append), validator), guard);
+        return settler.settle(append.commitId(), window, error, validator -> newAppend(append, recording(append), validator), guard);
       }
     }
   }
@@ -303,7 +305,8 @@ public final class CommitProtocol {
   private String describe(WalEntry entry) {
     try {
       DataFilesCodec.Entry decoded = DataFilesCodec.decode(entry.payload(), entry.location(), table.specs());
-      Long snapshotId = SnapshotLookup.find(table, branch, decoded.id(), decoded.createdAtMillis());
+      // The entry records when it was written, not the head it was written on: the walk is bounded by time.
+      Long snapshotId = SnapshotLookup.find(table, branch, decoded.id(), new SnapshotLookup.Window(null, decoded.createdAtMillis()));
       return snapshotId != null
           ? "commit " + decoded.id() + " landed in snapshot " + snapshotId
           : "commit "

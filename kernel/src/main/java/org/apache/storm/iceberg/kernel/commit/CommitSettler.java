@@ -108,9 +108,9 @@ public final class CommitSettler {
    * @param deadline the batch's commit deadline: no retry starts, nor waits, past it
    */
   CommitOutcome settle(
-      String commitId, long attemptMillis, RuntimeException firstError,
+      String commitId, SnapshotLookup.Window window, RuntimeException firstError,
       Function<SnapshotAncestryValidator, ? extends SnapshotUpdate<?>> sameUpdate, DeadlineGuard deadline) {
-    return settle(commitId, attemptMillis, firstError, sameUpdate, deadline, null);
+    return settle(commitId, window, firstError, sameUpdate, deadline, null);
   }
 
   /**
@@ -119,14 +119,14 @@ public final class CommitSettler {
    * can land any more, and the commit has failed.
    */
   CommitOutcome settle(
-      String commitId, long attemptMillis, RuntimeException firstError,
+      String commitId, SnapshotLookup.Window window, RuntimeException firstError,
       Function<SnapshotAncestryValidator, ? extends SnapshotUpdate<?>> sameUpdate, DeadlineGuard deadline, HeadUnchanged head) {
     boolean ambiguous = isAmbiguous(firstError);
     for (int retry = 0; ; retry++) {
       Long snapshotId;
       try {
         table.refresh();
-        snapshotId = SnapshotLookup.find(table, branch, commitId, attemptMillis);
+        snapshotId = SnapshotLookup.find(table, branch, commitId, window);
       } catch (RuntimeException lookupFailure) {
         firstError.addSuppressed(lookupFailure);
         snapshotId = null;
@@ -160,7 +160,7 @@ public final class CommitSettler {
             commitId, table.name(), Redaction.of(firstError));
         return new CommitOutcome(CommitOutcome.Status.UNKNOWN, commitId, firstError);
       }
-      AbsentCommitId absent = new AbsentCommitId(commitId);
+      AbsentCommitId absent = new AbsentCommitId(commitId, window);
       try {
         // The commit id first: an attempt of this very commit that landed is not "another commit".
         sameUpdate.apply(head == null ? new AllValidators(deadline, absent) : new AllValidators(deadline, absent, head)).commit();
@@ -205,23 +205,24 @@ public final class CommitSettler {
 
   /**
    * Refuses an ancestry in which a snapshot already carries the commit id, and remembers that it
-   * did: the settler recognises its own refusal by this flag, not by the error's message.
+   * did: the settler recognises its own refusal by this flag, not by the error's message. It looks
+   * only within the commit's {@link SnapshotLookup.Window}, as the settler's lookup does.
    */
   static final class AbsentCommitId implements SnapshotAncestryValidator {
     private final String commitId;
+    private final SnapshotLookup.Window window;
     private volatile boolean refused;
 
-    AbsentCommitId(String commitId) {
+    AbsentCommitId(String commitId, SnapshotLookup.Window window) {
       this.commitId = commitId;
+      this.window = window;
     }
 
     @Override
     public boolean validate(Iterable<Snapshot> baseSnapshots) {
-      for (Snapshot snapshot : baseSnapshots) {
-        if (commitId.equals(snapshot.summary().get(SummaryKeys.COMMIT_ID))) {
-          refused = true;
-          return false;
-        }
+      if (SnapshotLookup.find(baseSnapshots, commitId, window) != null) {
+        refused = true;
+        return false;
       }
       return true;
     }

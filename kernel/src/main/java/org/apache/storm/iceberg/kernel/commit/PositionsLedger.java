@@ -47,6 +47,8 @@ public final class PositionsLedger {
 
   private final String scope;
   private final CommitBranch branch;
+  /** The last walk's answer, reused by the next walk that reaches the snapshot it started from. */
+  private volatile Walked lastWalk;
 
   /** @param branch the branch the sink commits to, whose ancestry alone holds its positions */
   public PositionsLedger(String walNamespace, String topology, String branch) {
@@ -67,15 +69,40 @@ public final class PositionsLedger {
     return in(branch.ancestry(table));
   }
 
+  /**
+   * The sink's newest commit in {@code ancestry} (newest first). A snapshot's ancestry never
+   * changes, so the answer for the snapshot a walk started from holds for good: the next walk stops
+   * there, and costs only the snapshots committed since, however far back the sink's commit is.
+   */
   private Committed in(Iterable<Snapshot> ancestry) {
+    Walked known = lastWalk;
+    Long start = null;
+    Walked found = null;
     for (Snapshot snapshot : ancestry) {
+      if (start == null) {
+        start = snapshot.snapshotId();
+      }
+      if (known != null && known.fromSnapshotId() == snapshot.snapshotId()) {
+        found = known;
+        break;
+      }
       Map<String, String> summary = snapshot.summary();
       if (summary != null && scope.equals(summary.get(SCOPE_KEY)) && summary.containsKey(POSITIONS_KEY)) {
-        return new Committed(snapshot.snapshotId(), Positions.decode(summary.get(POSITIONS_KEY)));
+        found = new Walked(snapshot.snapshotId(), snapshot.snapshotId(), summary.get(POSITIONS_KEY));
+        break;
       }
     }
-    return new Committed(null, new Positions());
+    if (found == null) {
+      found = new Walked(start == null ? Long.MIN_VALUE : start, null, null);
+    }
+    if (start != null) {
+      lastWalk = new Walked(start, found.snapshotId(), found.positions());
+    }
+    return new Committed(found.snapshotId(), found.positions() == null ? new Positions() : Positions.decode(found.positions()));
   }
+
+  /** What a walk from {@code fromSnapshotId} found: the sink's newest commit and its encoded positions, or nulls. */
+  private record Walked(long fromSnapshotId, Long snapshotId, String positions) {}
 
   /**
    * The summary entries recording {@code batch} on top of what the table holds now, and the

@@ -22,25 +22,57 @@ package org.apache.storm.iceberg.kernel.commit;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 
-/** Finds the snapshot that carries a commit id in its summary, walking back from the branch's newest one. */
-final class SnapshotLookup {
-  /** How far before the commit attempt the walk goes, to allow for clocks that disagree. */
+/**
+ * Finds the snapshot that carries a commit id in its summary, walking back from the branch's newest
+ * one, and only over the snapshots that can carry it: those committed after the commit was
+ * attempted ({@link Window}). The walk so costs the commits made since the attempt, however long the
+ * table's history.
+ */
+public final class SnapshotLookup {
+  /** How far before the commit attempt a walk without a known base goes, to allow for clocks that disagree. */
   static final long CLOCK_SKEW_ALLOWANCE_MS = 10 * 60 * 1000L;
 
   private SnapshotLookup() {}
 
   /**
-   * The id of the snapshot carrying {@code commitId} in {@code branch}'s ancestry, among those
-   * committed after {@code attemptMillis} (less the skew allowance), or null. The caller refreshes
-   * the table.
+   * Where a commit's snapshot can be. Its attempt read the branch's head ({@code baseSnapshotId})
+   * before it reached the catalog, so a snapshot it made descends from that head: the walk stops
+   * there. When the head is unknown (a WAL entry read at a restart records only when it was written)
+   * or is not in the ancestry any more (the branch was rolled back), the walk stops at the first
+   * snapshot committed more than {@link #CLOCK_SKEW_ALLOWANCE_MS} before the attempt.
+   *
+   * @param baseSnapshotId the branch's head when the commit was attempted, or null for none or unknown
+   * @param attemptMillis when the commit was attempted
    */
-  static Long find(Table table, CommitBranch branch, String commitId, long attemptMillis) {
-    long oldestWorthLooking = attemptMillis - CLOCK_SKEW_ALLOWANCE_MS;
-    for (Snapshot snapshot : branch.ancestry(table)) {
+  public record Window(Long baseSnapshotId, long attemptMillis) {
+    /** The window of a commit attempted now, at {@code attemptMillis}, on {@code branch} of {@code table} as it stands. */
+    public static Window attemptedOn(Table table, CommitBranch branch, long attemptMillis) {
+      Snapshot head = branch.head(table);
+      return new Window(head == null ? null : head.snapshotId(), attemptMillis);
+    }
+
+    /** Whether {@code snapshot}, and so every snapshot before it, was committed before the attempt. */
+    boolean predates(Snapshot snapshot) {
+      return (baseSnapshotId != null && snapshot.snapshotId() == baseSnapshotId)
+          || snapshot.timestampMillis() < attemptMillis - CLOCK_SKEW_ALLOWANCE_MS;
+    }
+  }
+
+  /**
+   * The id of the snapshot carrying {@code commitId} in {@code branch}'s ancestry, within {@code
+   * window}, or null. The caller refreshes the table.
+   */
+  public static Long find(Table table, CommitBranch branch, String commitId, Window window) {
+    return find(branch.ancestry(table), commitId, window);
+  }
+
+  /** The id of the snapshot of {@code ancestry} (newest first) carrying {@code commitId} within {@code window}, or null. */
+  static Long find(Iterable<Snapshot> ancestry, String commitId, Window window) {
+    for (Snapshot snapshot : ancestry) {
       if (commitId.equals(snapshot.summary().get(SummaryKeys.COMMIT_ID))) {
         return snapshot.snapshotId();
       }
-      if (snapshot.timestampMillis() < oldestWorthLooking) {
+      if (window.predates(snapshot)) {
         return null;
       }
     }

@@ -164,8 +164,9 @@ public final class TransactionCommitter {
     // for its own when it looks its commit id up.
     String commitId = deterministic && type == StateType.OPAQUE ? txidCommitId + ":attempt-" + UUID.randomUUID() : txidCommitId;
     Supplier<SnapshotUpdate<?>> update = () -> replaces ? replacement(plan, commitId, files) : append(plan, commitId, files);
-    long attemptMillis = clock.getAsLong();
-    CommitOutcome outcome = deterministic ? validated(plan, commitId, update, attemptMillis) : unvalidated(commitId, update, attemptMillis);
+    // Read before any attempt: whatever this commit lands descends from this head.
+    SnapshotLookup.Window window = SnapshotLookup.Window.attemptedOn(table, branch, clock.getAsLong());
+    CommitOutcome outcome = deterministic ? validated(plan, commitId, update, window) : unvalidated(commitId, update, window);
     if (outcome.landed()) {
       // The commit refreshed the table: the walk stops at once, at the snapshot just made.
       head = deterministic ? LastTransaction.in(branch.ancestry(table), scope) : head;
@@ -184,7 +185,7 @@ public final class TransactionCommitter {
     return snapshot != null && "0".equals(snapshot.summary().getOrDefault(SnapshotSummary.ADDED_FILES_PROP, "0"));
   }
 
-  private CommitOutcome validated(TransactionPlan plan, String commitId, Supplier<SnapshotUpdate<?>> update, long attemptMillis) {
+  private CommitOutcome validated(TransactionPlan plan, String commitId, Supplier<SnapshotUpdate<?>> update, SnapshotLookup.Window window) {
     HeadUnchanged expected = new HeadUnchanged(scope, plan.head() == null ? null : plan.head().commitId());
     try {
       SnapshotUpdate<?> first = update.get();
@@ -201,7 +202,7 @@ public final class TransactionCommitter {
       // The same-id retry is validated against the plan's head too: it must not land on top of
       // another attempt of the transaction that landed meanwhile.
       CommitOutcome outcome =
-          settler.settle(commitId, attemptMillis, error, validatedBy(update), CommitDeadline.NONE.guardFor(attemptMillis), expected);
+          settler.settle(commitId, window, error, validatedBy(update), CommitDeadline.NONE.guardFor(window.attemptMillis()), expected);
       if (expected.refused()) {
         headKnown = false;
       }
@@ -217,12 +218,12 @@ public final class TransactionCommitter {
     };
   }
 
-  private CommitOutcome unvalidated(String commitId, Supplier<SnapshotUpdate<?>> update, long attemptMillis) {
+  private CommitOutcome unvalidated(String commitId, Supplier<SnapshotUpdate<?>> update, SnapshotLookup.Window window) {
     try {
       update.get().commit();
       return new CommitOutcome(CommitOutcome.Status.COMMITTED, commitId, null);
     } catch (RuntimeException error) {
-      return settler.settle(commitId, attemptMillis, error, validatedBy(update), CommitDeadline.NONE.guardFor(attemptMillis));
+      return settler.settle(commitId, window, error, validatedBy(update), CommitDeadline.NONE.guardFor(window.attemptMillis()));
     }
   }
 
