@@ -17,7 +17,7 @@
 # under the License.
 
 # Reruns the benchmarks and writes their figures to docs/BENCHMARKS.md.
-#   bench/run.sh                 every benchmark (about 25 minutes on 2 cores)
+#   bench/run.sh                 every benchmark (about 50 minutes on 2 cores, 20 of them the soak)
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
 #                                MapperBenchmark KernelVsLimit EndToEnd TridentEndToEnd FlinkPeer CommitScaling
 #                                CommitLatency PartitionGrouping BatchMemory RoutingMemory TridentMemory DedupCost
