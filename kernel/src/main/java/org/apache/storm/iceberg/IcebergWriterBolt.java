@@ -77,7 +77,7 @@ public class IcebergWriterBolt extends SinkTaskBolt {
   @Override
   WritingTask open(TaskEnvironment env) {
     return options.settings().routing() != null
-        ? RoutedSinkTask.open(options.settings(), env, (settings, tableEnv, commits, handoffs) -> SinkTask.openWriter(settings, tableEnv))
+        ? RoutedSinkTask.open(options.settings(), env, (settings, tableEnv, commits, handoffs) -> SinkTask.openRoutedWriter(settings, tableEnv, handoffs))
         : SinkTask.openWriter(options.settings(), env);
   }
 

@@ -69,8 +69,9 @@ import org.junit.jupiter.api.Test;
  *
  * <p>At each step: a tuple failed is always of a table a fault was armed on since it was sent.
  * After each schedule: every id in its own table once (twice only if it was in flight when a task
- * was killed), every snapshot of a table adds exactly the ids the task acked together for that
- * table at one step, or ids in flight at a kill (no partial batch), and no WAL entry is left. 4
+ * was killed), every snapshot of a table adds ids the task acked together for that table at one
+ * step (several of its batches may be acked at one step), or ids in flight at a kill (no batch split
+ * across steps, none partly in the table), and no WAL entry is left. 4
  * schedules in the quick tier (about 2 s each), 100 in the long tier, {@code -Droutedschedules=N}.
  */
 class RoutedSchedulesTest {
@@ -228,8 +229,10 @@ class RoutedSchedulesTest {
         TestTables.ids(table, snapshot.parentId()).forEach(added::remove);
       }
       if (!inFlightAtKill.containsAll(added)) {
-        assertThat(ackedTogether).as("schedule %d: snapshot %d of %s adds %s, one acked batch", seed,
-            snapshot.snapshotId(), table.name(), added).contains(added);
+        // Several of a table's commits may end between two executor calls and be acked at one step,
+        // so a snapshot is one batch within the ids acked together, never split across steps.
+        assertThat(ackedTogether).as("schedule %d: snapshot %d of %s adds %s, acked together", seed,
+            snapshot.snapshotId(), table.name(), added).anyMatch(together -> together.containsAll(added));
       }
     }
   }

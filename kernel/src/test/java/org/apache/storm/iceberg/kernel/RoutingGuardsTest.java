@@ -88,6 +88,30 @@ class RoutingGuardsTest {
     assertThat(faults.catalogsOpened.get()).isZero();
   }
 
+  /** A worker whose classpath lacks the multi-record mapper the client had: the task does not start. */
+  @Test
+  void aMultiRecordMapperMissingOnTheWorkerFailsPrepareBeforeAnyTableOpens() {
+    IcebergOptions options = options().withMultiRecordMapper("json-array", Map.of("field", "payload")).build();
+    ClassLoader worker = new ClassLoader(getClass().getClassLoader()) {
+      @Override
+      public java.util.Enumeration<java.net.URL> getResources(String name) throws java.io.IOException {
+        return name.endsWith(org.apache.storm.iceberg.spi.MultiRecordMapperFactory.class.getName())
+            ? java.util.Collections.emptyEnumeration() : super.getResources(name);
+      }
+    };
+    Thread thread = Thread.currentThread();
+    ClassLoader before = thread.getContextClassLoader();
+    thread.setContextClassLoader(worker);
+    try {
+      assertThatThrownBy(() -> open(options))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageStartingWith("No multi-record mapper named 'json-array' on the classpath; found []");
+    } finally {
+      thread.setContextClassLoader(before);
+    }
+    assertThat(faults.catalogsOpened.get()).isZero();
+  }
+
   @Test
   void aRouterValueThatIsNoNameOrWouldLeaveTheNamespaceIsABadRouteNamingTheValueAndTheRule() {
     RoutedSinkTask sink = open(options().build());

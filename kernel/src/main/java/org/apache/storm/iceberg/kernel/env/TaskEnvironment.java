@@ -65,9 +65,19 @@ public record TaskEnvironment(
     return new TaskEnvironment(task, collector, clock, metrics, topologyConfig, window);
   }
 
-  /** This environment for one table of a routing task: the table's pending batches count in this task's gauges. */
-  public TaskEnvironment forTable() {
-    return new TaskEnvironment(task, collector, clock, metrics.forTable(), topologyConfig, deadLetterWindow);
+  /**
+   * Opens one table of a routing task in an environment of its own, whose pending batches count in
+   * this task's gauges until the table closes ({@link SinkMetrics#tableClosed}); an open that throws
+   * leaves nothing counted.
+   */
+  public <T> T openTable(java.util.function.Function<TaskEnvironment, T> open) {
+    TaskEnvironment table = new TaskEnvironment(task, collector, clock, metrics.forTable(), topologyConfig, deadLetterWindow);
+    try {
+      return open.apply(table);
+    } catch (RuntimeException | Error e) {
+      metrics.tableClosed(table.metrics());
+      throw e;
+    }
   }
 
   /** An environment outside Storm: metrics in a registry of their own, an empty configuration. */

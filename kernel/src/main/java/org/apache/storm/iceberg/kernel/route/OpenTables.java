@@ -112,28 +112,31 @@ final class OpenTables<T extends TableTask> {
     published = List.copyOf(tasks.values());
     evictions++;
     env.metrics().tableEvicted();
-    RuntimeException failure = null;
-    try {
-      entry.getValue().sealNow();
-      // Closing interrupts a commit still running and drops one not started: let them end first.
-      entry.getValue().settleHandedOff();
-    } catch (RuntimeException e) {
-      failure = e;
-    }
-    onClose.accept(entry.getValue());
-    try {
-      entry.getValue().close();
-    } catch (RuntimeException e) {
-      if (failure == null) {
-        failure = e;
-      } else {
-        failure.addSuppressed(e);
-      }
-    }
+    T task = entry.getValue();
+    // Closing abandons a commit still running and drops one not started: let them end first, even
+    // when the seal failed (an earlier batch's commit may still run).
+    RuntimeException failure = attempt(task::sealNow, null);
+    failure = attempt(task::settleHandedOff, failure);
+    onClose.accept(task);
+    failure = attempt(task::close, failure);
     if (failure != null) {
       LOG.warn("Table {} was evicted to make room for {}, but its seal or close failed; tuples its batch still"
           + " held time out and replay", entry.getKey(), incoming, Redaction.of(failure));
       env.collector().reportError(failure);
+    }
+  }
+
+  /** Runs {@code step}, returning {@code failure} with what it threw added (the first failure, others suppressed). */
+  private static RuntimeException attempt(Runnable step, RuntimeException failure) {
+    try {
+      step.run();
+      return failure;
+    } catch (RuntimeException e) {
+      if (failure == null) {
+        return e;
+      }
+      failure.addSuppressed(e);
+      return failure;
     }
   }
 
@@ -176,15 +179,7 @@ final class OpenTables<T extends TableTask> {
   private static <T extends TableTask> void each(List<T> open, Consumer<T> close) {
     RuntimeException first = null;
     for (T task : open) {
-      try {
-        close.accept(task);
-      } catch (RuntimeException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
+      first = attempt(() -> close.accept(task), first);
     }
     if (first != null) {
       throw first;

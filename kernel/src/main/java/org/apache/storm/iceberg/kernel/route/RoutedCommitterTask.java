@@ -61,7 +61,7 @@ public final class RoutedCommitterTask implements WritingTask {
     SinkSettings.Routing routing = settings.routing();
     this.check = new RouteCheck(routing.allowedNamespaces());
     this.env = env;
-    this.tables = new OpenTables<>(routing.maxOpenTables(), table -> opener.apply(settings.forTable(table), env.forTable()),
+    this.tables = new OpenTables<>(routing.maxOpenTables(), table -> env.openTable(tableEnv -> opener.apply(settings.forTable(table), tableEnv)),
         env, RoutedSinkTask.FAILED_OPEN_RETRY_MILLIS, task -> env.metrics().tableClosed(task.metrics()));
   }
 

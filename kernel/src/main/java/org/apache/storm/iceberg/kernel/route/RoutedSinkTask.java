@@ -101,7 +101,7 @@ public final class RoutedSinkTask implements WritingTask {
     this.commits = new RoutedCommits(threads.get());
     HandoffTimes handoffs = new HandoffTimes(env.clock());
     this.tables = new OpenTables<>(routing.maxOpenTables(),
-        table -> opener.open(settings.forTable(table), env.forTable(), commits.forTable(), handoffs), env,
+        table -> env.openTable(tableEnv -> opener.open(settings.forTable(table), tableEnv, commits.forTable(), handoffs)), env,
         FAILED_OPEN_RETRY_MILLIS, task -> env.metrics().tableClosed(task.metrics()));
   }
 

@@ -157,7 +157,19 @@ public final class SinkTask implements TableTask {
    * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
    */
   public static SinkTask openWriter(SinkSettings settings, TaskEnvironment env) {
-    return create(settings, env, new HandoffTimes(env.clock()), false,
+    return openWriter(settings, env, new HandoffTimes(env.clock()), false);
+  }
+
+  /**
+   * One table's writer in a routing {@code IcebergWriterBolt}: the checks that need no table ran at
+   * prepare, and the executor's handoff clock is the routing task's.
+   */
+  public static SinkTask openRoutedWriter(SinkSettings settings, TaskEnvironment env, HandoffTimes handoffs) {
+    return openWriter(settings, env, handoffs, true);
+  }
+
+  private static SinkTask openWriter(SinkSettings settings, TaskEnvironment env, HandoffTimes handoffs, boolean routed) {
+    return create(settings, env, handoffs, routed,
         (opened, lifecycle) -> new DescriptorEmitter(opened.table(), settings.target().table(), env));
   }
 

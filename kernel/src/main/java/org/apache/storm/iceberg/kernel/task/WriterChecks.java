@@ -50,6 +50,9 @@ public final class WriterChecks {
     if (providers.fileFormat() != null) {
       providers.fileFormat().validate(loader);
     }
+    if (providers.multiRecordMapper() != null) {
+      providers.multiRecordMapper().validate(loader);
+    }
     providers.sealPolicies().forEach(policy -> policy.validate(loader));
     return Holders.requireSpillDirectory(settings.spillPath());
   }
