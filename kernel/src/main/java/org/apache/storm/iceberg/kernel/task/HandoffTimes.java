@@ -32,23 +32,9 @@ import java.util.function.LongSupplier;
  * dates the next batch of every table.
  */
 public final class HandoffTimes {
-  /** One stretch of time the executor took no tuples. */
-  private record Wait(long startMillis, long endMillis) {
-    static final Wait NONE = new Wait(0, 0);
-
-    /** Whether a tuple taken at {@code millis} is taken to have waited since this wait began. */
-    boolean dates(long millis) {
-      return millis - endMillis < endMillis - startMillis;
-    }
-  }
-
   private final LongSupplier clock;
-  private Wait last = Wait.NONE;
-  /**
-   * An earlier wait that still dates tuples taken now: a short wait right after a long one (one
-   * table's handoff after another table's commit) must not hide the long one.
-   */
-  private Wait earlier = Wait.NONE;
+  private long startMillis;
+  private long endMillis;
 
   public HandoffTimes(LongSupplier clock) {
     this.clock = clock;
@@ -56,27 +42,17 @@ public final class HandoffTimes {
 
   /** Runs {@code waiting}, a handoff or a wait for commits, remembering when it began and ended. */
   void during(Runnable waiting) {
-    long startMillis = clock.getAsLong();
-    earlier = earliestDating(startMillis);
+    startMillis = clock.getAsLong();
     try {
       waiting.run();
     } finally {
-      last = new Wait(startMillis, clock.getAsLong());
+      endMillis = clock.getAsLong();
     }
   }
 
   /** When the first tuple of a batch opening at {@code nowMillis} reached the task. */
   long firstTupleArrivalMillis(long nowMillis) {
-    Wait dating = earliestDating(nowMillis);
-    return dating == Wait.NONE ? nowMillis : dating.startMillis();
-  }
-
-  private Wait earliestDating(long millis) {
-    boolean lastDates = last.dates(millis);
-    boolean earlierDates = earlier.dates(millis);
-    if (lastDates && earlierDates) {
-      return earlier.startMillis() <= last.startMillis() ? earlier : last;
-    }
-    return lastDates ? last : earlierDates ? earlier : Wait.NONE;
+    long waitedMillis = endMillis - startMillis;
+    return nowMillis - endMillis < waitedMillis ? startMillis : nowMillis;
   }
 }

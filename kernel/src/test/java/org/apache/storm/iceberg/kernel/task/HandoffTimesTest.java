@@ -42,15 +42,6 @@ class HandoffTimesTest {
     assertThat(handoffs.firstTupleArrivalMillis(clock.get())).as("after the wait's duration").isEqualTo(clock.get());
   }
 
-  /** A routing task: one table's 5 s wait for its commit, then another table's handoff of 1 ms. */
-  @Test
-  void aShortWaitRightAfterALongOneDoesNotHideIt() {
-    waitFor(5_000);
-    waitFor(1);
-    clock.addAndGet(1);
-    assertThat(handoffs.firstTupleArrivalMillis(clock.get())).isEqualTo(1_000_000);
-  }
-
   /** Waits close together do not chain back to the first: each dates tuples only within its own duration. */
   @Test
   void closeWaitsDoNotDateTuplesBackToTheFirstOfThem() {
