@@ -43,9 +43,9 @@ import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
-import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,6 +59,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * commit had landed: a duplicate. Every id must be in the table exactly once.
  */
 @ExtendWith(SharedLocalCluster.class)
+// Long tier, checked before the class starts its cluster: a cluster started only to be closed costs
+// seconds. Quick tier's proof: AppliedLateCommitTest applies commits late on both catalogs at kernel level in the quick tier.
+@EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
 class AppliedLateCommitLocalClusterTest {
   static final long EVENTS = 300;
   /** The settler's first wait: the first two delays mean to come before its retry, the last after it. */
@@ -79,7 +82,6 @@ class AppliedLateCommitLocalClusterTest {
   @ParameterizedTest
   @EnumSource(CatalogKind.class)
   void commitsAnsweredWithAGenericErrorAndAppliedLateLeaveEveryIdOnce(CatalogKind kind) throws Exception {
-    TestTiers.longTierOnly("AppliedLateCommitTest applies commits late on both catalogs at kernel level in the quick tier");
     Map<String, String> real = kind == CatalogKind.HADOOP ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
     Catalog catalog = TestCatalogs.load(real);
     if (catalog instanceof SupportsNamespaces namespaces) {

@@ -46,9 +46,9 @@ import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
-import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,6 +59,9 @@ import org.junit.jupiter.api.io.TempDir;
  * tuples. With it, every id lands exactly once.
  */
 @ExtendWith(SharedLocalCluster.class)
+// Long tier, checked before the class starts its cluster: a cluster started only to be closed costs
+// seconds. Quick tier's proof: CommitDeadlineTest proves the deadline at kernel level in the quick tier.
+@EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
 class CommitDeadlineLocalClusterTest {
   static final long EVENTS = 2_000;
   static final int TIMEOUT_SECS = 8;
@@ -75,7 +78,6 @@ class CommitDeadlineLocalClusterTest {
 
   @Test
   void commitsThatConflictPastTheMessageTimeoutExpireInsteadOfLandingTwice() throws Exception {
-    TestTiers.longTierOnly("CommitDeadlineTest proves the deadline at kernel level in the quick tier");
     Map<String, String> real = TestCatalogs.hadoop(dir);
     Catalog catalog = TestCatalogs.load(real);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));

@@ -42,9 +42,9 @@ import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
-import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,6 +56,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * or replayed) and the row count is exact.
  */
 @ExtendWith(SharedLocalCluster.class)
+// Long tier, checked before the class starts its cluster: sixteen tasks contending for one table take
+// a minute on two cores.
+@EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
 class ConcurrentCommitsLocalClusterTest {
   static final long EVENTS = 16_000;
   static LocalCluster cluster;
@@ -76,7 +79,6 @@ class ConcurrentCommitsLocalClusterTest {
   @ParameterizedTest
   @EnumSource(CatalogKind.class)
   void sixteenTasksCommitWithoutLosingOrRepeatingARow(CatalogKind kind) throws Exception {
-    TestTiers.longTierOnly("sixteen tasks contending for one table take a minute on two cores");
     RestCatalogServer rest = kind == CatalogKind.REST ? new RestCatalogServer(dir.resolve("rest")) : null;
     try {
       Map<String, String> catalogProperties = kind == CatalogKind.REST ? rest.clientProperties() : TestCatalogs.jdbcSqlite(dir);

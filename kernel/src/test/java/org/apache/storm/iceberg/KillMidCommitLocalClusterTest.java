@@ -49,9 +49,9 @@ import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
-import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,6 +67,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * attempted, and a second topology in the same cluster must run and commit.
  */
 @ExtendWith(SharedLocalCluster.class)
+// Long tier, checked before the class starts its cluster: a cluster started only to be closed costs
+// seconds. Quick tier's proof: StaleWalEntriesTest covers a task dead mid-commit at kernel level in the quick tier.
+@EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
 class KillMidCommitLocalClusterTest {
   static final TableIdentifier EVENTS = TableIdentifier.of("db", "events");
   static LocalCluster cluster;
@@ -93,7 +96,6 @@ class KillMidCommitLocalClusterTest {
   @ParameterizedTest
   @EnumSource(Hold.class)
   void killingATopologyMidCommitReportsNothingAndTheNextTopologyInTheJvmCommits(Hold hold) throws Exception {
-    TestTiers.longTierOnly("StaleWalEntriesTest covers a task dead mid-commit at kernel level in the quick tier");
     Map<String, String> jdbc = TestCatalogs.jdbcSqlite(dir);
     Catalog catalog = TestCatalogs.load(jdbc);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));

@@ -46,11 +46,11 @@ import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
-import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.topology.BoltDeclarer;
 import org.apache.storm.topology.TopologyBuilder;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,6 +61,9 @@ import org.junit.jupiter.api.io.TempDir;
  * a shuffle, every task writes every partition. Every id lands either way.
  */
 @ExtendWith(SharedLocalCluster.class)
+// Long tier, checked before the class starts its cluster: a LocalCluster start and 8 committers take
+// 10-20 s. Quick tier's proof: IcebergPartitionGroupingTest (routing by bucket, spec change, skew, refusal).
+@EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
 class PartitionGroupingLocalClusterTest {
   static final long EVENTS = 2_000;
   static final PartitionSpec BUCKETS = PartitionSpec.builderFor(TestTables.SCHEMA).bucket("id", 16).build();
@@ -75,8 +78,6 @@ class PartitionGroupingLocalClusterTest {
 
   @Test
   void eachPartitionsFilesComeFromOneTaskAcrossASpecChangeAndEveryIdLands() throws Exception {
-    TestTiers.longTierOnly("a LocalCluster start and 8 committers take 10-20 s; the quick tier's proof is"
-        + " IcebergPartitionGroupingTest (routing by bucket, spec change, skew, refusal)");
     Table table = createTable();
     IcebergOptions options = options();
     String key = UUID.randomUUID().toString();
@@ -112,7 +113,6 @@ class PartitionGroupingLocalClusterTest {
 
   @Test
   void behindAShuffleEveryTaskWritesEveryPartition() throws Exception {
-    TestTiers.longTierOnly("the shuffle run is the comparison; the grouping's run above is the test");
     Table table = createTable();
     String key = UUID.randomUUID().toString();
     ReplayingSpout spout = new ReplayingSpout(key, EVENTS);

@@ -51,6 +51,7 @@ public final class SharedLocalCluster implements ParameterResolver {
   /** The cluster, as a class-store value JUnit closes when the class's tests end. */
   private static final class Running implements AutoCloseable {
     final LocalCluster cluster;
+    final NimbusCleanupTimer cleanupTimer;
 
     Running() {
       try {
@@ -58,10 +59,25 @@ public final class SharedLocalCluster implements ParameterResolver {
       } catch (Exception e) {
         throw new IllegalStateException("Cannot start the shared LocalCluster", e);
       }
+      try {
+        cleanupTimer = NimbusCleanupTimer.guard(cluster.getNimbus());
+      } catch (RuntimeException e) {
+        closeQuietly(cluster, e);
+        throw e;
+      }
+    }
+
+    private static void closeQuietly(LocalCluster cluster, RuntimeException cause) {
+      try {
+        cluster.close();
+      } catch (Exception e) {
+        cause.addSuppressed(e);
+      }
     }
 
     @Override
     public void close() throws Exception {
+      cleanupTimer.closing();
       cluster.close();
     }
   }
