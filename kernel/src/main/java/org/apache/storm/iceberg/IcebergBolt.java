@@ -21,7 +21,7 @@ package org.apache.storm.iceberg;
 
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
-import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -49,7 +49,7 @@ public class IcebergBolt extends SinkTaskBolt {
   WritingTask open(TaskEnvironment env) {
     return options.settings().routing() != null
         ? RoutedSinkTask.openPipelined(options.settings(), env)
-        : SinkTask.openPipelined(options.settings(), env);
+        : SinkTasks.openPipelined(options.settings(), env);
   }
 
   /**

@@ -90,23 +90,14 @@ public class IcebergCommitterBolt extends BaseRichBolt {
 
   @Override
   public void execute(Tuple tuple) {
-    if (!guard.enter()) {
-      return;
-    }
-    try {
-      committer.execute(tuple);
-    } catch (RuntimeException e) {
-      guard.failed(e);
-    } finally {
-      guard.exit();
-    }
+    guard.execute(committer, tuple);
   }
 
   /** Lets a commit in flight end first (see {@link ShutdownGuard}); pending descriptors time out and replay. */
   @Override
   public void cleanup() {
     if (committer != null) {
-      guard.close(committer::close, committer::abandon);
+      guard.close(committer);
     }
   }
 

@@ -27,6 +27,7 @@ import static org.apache.storm.iceberg.kernel.options.OptionKeys.wholeNumber;
 
 import java.io.Serializable;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
@@ -66,7 +67,7 @@ import org.apache.storm.iceberg.spi.WalStoreFactory;
 public final class IcebergOptions implements Serializable {
   private static final long serialVersionUID = 2L;
 
-  // Each DEFAULT_X is the default of the builder method withX, whose Javadoc says what it does.
+  // Each DEFAULT_X is the default of the builder method withX; README.md's options table says what it does.
   public static final String DEFAULT_CATALOG_NAME = OptionsDraft.DEFAULT_CATALOG_NAME;
   /** Records per batch when no commit interval or seal policy is configured. */
   public static final long DEFAULT_COMMIT_INTERVAL_RECORDS = OptionsDraft.DEFAULT_COMMIT_INTERVAL_RECORDS;
@@ -131,7 +132,8 @@ public final class IcebergOptions implements Serializable {
           .optional("schema-evolution", text((builder, value) -> builder.withSchemaEvolution(SchemaEvolution.named(value))))
           .optional("dead-letter-stream", text(Builder::withDeadLetterStream))
           .optional("max-dead-letter-fraction", OptionKeys.<Builder>fractionPerRecords(Builder::withMaxDeadLetterFraction))
-          .optional("source-reset-accepted", text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
+          .optional("source-reset-accepted",
+              text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
   static {
     OptionsAccess.register(options -> ((IcebergOptions) options).settings);
@@ -183,7 +185,7 @@ public final class IcebergOptions implements Serializable {
   public String table() { return settings.target().table(); }
   public TableIdentifier tableIdentifier() { return settings.target().table() == null ? null : settings.target().tableIdentifier(); }
   /** The namespaces a routing sink may write in; empty for any. */
-  public java.util.List<String> allowedNamespaces() { return settings.routing() == null ? java.util.List.of() : settings.routing().allowedNamespaces(); }
+  public List<String> allowedNamespaces() { return settings.routing() == null ? List.of() : settings.routing().allowedNamespaces(); }
   public int maxOpenTables() { return settings.routing() == null ? DEFAULT_MAX_OPEN_TABLES : settings.routing().maxOpenTables(); }
   /** The schema to create the table with when it does not exist, or null for no auto-create. */
   public Schema autoCreateSchema() { return settings.target().autoCreateOrNone().schema(); }
@@ -215,95 +217,59 @@ public final class IcebergOptions implements Serializable {
     return "IcebergOptions{" + settings + "}";
   }
 
-  /** Builds {@link IcebergOptions}; every setter returns the builder. */
+  /**
+   * Builds {@link IcebergOptions}; every setter returns the builder, and README.md's options table
+   * says what each one does, its Flux key and its default. Setters check their own argument;
+   * {@link #build()} checks the whole.
+   */
   public static final class Builder {
     private final OptionsDraft draft = new OptionsDraft();
     /** Null when the topology configuration is not read. */
     private Map<String, ?> topologyConfig;
 
-    /**
-     * Catalog properties, passed to {@code CatalogUtil.buildIcebergCatalog} on each worker. The value
-     * of a secret-named property may be a reference, {@code env:NAME} or {@code file:/path},
-     * resolved on the worker (README.md, "Secrets").
-     */
+    /** Catalog properties for {@code CatalogUtil.buildIcebergCatalog} on each worker; secrets may be references (README.md, "Secrets"). */
     public Builder withCatalogProperties(Map<String, String> properties) {
       draft.catalogProperties = Map.copyOf(Objects.requireNonNull(properties, "catalog properties"));
       return this;
     }
 
     /** The catalog's name (used in Iceberg's metrics and logs); default {@value #DEFAULT_CATALOG_NAME}. */
-    public Builder withCatalogName(String name) {
-      draft.catalogName = name;
-      return this;
-    }
+    public Builder withCatalogName(String name) { draft.catalogName = name; return this; }
 
-    /**
-     * Hadoop configuration entries for the catalog, its FileIO and Hadoop file writers, over the
-     * worker's defaults; {@code hadoop-conf-dir} names a directory of {@code *-site.xml} files on the
-     * worker to load first. Secret-named values may be references, as in catalog properties.
-     */
+    /** Hadoop configuration for the catalog, its FileIO and Hadoop file writers, over the worker's defaults. */
     public Builder withHadoopConfiguration(Map<String, String> entries) {
       draft.hadoopConfiguration = Map.copyOf(Objects.requireNonNull(entries, "entries"));
       return this;
     }
 
     /** The target table, {@code namespace.table} (nested namespaces with more dots). */
-    public Builder withTable(String tableName) {
-      draft.table = tableName;
-      return this;
-    }
+    public Builder withTable(String tableName) { draft.table = tableName; return this; }
 
-    /**
-     * Takes each tuple's table from the named router ({@code field}, {@code stream} or {@code
-     * static}) instead of {@link #withTable} (README.md, "Routing to many tables").
-     */
+    /** Takes each tuple's table from the named router ({@code field}, {@code stream} or {@code static}) instead of {@link #withTable}. */
     public Builder withTableRouter(String name, Map<String, String> properties) {
       draft.tableRouter = ProviderChoice.named(TableRouterFactory.class, name, properties);
       return this;
     }
 
     /** As {@link #withTableRouter(String, Map)}, with a router instance; it travels with the topology. */
-    public Builder withTableRouter(TableRouter router) {
-      draft.tableRouter = ProviderChoice.instance(router);
-      return this;
-    }
+    public Builder withTableRouter(TableRouter router) { draft.tableRouter = ProviderChoice.instance(router); return this; }
 
     /** A routing sink writes only tables in these namespaces; a tuple routed elsewhere is a mapping error. */
-    public Builder withAllowedNamespaces(java.util.List<String> namespaces) {
+    public Builder withAllowedNamespaces(List<String> namespaces) {
       draft.allowedNamespaces.clear();
       draft.allowedNamespaces.addAll(Objects.requireNonNull(namespaces, "withAllowedNamespaces"));
       return this;
     }
 
     /** The most tables a routing task keeps open; default {@value #DEFAULT_MAX_OPEN_TABLES}. */
-    public Builder withMaxOpenTables(int tables) {
-      draft.maxOpenTables = tables;
-      return this;
-    }
+    public Builder withMaxOpenTables(int tables) { draft.maxOpenTables = tables; return this; }
 
-    public Builder withCommitIntervalRecords(long records) {
-      draft.commitIntervalRecords = records;
-      return this;
-    }
+    public Builder withCommitIntervalRecords(long records) { draft.commitIntervalRecords = records; return this; }
+    public Builder withCommitIntervalBytes(long bytes) { draft.commitIntervalBytes = bytes; return this; }
+    public Builder withCommitIntervalMillis(long millis) { draft.commitIntervalMillis = millis; return this; }
 
-    public Builder withCommitIntervalBytes(long bytes) {
-      draft.commitIntervalBytes = bytes;
-      return this;
-    }
-
-    public Builder withCommitIntervalMillis(long millis) {
-      draft.commitIntervalMillis = millis;
-      return this;
-    }
-
-    /**
-     * Asks Storm for a tick tuple every {@code seconds}, so time thresholds fire in a lull; {@code
-     * IcebergBolt} asks for one every second whatever this says (its commits are acked on a tick).
-     */
-    public Builder withTickIntervalSecs(int seconds) {
-      draft.tickIntervalSecs = seconds;
-      return this;
-    }
+    /** Asks Storm for a tick tuple every {@code seconds}; {@code IcebergBolt} asks for one every second whatever this says. */
+    public Builder withTickIntervalSecs(int seconds) { draft.tickIntervalSecs = seconds; return this; }
 
     /** Creates a missing table with this schema and spec; for an existing table the stored ones win. */
     public Builder withAutoCreate(Schema schema, PartitionSpec spec) { return withAutoCreate(schema, spec, Map.of()); }
@@ -315,21 +281,20 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
-    public Builder withRecordMapper(RecordMapper mapper) {
-      draft.recordMapper = ProviderChoice.instance(mapper);
-      draft.recordMapperChosen = true;
-      return this;
-    }
-
+    public Builder withRecordMapper(RecordMapper mapper) { return recordMapper(ProviderChoice.instance(mapper)); }
     public Builder withRecordMapper(String name) { return withRecordMapper(name, Map.of()); }
 
     public Builder withRecordMapper(String name, Map<String, String> properties) {
-      draft.recordMapper = ProviderChoice.named(RecordMapperFactory.class, name, properties);
+      return recordMapper(ProviderChoice.named(RecordMapperFactory.class, name, properties));
+    }
+
+    private Builder recordMapper(ProviderChoice<RecordMapper> mapper) {
+      draft.recordMapper = mapper;
       draft.recordMapperChosen = true;
       return this;
     }
 
-    /** Maps each tuple to many records (a JSON array, a container), all committed and acked with the tuple, in place of a record mapper. */
+    /** Maps each tuple to many records, all committed and acked with the tuple, in place of a record mapper. */
     public Builder withMultiRecordMapper(MultiRecordMapper mapper) {
       draft.multiRecordMapper = ProviderChoice.instance(mapper);
       return this;
@@ -350,10 +315,7 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
-    public Builder withFileFormat(FileFormatWriter writer) {
-      draft.fileFormat = ProviderChoice.instance(writer);
-      return this;
-    }
+    public Builder withFileFormat(FileFormatWriter writer) { draft.fileFormat = ProviderChoice.instance(writer); return this; }
 
     public Builder withWalStore(String name) { return withWalStore(name, Map.of()); }
 
@@ -362,127 +324,58 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
-    /**
-     * Adds a seal policy by provider name, with its properties. Several may be added; the batch seals
-     * on the first threshold crossed, among them and the commit intervals.
-     */
+    /** Adds a seal policy by provider name; the batch seals on the first threshold crossed, among them and the commit intervals. */
     public Builder withSealPolicy(String name, Map<String, String> properties) {
       draft.sealPolicies.add(ProviderChoice.named(SealPolicyFactory.class, name, properties));
       return this;
     }
 
     /** Adds a seal policy instance; it travels with the topology, so it must be serializable. */
-    public Builder withSealPolicy(SealPolicy policy) {
-      draft.sealPolicies.add(ProviderChoice.instance(policy));
-      return this;
-    }
+    public Builder withSealPolicy(SealPolicy policy) { draft.sealPolicies.add(ProviderChoice.instance(policy)); return this; }
 
     /** Separates the WAL of sinks that share a table, topology name and component name. */
-    public Builder withWalNamespace(String namespace) {
-      draft.walNamespace = namespace;
-      return this;
-    }
+    public Builder withWalNamespace(String namespace) { draft.walNamespace = namespace; return this; }
 
     /** Adds a property to every snapshot summary the sink commits. */
-    public Builder withSnapshotProperty(String key, String value) {
-      draft.snapshotProperties.put(key, value);
-      return this;
-    }
+    public Builder withSnapshotProperty(String key, String value) { draft.snapshotProperties.put(key, value); return this; }
 
-    /**
-     * How many times a commit whose outcome is ambiguous is appended again, with the same files under
-     * the same commit id, before its batch is failed; 0 to fail at once.
-     */
-    public Builder withCommitRetries(int retries) {
-      draft.commitRetries = retries;
-      return this;
-    }
+    /** How many times an ambiguous commit is appended again under its own commit id before its batch is failed; 0 to fail at once. */
+    public Builder withCommitRetries(int retries) { draft.commitRetries = retries; return this; }
 
     /** The wait before the first such retry; it doubles on each one, up to 30 s. */
-    public Builder withCommitRetryBackoffMillis(long millis) {
-      draft.commitRetryBackoffMillis = millis;
-      return this;
-    }
+    public Builder withCommitRetryBackoffMillis(long millis) { draft.commitRetryBackoffMillis = millis; return this; }
 
-    /**
-     * A batch is never appended, and every commit attempt stops, once its oldest tuple is older than
-     * {@code topology.message.timeout.secs} less this margin (Storm would already replay it); it is
-     * failed instead. Must be below the message timeout (checked when the task starts).
-     */
-    public Builder withCommitDeadlineMarginMillis(long millis) {
-      draft.commitDeadlineMarginMillis = millis;
-      return this;
-    }
+    /** A batch is failed, not appended, once its oldest tuple is older than {@code topology.message.timeout.secs} less this margin. */
+    public Builder withCommitDeadlineMarginMillis(long millis) { draft.commitDeadlineMarginMillis = millis; return this; }
 
-    /**
-     * {@code IcebergBolt}: how many sealed batches may wait for, or be in, its commit thread while
-     * the executor writes the next; beyond it the executor waits for the oldest to settle. Default 1;
-     * with {@link #withTableRouter}, the bound is per table.
-     */
+    /** {@code IcebergBolt}: how many sealed batches may wait for, or be in, its commit thread (per table with a router); default 1. */
     public Builder withMaxPendingCommits(int batches) {
       draft.maxPendingCommits = (int) OptionsChecks.requirePositive(batches, "withMaxPendingCommits");
       return this;
     }
 
     /** Split sink: the committer commits once the oldest pending descriptor has waited this long. */
-    public Builder withGroupCommitIntervalMillis(long millis) {
-      draft.groupCommitIntervalMillis = millis;
-      return this;
-    }
+    public Builder withGroupCommitIntervalMillis(long millis) { draft.groupCommitIntervalMillis = millis; return this; }
 
     /** Split sink: the committer commits once this many data files are pending. */
-    public Builder withGroupCommitMaxDataFiles(int dataFiles) {
-      draft.groupCommitMaxDataFiles = dataFiles;
-      return this;
-    }
+    public Builder withGroupCommitMaxDataFiles(int dataFiles) { draft.groupCommitMaxDataFiles = dataFiles; return this; }
 
-    /**
-     * Where each task spills the ack ids of a batch's tuples beyond about 5.5 MiB, instead of the
-     * worker's {@code java.io.tmpdir}: an absolute path to a writable directory on every worker
-     * (checked when the task starts).
-     */
-    public Builder withSpillDirectory(String directory) {
-      draft.spillDirectory = directory;
-      return this;
-    }
+    /** An absolute path, writable on every worker, where a batch's held ack ids spill, instead of {@code java.io.tmpdir}. */
+    public Builder withSpillDirectory(String directory) { draft.spillDirectory = directory; return this; }
 
-    /**
-     * Names a Trident state's commits (with the WAL namespace and the topology's name); default
-     * {@value #DEFAULT_TRIDENT_STATE_NAME}. Keep it across redeploys: it is how a restarted state finds
-     * the transactions it committed. Two Trident states writing one table in one topology need
-     * different names.
-     */
-    public Builder withTridentStateName(String name) {
-      draft.tridentStateName = name;
-      return this;
-    }
+    /** Names a Trident state's commits; keep it across redeploys; default {@value #DEFAULT_TRIDENT_STATE_NAME}. */
+    public Builder withTridentStateName(String name) { draft.tridentStateName = name; return this; }
 
-    /**
-     * What a replayed Trident transaction brings, as the spout promises: {@code TRANSACTIONAL} (the
-     * same tuples: a replay of a committed transaction is skipped), {@code OPAQUE} (the default;
-     * perhaps other tuples: a replay of the last committed transaction replaces its files) or {@code
-     * NON_TRANSACTIONAL} (at-least-once).
-     */
+    /** What a replayed Trident transaction brings, as the spout promises; default {@code OPAQUE}. */
     public Builder withTridentStateType(StateType type) {
       draft.tridentStateType = Objects.requireNonNull(type, "withTridentStateType");
       return this;
     }
 
     /** {@link #withTridentStateType(StateType)} by name: {@code transactional}, {@code opaque} or {@code non-transactional}. */
-    public Builder withTridentStateType(String type) {
-      try {
-        return withTridentStateType(StateType.valueOf(type.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_')));
-      } catch (IllegalArgumentException | NullPointerException e) {
-        throw new IllegalArgumentException(
-            "withTridentStateType takes transactional, opaque or non-transactional, got '" + type + "'");
-      }
-    }
+    public Builder withTridentStateType(String type) { return withTridentStateType(OptionsChecks.requireStateType(type)); }
 
-    /**
-     * Writes each source record once: the named extractor (for example {@code kafka}) reads each
-     * tuple's source position, the sink skips a tuple whose record it committed or holds, and every
-     * commit records the positions the sink holds (README.md, "Kafka to Iceberg, exactly once").
-     */
+    /** Writes each source record once, by the source positions the named extractor (for example {@code kafka}) reads. */
     public Builder withSourcePositions(String name, Map<String, String> properties) {
       draft.sourcePositions = ProviderChoice.named(SourcePositionExtractorFactory.class, name, properties);
       return this;
@@ -493,27 +386,18 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
-    /**
-     * Accepts that a source changed identity under committed positions (a Kafka topic deleted and
-     * created again): it starts over instead of having its tuples refused. Default false.
-     */
-    public Builder withSourceResetAccepted(boolean accepted) {
-      draft.sourceResetAccepted = accepted;
-      return this;
-    }
+    /** A source whose identity changed under committed positions starts over, instead of having its tuples refused; default false. */
+    public Builder withSourceResetAccepted(boolean accepted) { draft.sourceResetAccepted = accepted; return this; }
 
-    /** Iceberg {@code write.*} properties for this sink's files, over the table's (README.md, "Write properties and branches"). */
+    /** Iceberg {@code write.*} properties for this sink's files, over the table's. */
     public Builder withWriteProperties(Map<String, String> properties) {
       draft.writeProperties.clear();
       draft.writeProperties.putAll(Objects.requireNonNull(properties, "write properties"));
       return this;
     }
 
-    /** Commits every append to this branch (README.md, "Write properties and branches"); default {@value #DEFAULT_BRANCH}. */
-    public Builder withBranch(String branch) {
-      draft.branch = branch;
-      return this;
-    }
+    /** Commits every append to this branch; default {@value #DEFAULT_BRANCH}. */
+    public Builder withBranch(String branch) { draft.branch = branch; return this; }
 
     /** Lets the sink add columns and widen types for tuple values (docs/MAPPING.md, "Schema evolution"); default off. */
     public Builder withSchemaEvolution(SchemaEvolution mode) {
@@ -521,17 +405,13 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
-    /**
-     * Emits each tuple that cannot be written (the mapper refuses it, or the file writer would) on
-     * this stream, anchored to it, then acks it, instead of failing it (docs/MAPPING.md, "Dead-letter
-     * stream"). Bolts only: Trident states refuse it.
-     */
+    /** Emits each tuple that cannot be written on this stream, anchored, then acks it, instead of failing it; bolts only. */
     public Builder withDeadLetterStream(String streamId) {
       draft.deadLetterStream = Objects.requireNonNull(streamId, "withDeadLetterStream");
       return this;
     }
 
-    /** Fails tuples instead, and logs an error, once more than {@code fraction} of a window of {@code perRecords} tuples went to the dead-letter stream. */
+    /** Fails tuples instead once more than {@code fraction} of a window of {@code perRecords} tuples went to the dead-letter stream. */
     public Builder withMaxDeadLetterFraction(double fraction, long perRecords) {
       draft.maxDeadLetterFraction = fraction;
       draft.deadLetterWindowRecords = perRecords;
@@ -541,8 +421,7 @@ public final class IcebergOptions implements Serializable {
     /**
      * At {@link #build()}, reads the {@code iceberg.}-prefixed {@link IcebergOptions#fromMap} keys of
      * this topology configuration, and of {@code storm jar -c} over them, over every other builder
-     * call whatever its order (README.md, "Options from the topology configuration"). Unknown
-     * {@code iceberg.} keys are refused.
+     * call whatever its order. Unknown {@code iceberg.} keys are refused.
      */
     public Builder overriddenByTopologyConfig(Map<String, ?> topologyConfig) {
       this.topologyConfig = Objects.requireNonNull(topologyConfig, "topology configuration");

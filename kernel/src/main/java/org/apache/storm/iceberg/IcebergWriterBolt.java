@@ -22,7 +22,7 @@ package org.apache.storm.iceberg;
 import org.apache.storm.iceberg.kernel.task.DescriptorEmitter;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
-import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.task.OutputCollector;
@@ -77,8 +77,8 @@ public class IcebergWriterBolt extends SinkTaskBolt {
   @Override
   WritingTask open(TaskEnvironment env) {
     return options.settings().routing() != null
-        ? RoutedSinkTask.open(options.settings(), env, (settings, tableEnv, commits, handoffs) -> SinkTask.openRoutedWriter(settings, tableEnv, handoffs))
-        : SinkTask.openWriter(options.settings(), env);
+        ? RoutedSinkTask.open(options.settings(), env, (settings, tableEnv, commits, handoffs) -> SinkTasks.openRoutedWriter(settings, tableEnv, handoffs))
+        : SinkTasks.openWriter(options.settings(), env);
   }
 
   @Override

@@ -71,22 +71,13 @@ abstract class SinkTaskBolt extends BaseRichBolt {
 
   @Override
   public void execute(Tuple tuple) {
-    if (!guard.enter()) {
-      return;
-    }
-    try {
-      sink.execute(tuple);
-    } catch (RuntimeException e) {
-      guard.failed(e);
-    } finally {
-      guard.exit();
-    }
+    guard.execute(sink, tuple);
   }
 
   @Override
   public void cleanup() {
     if (sink != null) {
-      guard.close(sink::close, sink::abandon);
+      guard.close(sink);
     }
   }
 

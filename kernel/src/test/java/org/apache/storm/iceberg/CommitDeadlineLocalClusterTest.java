@@ -38,7 +38,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.CommitFailedException;
 import org.apache.storm.Config;
 import org.apache.storm.LocalCluster;
-import org.apache.storm.iceberg.testing.CapturingReporter;
+import org.apache.storm.iceberg.kernel.metrics.RegistryCapture;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
@@ -129,6 +129,6 @@ class CommitDeadlineLocalClusterTest {
     assertThat(ids).as("every id exactly once").hasSize((int) EVENTS);
     assertThat(ids.stream().sorted().collect(Collectors.toList()))
         .containsExactlyElementsOf(LongStream.range(0, EVENTS).boxed().collect(Collectors.toList()));
-    assertThat(CapturingReporter.sumOfCounters(name, "iceberg-batches-expired")).isPositive();
+    assertThat(RegistryCapture.sumOfCounters(name, "iceberg-batches-expired")).isPositive();
   }
 }

@@ -35,7 +35,7 @@ import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
-import org.apache.storm.iceberg.testing.CapturingReporter;
+import org.apache.storm.iceberg.kernel.metrics.RegistryCapture;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
@@ -100,7 +100,7 @@ class ConcurrentCommitsLocalClusterTest {
 
       ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
       assertThat(ledger.failCount.get()).as("no commit failed, nothing replayed").isZero();
-      assertThat(CapturingReporter.sumOfCounters(name, "iceberg-commit-failures")).isZero();
+      assertThat(RegistryCapture.sumOfCounters(name, "iceberg-commit-failures")).isZero();
       List<Long> ids = TestTables.ids(table);
       assertThat(ids).as("exactly one row per id").containsExactlyElementsOf(
           LongStream.range(0, EVENTS).boxed().collect(Collectors.toList()));

@@ -44,7 +44,7 @@ import org.apache.storm.generated.KillOptions;
 import org.apache.storm.iceberg.mappers.FieldNameRecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
-import org.apache.storm.iceberg.testing.CapturingReporter;
+import org.apache.storm.iceberg.kernel.metrics.RegistryCapture;
 import org.apache.storm.iceberg.testing.Deadline;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
@@ -159,7 +159,7 @@ class DeadLetterLocalClusterTest {
     try {
       Deadline.await(Duration.ofSeconds(90), () -> ledger.acked.size() == EVENTS,
           () -> "all " + EVENTS + " ids acked; acked " + ledger.acked.size() + ", fails " + ledger.failCount.get());
-      deadLettered = CapturingReporter.sumOfCounters(name, "iceberg-records-dead-lettered");
+      deadLettered = RegistryCapture.sumOfCounters(name, "iceberg-records-dead-lettered");
     } finally {
       KillOptions kill = new KillOptions();
       kill.set_wait_secs(0);

@@ -37,7 +37,7 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
-import org.apache.storm.iceberg.testing.CapturingReporter;
+import org.apache.storm.iceberg.kernel.metrics.RegistryCapture;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LocalClusterRuns;
@@ -251,10 +251,10 @@ class IcebergBoltLocalClusterTest {
     // The tasks' metrics, read through a real metrics-v2 reporter, match the run.
     long filesInTable = snapshots.stream().mapToLong(s -> Long.parseLong(s.summary().get("added-data-files"))).sum();
     long rowsInTable = snapshots.stream().mapToLong(s -> Long.parseLong(s.summary().get("added-records"))).sum();
-    assertThat(CapturingReporter.captured()).as("the reporter got the worker's registry").isTrue();
-    assertThat(CapturingReporter.sumOfCounters(name, "iceberg-data-files-committed")).as(CapturingReporter.names().toString()).isEqualTo(filesInTable);
-    assertThat(CapturingReporter.sumOfCounters(name, "iceberg-records-written")).isGreaterThanOrEqualTo(rowsInTable);
+    assertThat(RegistryCapture.captured()).as("the reporter got the worker's registry").isTrue();
+    assertThat(RegistryCapture.sumOfCounters(name, "iceberg-data-files-committed")).as(RegistryCapture.names().toString()).isEqualTo(filesInTable);
+    assertThat(RegistryCapture.sumOfCounters(name, "iceberg-records-written")).isGreaterThanOrEqualTo(rowsInTable);
     // No fault is injected: a commit that fails is one Iceberg could not retry through, and replays.
-    assertThat(CapturingReporter.sumOfCounters(name, "iceberg-commit-failures")).isLessThanOrEqualTo(ledger.failCount.get());
+    assertThat(RegistryCapture.sumOfCounters(name, "iceberg-commit-failures")).isLessThanOrEqualTo(ledger.failCount.get());
   }
 }

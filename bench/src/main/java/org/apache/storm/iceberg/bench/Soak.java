@@ -37,6 +37,7 @@ import org.apache.storm.iceberg.IcebergCommitterBolt;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.IcebergWriterBolt;
 import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.iceberg.kernel.metrics.RegistryCapture;
 
 /**
  * Load held over time: a LocalCluster topology, one {@link PacedSpout} task into one sink task (or,
@@ -95,7 +96,7 @@ public final class Soak {
     run(cluster, data, sink, LOAD * peak, count, intervalSeconds, intervals);
     if (intervals.stream().skip(1).mapToDouble(SoakInterval::commitsPerSecond).sum() == 0) {
       throw new IllegalStateException("Soak " + sink + ": no commit timed after the first interval (is "
-          + MetricsCapture.class.getSimpleName() + " reading the sink's metrics?): " + intervals);
+          + RegistryCapture.class.getSimpleName() + " reading the sink's metrics?): " + intervals);
     }
     for (SoakInterval interval : intervals) {
       for (SoakInterval.Metric metric : SoakInterval.Metric.values()) {
@@ -136,7 +137,7 @@ public final class Soak {
       conf.setMaxSpoutPending(2 * BATCH);
       conf.setMessageTimeoutSecs(120);
       conf.setNumAckers(1);
-      MetricsCapture.install(conf);
+      RegistryCapture.install(conf);
       PacedSpout.Pace pace = PacedSpout.pace(key);
       cluster.submitTopology(name, conf, builder.createTopology());
       try {

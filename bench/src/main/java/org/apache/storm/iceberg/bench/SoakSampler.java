@@ -25,11 +25,12 @@ import com.sun.management.UnixOperatingSystemMXBean;
 import java.lang.management.ManagementFactory;
 import java.util.Comparator;
 import java.util.List;
+import org.apache.storm.iceberg.kernel.metrics.RegistryCapture;
 
 /**
  * Takes one {@link SoakInterval} of a running soak topology at a time: what its spout acked, the
  * JVM's heap and open file descriptors, and the sink's own metrics v2 ({@code iceberg-commit-latency},
- * {@code iceberg-oldest-pending-age-ms}) read through {@link MetricsCapture}. The oldest pending age
+ * {@code iceberg-oldest-pending-age-ms}) read through {@link RegistryCapture}. The oldest pending age
  * is sampled every second and its largest value kept; the heap is what is live after a full collection
  * forced at the interval's end (heap used between collections is mostly garbage and says more about
  * -Xmx than about the sink).
@@ -62,7 +63,7 @@ final class SoakSampler {
     long oldestPending = -1;
     while (System.nanoTime() < end) {
       Thread.sleep(Math.max(1, Math.min(1000, (end - System.nanoTime()) / 1_000_000)));
-      oldestPending = Math.max(oldestPending, MetricsCapture.maxOfGauges(topology, OLDEST_PENDING));
+      oldestPending = Math.max(oldestPending, RegistryCapture.maxOfGauges(topology, OLDEST_PENDING));
     }
     double elapsed = (System.nanoTime() - intervalStartNanos) / 1e9;
     long acked = pace.acked.get();
@@ -88,12 +89,12 @@ final class SoakSampler {
 
   /** Commits made by every task of the topology so far (each commit is timed once). */
   private long commits() {
-    return MetricsCapture.timers(topology, LATENCY).stream().mapToLong(Timer::getCount).sum();
+    return RegistryCapture.timers(topology, LATENCY).stream().mapToLong(Timer::getCount).sum();
   }
 
   /** The committing task's timer: the one that timed the most commits (writer tasks of the split sink commit none). */
   private java.util.Optional<Timer> busiestTimer() {
-    List<Timer> timers = MetricsCapture.timers(topology, LATENCY);
+    List<Timer> timers = RegistryCapture.timers(topology, LATENCY);
     return timers.stream().max(Comparator.comparingLong(Timer::getCount));
   }
 

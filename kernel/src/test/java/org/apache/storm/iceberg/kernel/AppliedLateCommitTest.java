@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -91,7 +92,7 @@ class AppliedLateCommitTest {
         .withCommitRetries(3)
         .withCommitRetryBackoffMillis(BACKOFF_MILLIS)
         .build();
-    sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), () -> 1_000_000L);
+    sink = SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector(), () -> 1_000_000L);
   }
 
   @org.junit.jupiter.api.AfterEach

@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -180,7 +181,7 @@ class BadInputTest {
     PartitionSpec byRegion = PartitionSpec.builderFor(TestTables.SCHEMA).identity("region").build();
     Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, byRegion);
     RecordingCollector recorder = new RecordingCollector();
-    SinkTask sink = SinkTask.open(
+    SinkTask sink = SinkTasks.open(
         settings(new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
             .withTable("db.events")
             .withRecordMapper(internalRows ? new MisbehavingInternalMapper(badCase) : new MisbehavingMapper(badCase))

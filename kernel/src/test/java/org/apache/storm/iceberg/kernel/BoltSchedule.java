@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -234,6 +235,6 @@ final class BoltSchedule {
         commitUnsettled.put(commit, schedule.unsettledSince(walBefore));
       }
     });
-    return SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), schedule.clock::get, commitThread);
+    return SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector(), schedule.clock::get, commitThread);
   }
 }

@@ -45,6 +45,7 @@ import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.trident.TridentTask;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
@@ -105,7 +106,7 @@ class BranchWritesTest {
   }
 
   SinkTask bolt(IcebergOptions options, RecordingCollector recorder) {
-    return SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
+    return SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
   }
 
   void send(SinkTask sink, long fromId, long toId) {
@@ -183,7 +184,7 @@ class BranchWritesTest {
   @Test
   void theSplitSinksCommitterCommitsToTheBranch() {
     RecordingCollector writerOut = new RecordingCollector();
-    SinkTask writer = SinkTask.openWriter(settings(options(AUDIT).build()),
+    SinkTask writer = SinkTasks.openWriter(settings(options(AUDIT).build()),
         new TaskIdentity("topology", "iceberg-writer", 10, 0, 1), writerOut.collector(), clock::get);
     send(writer, 0, 5);
     RecordingCollector committerOut = new RecordingCollector();

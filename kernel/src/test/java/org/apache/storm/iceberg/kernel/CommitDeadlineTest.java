@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
@@ -127,7 +128,7 @@ class CommitDeadlineTest {
     // Conflicting for 20 attempts of a second each: Iceberg would land it 20 s after the batch
     // opened, 10 s after Storm replayed its tuples.
     faults.inject(CommitFault.FAIL_BEFORE, 20);
-    SinkTask sink = SinkTask.open(settings(options().build()), environment());
+    SinkTask sink = SinkTasks.open(settings(options().build()), environment());
 
     send(sink, 0, 5);
 
@@ -156,7 +157,7 @@ class CommitDeadlineTest {
     // Every answer is lost and nothing applied: without a deadline, the settler's ten retries would
     // land the batch on its fourth, 5 s after the message timeout.
     faults.inject(CommitFault.UNKNOWN_NOT_APPLIED, 4);
-    SinkTask sink = SinkTask.open(settings(options().withCommitRetries(10).withCommitRetryBackoffMillis(1).build()), environment());
+    SinkTask sink = SinkTasks.open(settings(options().withCommitRetries(10).withCommitRetryBackoffMillis(1).build()), environment());
     faults.duringCommit = () -> clock.addAndGet(3_000);
 
     send(sink, 0, 5);
@@ -174,7 +175,7 @@ class CommitDeadlineTest {
   @Test
   void aBatchThatSealsAfterItsDeadlineIsFailedWithoutAnAttempt() {
     createTable(SinkTaskTest.CatalogKind.HADOOP);
-    SinkTask sink = SinkTask.open(settings(options().build()), environment());
+    SinkTask sink = SinkTasks.open(settings(options().build()), environment());
 
     send(sink, 0, 4);
     clock.addAndGet(TIMEOUT_SECS * 1000L - MARGIN_MILLIS);
@@ -204,7 +205,7 @@ class CommitDeadlineTest {
         new TaskEnvironment(
             new TaskIdentity("topology", "iceberg-writer", 3, 0, 1), writerOut.collector(), clock::get,
             SinkMetrics.detached(new MetricRegistry(), clock::get), Map.of(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, TIMEOUT_SECS));
-    SinkTask writer = SinkTask.openWriter(settings(options().build()), writerEnv);
+    SinkTask writer = SinkTasks.openWriter(settings(options().build()), writerEnv);
     send(writer, 0, 5);
     clock.addAndGet(5_000);
     send(writer, 5, 5);
@@ -232,7 +233,7 @@ class CommitDeadlineTest {
     createTable(SinkTaskTest.CatalogKind.HADOOP);
     IcebergOptions options = options().withCommitDeadlineMarginMillis(TIMEOUT_SECS * 1000L).build();
 
-    assertThatThrownBy(() -> SinkTask.open(settings(options), environment()))
+    assertThatThrownBy(() -> SinkTasks.open(settings(options), environment()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage(
             "commit deadline margin 10000 ms is not below topology.message.timeout.secs (10 s): every batch would"

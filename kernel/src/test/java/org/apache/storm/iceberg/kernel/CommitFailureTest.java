@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -110,7 +111,7 @@ class CommitFailureTest {
             .withCommitRetryBackoffMillis(10)
             .withBranch(branch)
             .build();
-    sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
+    sink = SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
   }
 
   /** The ids on the branch the sink commits to. */

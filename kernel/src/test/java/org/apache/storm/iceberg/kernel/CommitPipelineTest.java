@@ -41,6 +41,7 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.Deadline;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
@@ -103,7 +104,7 @@ class CommitPipelineTest {
   }
 
   SinkTask openStepped(int maxPending) {
-    return SinkTask.open(settings(options().withMaxPendingCommits(maxPending).build()), environment(), stepped);
+    return SinkTasks.open(settings(options().withMaxPendingCommits(maxPending).build()), environment(), stepped);
   }
 
   void send(SinkTask sink, long fromId, long toIdExclusive) {
@@ -122,7 +123,7 @@ class CommitPipelineTest {
         Thread.currentThread().interrupt();
       }
     };
-    SinkTask sink = SinkTask.openPipelined(settings(options().build()), environment());
+    SinkTask sink = SinkTasks.openPipelined(settings(options().build()), environment());
 
     send(sink, 0, 9); // batch A seals at 5 and commits; 4 records of batch B are written meanwhile
 
@@ -249,7 +250,7 @@ class CommitPipelineTest {
   void aBatchThatWaitedForTheCommitThreadPastItsDeadlineIsFailedNotAppended() {
     TaskEnvironment withTimeout = new TaskEnvironment(SinkTaskTest.TASK, recorder.collector(), clock::get,
         SinkMetrics.detached(registry, clock::get), Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 10));
-    SinkTask sink = SinkTask.open(
+    SinkTask sink = SinkTasks.open(
         settings(options().withMaxPendingCommits(2).withCommitDeadlineMarginMillis(2_000).build()), withTimeout, stepped);
     send(sink, 0, 5); // A sealed and handed over
     clock.addAndGet(8_000); // A's deadline (10 s timeout less 2 s) comes while it waits

@@ -38,6 +38,7 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.data.Record;
 import org.apache.storm.iceberg.spi.InternalRow;
@@ -133,7 +134,7 @@ class DeadLetterStreamTest {
   void eachBadInputCaseGoesToTheStreamAnchoredThenAckedAndTheRestOfTheBatchCommits(boolean internalRows) {
     RecordMapper mapper = internalRows ? new EveryCaseMapper(true) : (RecordMapper) new EveryCaseMapper(false)::map;
     BadInputTest.Case[] cases = BadInputTest.Case.values();
-    SinkTask sink = SinkTask.open(settings(options(mapper).withCommitIntervalRecords(4).build()), env());
+    SinkTask sink = SinkTasks.open(settings(options(mapper).withCommitIntervalRecords(4).build()), env());
 
     // Good ids 0, 1, then every case (as a tuple 3 whose region names it), then good ids 4, 5.
     List<Tuple> bad = new ArrayList<>();
@@ -182,7 +183,7 @@ class DeadLetterStreamTest {
   @Test
   void aboveTheMaxFractionTuplesAreFailedInsteadAndTheSinkSaysSoLoudlyOncePerWindow() {
     BadInputTest.Case badCase = BadInputTest.Case.WRONG_VALUE_TYPE;
-    SinkTask sink = SinkTask.open(settings(options(new BadInputTest.MisbehavingMapper(badCase))
+    SinkTask sink = SinkTasks.open(settings(options(new BadInputTest.MisbehavingMapper(badCase))
         .withMaxDeadLetterFraction(0.2, 10).withCommitIntervalRecords(100).withTickIntervalSecs(1).build()), env());
     List<Long> badIds = new ArrayList<>();
     try (LogCapture log = new LogCapture()) {
@@ -212,7 +213,7 @@ class DeadLetterStreamTest {
   void aDeadLetterNobodySubscribedToIsNotAckedButFailed() {
     recorder.emitTargets = List.of();
     BadInputTest.Case badCase = BadInputTest.Case.MAPPER_THROWS;
-    SinkTask sink = SinkTask.open(settings(options(new BadInputTest.MisbehavingMapper(badCase))
+    SinkTask sink = SinkTasks.open(settings(options(new BadInputTest.MisbehavingMapper(badCase))
         .withCommitIntervalRecords(3).build()), env());
     try (LogCapture log = new LogCapture()) {
       for (long id = 2; id < 5; id++) {
@@ -230,7 +231,7 @@ class DeadLetterStreamTest {
   @Test
   void theSplitSinksWriterDeadLettersTooAndItsDescriptorIsAnchoredToTheOthersOnly() {
     BadInputTest.Case badCase = BadInputTest.Case.MAPPER_RETURNS_WRONG_JAVA_TYPE;
-    SinkTask writer = SinkTask.openWriter(settings(options(new BadInputTest.MisbehavingMapper(badCase))
+    SinkTask writer = SinkTasks.openWriter(settings(options(new BadInputTest.MisbehavingMapper(badCase))
         .withCommitIntervalRecords(5).build()), env());
     List<Tuple> sent = new ArrayList<>();
     for (long id = 0; id < 6; id++) {

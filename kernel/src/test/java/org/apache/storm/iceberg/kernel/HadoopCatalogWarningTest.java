@@ -19,7 +19,7 @@
 
 package org.apache.storm.iceberg.kernel;
 
-import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.table.HadoopCatalogWarning;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
@@ -98,26 +98,26 @@ class HadoopCatalogWarningTest {
   @Test
   void severalCommittingTasksInSeveralWorkersOnALocalWarehouseAreWarnedOncePerTask() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
-    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(2, 4)).close())).containsExactly(WARNING);
+    assertThat(warningsOpening(() -> SinkTasks.open(settings(options), env(2, 4)).close())).containsExactly(WARNING);
   }
 
   @Test
   void theQuickStartsSingleWorkerStaysQuiet() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
-    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(1, 4)).close())).isEmpty();
+    assertThat(warningsOpening(() -> SinkTasks.open(settings(options), env(1, 4)).close())).isEmpty();
   }
 
   @Test
   void aSingleCommittingTaskStaysQuietInSeveralWorkers() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
-    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(4, 1)).close())).isEmpty();
+    assertThat(warningsOpening(() -> SinkTasks.open(settings(options), env(4, 1)).close())).isEmpty();
     assertThat(warningsOpening(() -> CommitterTask.open(settings(options), env(4, 1)).close())).isEmpty();
   }
 
   @Test
   void theSplitSinksWritersCommitNothingAndStayQuiet() {
     IcebergOptions options = options(createTable(TestCatalogs.hadoop(dir)));
-    assertThat(warningsOpening(() -> SinkTask.openWriter(settings(options), env(2, 4)).close())).isEmpty();
+    assertThat(warningsOpening(() -> SinkTasks.openWriter(settings(options), env(2, 4)).close())).isEmpty();
   }
 
   @Test
@@ -132,13 +132,13 @@ class HadoopCatalogWarningTest {
     properties.remove("type");
     properties.put("catalog-impl", HadoopCatalog.class.getName());
     IcebergOptions options = options(createTable(properties));
-    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(2, 4)).close())).containsExactly(WARNING);
+    assertThat(warningsOpening(() -> SinkTasks.open(settings(options), env(2, 4)).close())).containsExactly(WARNING);
   }
 
   @Test
   void aCatalogThatCommitsAtomicallyStaysQuiet() {
     IcebergOptions options = options(createTable(TestCatalogs.jdbcSqlite(dir)));
-    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(2, 4)).close())).isEmpty();
+    assertThat(warningsOpening(() -> SinkTasks.open(settings(options), env(2, 4)).close())).isEmpty();
   }
 
   @Test
@@ -146,7 +146,7 @@ class HadoopCatalogWarningTest {
     Map<String, String> properties = TestCatalogs.hadoop(dir);
     properties.put("lock-impl", SharedLock.class.getName());
     IcebergOptions options = options(createTable(properties));
-    assertThat(warningsOpening(() -> SinkTask.open(settings(options), env(2, 4)).close())).isEmpty();
+    assertThat(warningsOpening(() -> SinkTasks.open(settings(options), env(2, 4)).close())).isEmpty();
   }
 
   @Test

@@ -40,6 +40,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.Tuples;
@@ -107,7 +108,7 @@ class HadoopConfigurationTest {
     IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalog())
         .withTable("db.events").withAutoCreate(TestTables.SCHEMA, PartitionSpec.unpartitioned())
         .withHadoopConfiguration(hadoopConfiguration).withCommitIntervalRecords(5).build();
-    SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), System::currentTimeMillis);
+    SinkTask sink = SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector(), System::currentTimeMillis);
     try {
       for (long id = 0; id < 5; id++) {
         sink.execute(tuples.tuple(id, "eu", null, "p" + id));

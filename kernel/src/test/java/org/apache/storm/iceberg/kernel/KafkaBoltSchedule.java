@@ -28,6 +28,7 @@ import java.util.Map;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.FieldPositions;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.tuple.Tuple;
@@ -194,7 +195,7 @@ final class KafkaBoltSchedule {
   }
 
   private SinkTask open(int task) {
-    return SinkTask.open(settings(options), new TaskIdentity("topology", "iceberg", 7 + task, task, tasks.length),
+    return SinkTasks.open(settings(options), new TaskIdentity("topology", "iceberg", 7 + task, task, tasks.length),
         out[task].collector(), schedule.clock::get);
   }
 }

@@ -30,6 +30,7 @@ import org.apache.storm.iceberg.IcebergWriterBolt;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.FieldPositions;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.Tuples;
@@ -271,7 +272,7 @@ final class KafkaSplitSchedule {
     try {
       for (int i = 0; i < writers.length; i++) {
         if (writers[i] == null) {
-          writers[i] = SinkTask.openWriter(settings(writerOptions),
+          writers[i] = SinkTasks.openWriter(settings(writerOptions),
               new TaskIdentity("topology", "iceberg-writer", 10 + i, i, writers.length), writerOut[i].collector(),
               schedule.clock::get);
         }

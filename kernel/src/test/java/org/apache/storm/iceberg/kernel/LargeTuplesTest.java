@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -76,7 +77,7 @@ class LargeTuplesTest {
         Map.of(TableProperties.PARQUET_COMPRESSION, "uncompressed"));
     IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
         .withTable("db.events").withCommitIntervalBytes(THRESHOLD).build();
-    SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), System::currentTimeMillis);
+    SinkTask sink = SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector(), System::currentTimeMillis);
 
     for (long id = 0; id < 40; id++) {
       sink.execute(oneMebibyteTuple(id));

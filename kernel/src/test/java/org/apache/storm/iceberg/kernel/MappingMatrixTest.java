@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import static org.apache.iceberg.types.Types.NestedField.optional;
 import static org.apache.iceberg.types.Types.NestedField.required;
@@ -214,7 +215,7 @@ class MappingMatrixTest {
     Table table = catalog.createTable(TableIdentifier.of("db", "matrix"), SCHEMA, PartitionSpec.unpartitioned());
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink =
-        SinkTask.open(
+        SinkTasks.open(
             settings(new IcebergOptions.Builder()
                 .withCatalogName("test")
                 .withCatalogProperties(catalogProperties)
@@ -269,7 +270,7 @@ class MappingMatrixTest {
     Table table = catalog.createTable(TableIdentifier.of("db", "matrix"), SCHEMA, PartitionSpec.unpartitioned());
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink =
-        SinkTask.open(
+        SinkTasks.open(
             settings(new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
                 .withTable("db.matrix").withCommitIntervalRecords(1).build()),
             new TaskIdentity("topology", "iceberg", 1, 0, 1),
@@ -293,7 +294,7 @@ class MappingMatrixTest {
     Table table = catalog.createTable(TableIdentifier.of("db", "matrix"), SCHEMA, PartitionSpec.unpartitioned());
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink =
-        SinkTask.open(
+        SinkTasks.open(
             settings(new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
                 .withTable("db.matrix").withRecordMapper("json", Map.of("field", "payload")).withCommitIntervalRecords(1).build()),
             new TaskIdentity("topology", "iceberg", 1, 0, 1),

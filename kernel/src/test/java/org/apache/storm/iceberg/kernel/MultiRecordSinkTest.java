@@ -44,6 +44,7 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.spi.MultiRecordMapper;
 import org.apache.storm.iceberg.testing.FieldPositions;
 import org.apache.storm.iceberg.testing.RecordingCollector;
@@ -93,7 +94,7 @@ class MultiRecordSinkTest {
   }
 
   SinkTask open(IcebergOptions options) {
-    return SinkTask.open(settings(options), env());
+    return SinkTasks.open(settings(options), env());
   }
 
   TaskEnvironment env() {

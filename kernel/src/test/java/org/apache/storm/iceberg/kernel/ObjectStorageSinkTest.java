@@ -41,6 +41,7 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
 import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
@@ -102,7 +103,7 @@ class ObjectStorageSinkTest {
     // The sink's WAL entry, listed by prefix on S3 while the append commits.
     List<String> walDuringCommit = new CopyOnWriteArrayList<>();
     faults.duringCommit = () -> walDuringCommit.addAll(TestTables.walEntryLocations(table));
-    SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
+    SinkTask sink = SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
 
     Instant time = Instant.parse("2026-11-01T10:00:00Z");
     for (long id = 0; id < 6; id++) {
@@ -147,7 +148,7 @@ class ObjectStorageSinkTest {
 
     IcebergOptions options = new IcebergOptions.Builder()
         .withCatalogName("test").withCatalogProperties(running.properties()).withTable("db.events").build();
-    SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
+    SinkTask sink = SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
 
     assertThat(TestTables.walEntryLocations(table)).containsExactly(othersEntry);
     assertThat(TestTables.snapshots(table)).as("an entry whose commit never landed is not committed at startup").isEmpty();

@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
@@ -84,7 +85,7 @@ class RenamedColumnTest {
             .withFileFormat(format)
             .withCommitIntervalRecords(2)
             .build();
-    return SinkTask.open(
+    return SinkTasks.open(
         settings(options),
         new TaskEnvironment(SinkTaskTest.TASK, recorder.collector(), clock::get, SinkMetrics.detached(registry, clock::get), Map.of()));
   }

@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -66,7 +67,7 @@ class RestFaultProxyTest {
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
       Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
       RecordingCollector recorder = new RecordingCollector();
-      SinkTask sink = SinkTask.open(
+      SinkTask sink = SinkTasks.open(
           settings(new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
               .withTable("db.events").withCommitIntervalRecords(5).withCommitRetryBackoffMillis(600).build()),
           SinkTaskTest.TASK, recorder.collector());

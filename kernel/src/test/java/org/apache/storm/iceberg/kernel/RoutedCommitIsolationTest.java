@@ -30,6 +30,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.Deadline;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.Tuples;
@@ -149,7 +150,7 @@ class RoutedCommitIsolationTest {
     RoutingFixture fixture = new RoutingFixture(dir);
     org.apache.storm.iceberg.testing.SteppedCommitThread commitThread = new org.apache.storm.iceberg.testing.SteppedCommitThread();
     RoutedSinkTask sink = RoutedSinkTask.open(settings(fixture.options("db.events_{region}").withCommitIntervalRecords(2).build()),
-        fixture.env(Map.of(), fixture.clock::get), () -> commitThread, org.apache.storm.iceberg.kernel.task.SinkTask::open);
+        fixture.env(Map.of(), fixture.clock::get), () -> commitThread, SinkTasks::open);
     sink.execute(event(1, "eu"));
     sink.execute(event(2, "eu")); // sealed: its commit waits for the commit thread
     fixture.clock.addAndGet(5_000);
@@ -184,7 +185,7 @@ class RoutedCommitIsolationTest {
           public void after(int commit) {}
         });
     RoutedSinkTask sink = RoutedSinkTask.open(settings(fixture.options("db.events_{region}").withCommitIntervalRecords(2).build()),
-        fixture.env(Map.of(), fixture.clock::get), () -> commitThread, org.apache.storm.iceberg.kernel.task.SinkTask::open);
+        fixture.env(Map.of(), fixture.clock::get), () -> commitThread, SinkTasks::open);
     sink.execute(event(1, "eu"));
     sink.execute(event(2, "eu")); // sealed: its commit waits for the commit thread
     fixture.clock.addAndGet(1_000);

@@ -44,7 +44,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
-import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.spi.TableRouter;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.MemoryWalStoreFactory;
@@ -250,6 +250,6 @@ class RoutedSchedulesTest {
   private static RoutedSinkTask open(IcebergOptions options, RecordingCollector recorder, AtomicLong clock,
       SteppedCommitThread commitThread) {
     return RoutedSinkTask.open(settings(options),
-        TaskEnvironment.detached(SinkTaskTest.TASK, recorder.collector(), clock::get), () -> commitThread, SinkTask::open);
+        TaskEnvironment.detached(SinkTaskTest.TASK, recorder.collector(), clock::get), () -> commitThread, SinkTasks::open);
   }
 }

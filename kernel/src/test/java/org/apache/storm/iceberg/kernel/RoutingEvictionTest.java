@@ -30,6 +30,7 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.RecordingCollector;
@@ -68,7 +69,7 @@ class RoutingEvictionTest {
   RoutedSinkTask open(IcebergOptions options) {
     TaskEnvironment env = fixture.env(Map.of(), fixture.clock::get);
     return RoutedSinkTask.open(settings(options), env, (tableSettings, tableEnv, commitThread, handoffs) -> {
-      SinkTask task = SinkTask.open(tableSettings, tableEnv, commitThread, handoffs);
+      SinkTask task = SinkTasks.open(tableSettings, tableEnv, commitThread, handoffs);
       peakOpen.accumulateAndGet(faults.catalogsOpened.get() - faults.catalogsClosed.get(), Math::max);
       return task;
     });

@@ -35,7 +35,7 @@ import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
-import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.RecordingCollector;
@@ -77,7 +77,7 @@ final class RoutingFixture {
 
   /** A routing task committing each table as it seals, on the test clock. */
   RoutedSinkTask open(IcebergOptions options, Map<String, Object> topologyConfig) {
-    return RoutedSinkTask.open(settings(options), env(topologyConfig, clock::get), SinkTask::open);
+    return RoutedSinkTask.open(settings(options), env(topologyConfig, clock::get), SinkTasks::open);
   }
 
   RoutedSinkTask open(IcebergOptions options) {

@@ -38,7 +38,7 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
-import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.RecordingCollector;
@@ -81,7 +81,7 @@ class RoutingTest {
   }
 
   RoutedSinkTask open(IcebergOptions options) {
-    return RoutedSinkTask.open(settings(options), TaskEnvironment.detached(TASK, recorder.collector(), clock::get), SinkTask::open);
+    return RoutedSinkTask.open(settings(options), TaskEnvironment.detached(TASK, recorder.collector(), clock::get), SinkTasks::open);
   }
 
   Tuple event(long id, String region) {

@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -64,7 +65,7 @@ class SealPolicyTest {
   }
 
   SinkTask open(IcebergOptions.Builder options) {
-    return SinkTask.open(
+    return SinkTasks.open(
         settings(options.withCatalogName("test").withCatalogProperties(catalogProperties).withTable("db.events").build()),
         new TaskIdentity("topology", "iceberg", 1, 0, 1),
         recorder.collector(),

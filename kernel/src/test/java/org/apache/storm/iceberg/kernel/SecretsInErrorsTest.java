@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.secrets.RedactedException;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -84,7 +85,7 @@ class SecretsInErrorsTest {
     Throwable thrown;
     List<String> logs;
     try (LogCapture capture = new LogCapture("org.apache.storm.iceberg", Level.TRACE)) {
-      thrown = catchThrowable(() -> SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector()));
+      thrown = catchThrowable(() -> SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector()));
       logs = List.copyOf(capture.lines);
     }
 
@@ -126,7 +127,7 @@ class SecretsInErrorsTest {
 
     List<String> logs;
     try (LogCapture capture = new LogCapture("org.apache.storm.iceberg", Level.TRACE)) {
-      SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector());
+      SinkTask sink = SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector());
       for (long id = 1; id <= 4; id++) {
         sink.execute(tuples.tuple(id, "eu", null, "p"));
       }
@@ -175,7 +176,7 @@ class SecretsInErrorsTest {
 
     List<String> logs;
     try (LogCapture capture = new LogCapture("org.apache.storm.iceberg", Level.TRACE)) {
-      SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector());
+      SinkTask sink = SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector());
       for (long id = 1; id <= 4; id++) {
         sink.execute(tuples.tuple(id, "eu", null, "p"));
       }

@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -84,7 +85,7 @@ class SecretsTest {
 
     List<String> logs;
     try (LogCapture capture = new LogCapture("", Level.INFO)) {
-      SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector());
+      SinkTask sink = SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector());
       sink.execute(tuples.tuple(1L, "eu", null, "p"));
       sink.execute(tuples.tuple(2L, "eu", null, "p"));
       faults.inject(Faults.CommitFault.UNKNOWN_AFTER, 1);
@@ -99,7 +100,7 @@ class SecretsTest {
       sink.execute(tuples.tuple(8L, "eu", null, "p"));
       faults.clear();
       sink.close();
-      SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector()).close();
+      SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector()).close();
       logs = List.copyOf(capture.lines);
     }
 

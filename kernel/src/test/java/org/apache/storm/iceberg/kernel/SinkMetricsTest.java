@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
@@ -80,7 +81,7 @@ class SinkMetricsTest {
         .withTable("db.events").withCommitIntervalRecords(records).build();
     TaskEnvironment env = new TaskEnvironment(SinkTaskTest.TASK, recorder.collector(), clock::get,
         SinkMetrics.detached(registry, clock::get), Map.of());
-    return SinkTask.open(settings(options), env);
+    return SinkTasks.open(settings(options), env);
   }
 
   long count(String name) {

@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
@@ -112,7 +113,7 @@ class SinkTaskTest {
   }
 
   SinkTask open(IcebergOptions options) {
-    return SinkTask.open(settings(options), TASK, recorder.collector(), clock::get);
+    return SinkTasks.open(settings(options), TASK, recorder.collector(), clock::get);
   }
 
   void send(SinkTask sink, long fromId, long toIdExclusive) {
@@ -292,7 +293,7 @@ class SinkTaskTest {
     Table table = createTable(PartitionSpec.unpartitioned(), Map.of());
     var env = TaskEnvironment.detached(TASK, recorder.collector(), clock::get);
     SinkTask sink =
-        SinkTask.open(
+        SinkTasks.open(
             settings(options().withCommitIntervalMillis(5_000).build()),
             new TaskEnvironment(env.task(), env.collector(), env.clock(), env.metrics(), Map.of(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 2)));
 

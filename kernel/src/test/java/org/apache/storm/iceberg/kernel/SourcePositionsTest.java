@@ -40,6 +40,7 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.position.Positions;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.FieldPositions;
 import org.apache.storm.iceberg.testing.Faults;
@@ -97,7 +98,7 @@ class SourcePositionsTest {
   }
 
   SinkTask open(IcebergOptions options, RecordingCollector recorder, int taskIndex) {
-    return SinkTask.open(settings(options), new TaskIdentity("orders", "iceberg", 7 + taskIndex, taskIndex, 2),
+    return SinkTasks.open(settings(options), new TaskIdentity("orders", "iceberg", 7 + taskIndex, taskIndex, 2),
         recorder.collector(), clock::get);
   }
 
@@ -287,7 +288,7 @@ class SourcePositionsTest {
   /** The descriptors a writer task emits for the given offsets of partition 0 (batches of 5). */
   List<Tuple> writerDescriptors(int taskIndex, long... offsets) {
     RecordingCollector out = new RecordingCollector();
-    SinkTask writer = SinkTask.openWriter(settings(options().build()),
+    SinkTask writer = SinkTasks.openWriter(settings(options().build()),
         new TaskIdentity("orders", "iceberg-writer", 10 + taskIndex, taskIndex, 2), out.collector(), clock::get);
     send(writer, 0, offsets);
     writer.close();

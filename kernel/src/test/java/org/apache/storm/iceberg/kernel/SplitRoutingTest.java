@@ -39,7 +39,7 @@ import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.route.RoutedCommitterTask;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
-import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.RecordingCollector;
@@ -86,7 +86,7 @@ class SplitRoutingTest {
 
   RoutedSinkTask writer() {
     return RoutedSinkTask.open(settings(options(catalogProperties).build()),
-        TaskEnvironment.detached(WRITER, writerOut.collector(), clock::get), (s, e, commits, handoffs) -> SinkTask.openRoutedWriter(s, e, handoffs));
+        TaskEnvironment.detached(WRITER, writerOut.collector(), clock::get), (s, e, commits, handoffs) -> SinkTasks.openRoutedWriter(s, e, handoffs));
   }
 
   RoutedCommitterTask committer(IcebergOptions options) {
@@ -249,7 +249,7 @@ class SplitRoutingTest {
     RoutedSinkTask writer = RoutedSinkTask.open(
         settings(options(catalogProperties).withAllowedNamespaces(List.of("db")).withDeadLetterStream("bad")
             .withTableRouter("field", Map.of("template", "{region}.events")).withCommitIntervalRecords(2).build()),
-        TaskEnvironment.detached(WRITER, writerOut.collector(), clock::get), (s, e, commits, handoffs) -> SinkTask.openRoutedWriter(s, e, handoffs));
+        TaskEnvironment.detached(WRITER, writerOut.collector(), clock::get), (s, e, commits, handoffs) -> SinkTasks.openRoutedWriter(s, e, handoffs));
     writer.execute(events.tuple(1L, "other", Instant.parse("2026-11-01T10:00:00Z"), "p"));
     writer.execute(events.tuple(2L, "db", Instant.parse("2026-11-01T10:00:00Z"), "p"));
     writer.execute(events.tuple(3L, "db", Instant.parse("2026-11-01T10:00:00Z"), "p"));

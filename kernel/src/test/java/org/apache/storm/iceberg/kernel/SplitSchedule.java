@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
@@ -260,7 +261,7 @@ final class SplitSchedule {
     try {
       for (int i = 0; i < writers.length; i++) {
         if (writers[i] == null) {
-          writers[i] = SinkTask.openWriter(settings(writerOptions),
+          writers[i] = SinkTasks.openWriter(settings(writerOptions),
               new TaskIdentity("topology", "iceberg-writer", 10 + i, i, writers.length), writerOut[i].collector(),
               schedule.clock::get);
         }

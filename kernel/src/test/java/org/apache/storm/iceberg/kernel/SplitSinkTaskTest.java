@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
@@ -83,7 +84,7 @@ class SplitSinkTaskTest {
   List<String> writeBatch(int taskIndex, long firstId, int count) {
     RecordingCollector writerOut = new RecordingCollector();
     SinkTask writer =
-        SinkTask.openWriter(
+        SinkTasks.openWriter(
             settings(options(catalogProperties).withCommitIntervalRecords(count).build()),
             new TaskIdentity("topology", "iceberg-writer", 10 + taskIndex, taskIndex, 4),
             writerOut.collector(),
@@ -109,7 +110,7 @@ class SplitSinkTaskTest {
   void theWriterEmitsOneDescriptorAnchoredToTheWholeBatchThenAcksIt() {
     RecordingCollector out = new RecordingCollector();
     SinkTask writer =
-        SinkTask.openWriter(
+        SinkTasks.openWriter(
             settings(options(catalogProperties).withCommitIntervalRecords(4).build()),
             new TaskIdentity("topology", "iceberg-writer", 10, 0, 1),
             out.collector(),
@@ -147,7 +148,7 @@ class SplitSinkTaskTest {
     RecordingCollector out = new RecordingCollector();
     out.emitTargets = List.of();
     SinkTask writer =
-        SinkTask.openWriter(
+        SinkTasks.openWriter(
             settings(options(catalogProperties).withCommitIntervalRecords(2).build()),
             new TaskIdentity("topology", "iceberg-writer", 10, 0, 1),
             out.collector(),

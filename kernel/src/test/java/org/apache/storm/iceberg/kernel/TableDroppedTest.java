@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
@@ -81,7 +82,7 @@ class TableDroppedTest {
             .build();
     TaskEnvironment env =
         new TaskEnvironment(SinkTaskTest.TASK, recorder.collector(), clock::get, SinkMetrics.detached(registry, clock::get), Map.of());
-    sink = SinkTask.open(settings(options), env);
+    sink = SinkTasks.open(settings(options), env);
   }
 
   void send(long fromId, long toIdExclusive) {

@@ -19,7 +19,7 @@
 
 package org.apache.storm.iceberg.kernel;
 
-import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.seal.ThresholdSealPolicy;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
@@ -87,7 +87,7 @@ class TopologyChecksTest {
 
   @Test
   void aCommitIntervalNotBelowTheMessageTimeoutFails() {
-    assertThatThrownBy(() -> SinkTask.open(settings(options().withCommitIntervalMillis(60_000).build()),
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withCommitIntervalMillis(60_000).build()),
             env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 30), 1)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("commit interval 60000 ms is not below topology.message.timeout.secs (30 s): tuples would time out"
@@ -96,7 +96,7 @@ class TopologyChecksTest {
 
   @Test
   void anAgeThresholdWithNoTickAnywhereFails() {
-    assertThatThrownBy(() -> SinkTask.open(settings(options().withCommitIntervalMillis(5_000).build()), env(conf(), 1)))
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withCommitIntervalMillis(5_000).build()), env(conf(), 1)))
         .hasMessage("an age threshold (commit interval 5000 ms) needs tick tuples to seal a batch when the"
             + " stream goes quiet, but neither the bolt nor the topology asks for them (topology.tick.tuple.freq.secs);"
             + " set withTickIntervalSecs, or leave it unset so the bolt declares half the threshold");
@@ -104,7 +104,7 @@ class TopologyChecksTest {
 
   @Test
   void anAgePolicyNotBelowTheMessageTimeoutFails() {
-    assertThatThrownBy(() -> SinkTask.open(settings(options().withSealPolicy("age", Map.of("limit", "30000")).build()),
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withSealPolicy("age", Map.of("limit", "30000")).build()),
             env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 15), 1)))
         .isInstanceOf(IllegalStateException.class)
         .hasMessage("seal policy 'age' limit 30000 ms is not below topology.message.timeout.secs (30 s): tuples would"
@@ -114,7 +114,7 @@ class TopologyChecksTest {
 
   @Test
   void anAgePolicyGivenAsAnInstanceIsCheckedToo() {
-    assertThatThrownBy(() -> SinkTask.open(settings(options()
+    assertThatThrownBy(() -> SinkTasks.open(settings(options()
                 .withSealPolicy(new ThresholdSealPolicy(ThresholdSealPolicy.Measure.AGE_MILLIS, 45_000)).build()),
             env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 15), 1)))
         .hasMessageStartingWith("seal policy 'age' limit 45000 ms is not below topology.message.timeout.secs (30 s)");
@@ -122,7 +122,7 @@ class TopologyChecksTest {
 
   @Test
   void aWallClockPolicyNotBelowTheMessageTimeoutFails() {
-    assertThatThrownBy(() -> SinkTask.open(settings(options().withSealPolicy("wall-clock", Map.of("every-ms", "60000")).build()),
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withSealPolicy("wall-clock", Map.of("every-ms", "60000")).build()),
             env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)))
         .hasMessage("seal policy 'wall-clock' every-ms 60000 ms is not below topology.message.timeout.secs (30 s):"
             + " tuples would time out and replay before they commit; lower the every-ms of"
@@ -131,14 +131,14 @@ class TopologyChecksTest {
 
   @Test
   void anAgePolicyWithNoTickAnywhereFails() {
-    assertThatThrownBy(() -> SinkTask.open(settings(options().withSealPolicy("age", Map.of("limit", "5000")).build()),
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withSealPolicy("age", Map.of("limit", "5000")).build()),
             env(conf(), 1)))
         .hasMessageStartingWith("an age threshold (seal policy 'age' limit 5000 ms) needs tick tuples to seal a batch");
   }
 
   @Test
   void timePoliciesBelowTheMessageTimeoutPass() {
-    assertThatCode(() -> SinkTask.open(settings(options().withSealPolicy("age", Map.of("limit", "20000"))
+    assertThatCode(() -> SinkTasks.open(settings(options().withSealPolicy("age", Map.of("limit", "20000"))
                 .withSealPolicy("wall-clock", Map.of("every-ms", "10000")).build()),
             env(conf(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)).close())
         .doesNotThrowAnyException();
@@ -146,7 +146,7 @@ class TopologyChecksTest {
 
   @Test
   void tooFewPendingTuplesForTheRecordThresholdFails() {
-    assertThatThrownBy(() -> SinkTask.open(settings(options().withCommitIntervalRecords(1_000).build()),
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(1_000).build()),
             env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 300), 2)))
         .hasMessage("topology.max.spout.pending (300 per spout task, 600 in all) is below the 1000 tuples component"
             + " 'iceberg' needs pending to fill its batches: 1000 records a batch (withCommitIntervalRecords) × 1 task,"
@@ -165,9 +165,9 @@ class TopologyChecksTest {
     Map<String, Object> conf = conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 2_000);
     IcebergOptions options = options().withCommitIntervalRecords(1_000).build();
     if (accepted) {
-      assertThatCode(() -> SinkTask.open(settings(options), env(conf, 2, sinkTasks)).close()).doesNotThrowAnyException();
+      assertThatCode(() -> SinkTasks.open(settings(options), env(conf, 2, sinkTasks)).close()).doesNotThrowAnyException();
     } else {
-      assertThatThrownBy(() -> SinkTask.open(settings(options), env(conf, 2, sinkTasks)))
+      assertThatThrownBy(() -> SinkTasks.open(settings(options), env(conf, 2, sinkTasks)))
           .hasMessage("topology.max.spout.pending (2000 per spout task, 4000 in all) is below the 8000 tuples"
               + " component 'iceberg' needs pending to fill its batches: 1000 records a batch"
               + " (withCommitIntervalRecords) × 8 tasks, each holding about its share of the pending tuples, so a"
@@ -178,7 +178,7 @@ class TopologyChecksTest {
 
   @Test
   void theWriterOfTheSplitSinkIsCheckedPerTaskToo() {
-    assertThatThrownBy(() -> SinkTask.openWriter(settings(options().withCommitIntervalRecords(1_000).build()),
+    assertThatThrownBy(() -> SinkTasks.openWriter(settings(options().withCommitIntervalRecords(1_000).build()),
             env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 1_000), 1, 4)))
         .hasMessageStartingWith("topology.max.spout.pending (1000 per spout task, 1000 in all) is below the 4000"
             + " tuples component 'iceberg' needs pending");
@@ -187,7 +187,7 @@ class TopologyChecksTest {
   @Test
   void tooFewPendingTuplesForEverySinkTaskOnlyWarnsWhenAnotherThresholdSeals() {
     try (LogCapture log = new LogCapture()) {
-      SinkTask.open(settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build()),
+      SinkTasks.open(settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build()),
           env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 2_000, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 2), 1, 4)).close();
       assertThat(log.lines).contains("WARN topology.max.spout.pending (2000 per spout task, 2000 in all) is below the"
           + " 4000 tuples component 'iceberg' needs pending to fill its batches: 1000 records a batch"
@@ -199,14 +199,14 @@ class TopologyChecksTest {
 
   @Test
   void tooFewPendingTuplesOnlyWarnsWhenAnotherThresholdSeals() {
-    assertThatCode(() -> SinkTask.open(settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build()),
+    assertThatCode(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(5_000).build()),
             env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 300, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 2), 2)).close())
         .doesNotThrowAnyException();
   }
 
   @Test
   void aSoundConfigurationPasses() {
-    assertThatCode(() -> SinkTask.open(settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(10_000).build()),
+    assertThatCode(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(1_000).withCommitIntervalMillis(10_000).build()),
             env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 5_000, Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS, 5), 1)).close())
         .doesNotThrowAnyException();
   }

@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -68,7 +69,7 @@ class WalStoreSelectionTest {
 
   @Test
   void theTableFileIoStoreRefusesAFileIoThatCannotListNamingTheAlternative() {
-    assertThatThrownBy(() -> SinkTask.open(settings(options().build()), SinkTaskTest.TASK, recorder.collector()))
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().build()), SinkTaskTest.TASK, recorder.collector()))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("WAL store 'table-fileio' needs a FileIO that can list by prefix, but table test.db.events uses")
         .hasMessageContaining("withWalStore(\"hadoop-fs\", Map.of(\"path\", ");
@@ -78,7 +79,7 @@ class WalStoreSelectionTest {
   void theHadoopFsStoreKeepsTheWalElsewhere() throws Exception {
     Path walRoot = dir.resolve("wal");
     SinkTask sink =
-        SinkTask.open(settings(options().withWalStore("hadoop-fs", Map.of("path", walRoot.toUri().toString())).build()),
+        SinkTasks.open(settings(options().withWalStore("hadoop-fs", Map.of("path", walRoot.toUri().toString())).build()),
             SinkTaskTest.TASK, recorder.collector());
     Tuples tuples = new Tuples(TestTables.FIELDS);
     sink.execute(tuples.tuple(1L, "eu", null, "p"));

@@ -48,6 +48,7 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
@@ -92,7 +93,7 @@ class WritePropertiesTest {
   /** Writes one batch of {@value #RECORDS} records and returns the data files its commit added. */
   List<DataFile> writeOneBatch(IcebergOptions options) {
     RecordingCollector recorder = new RecordingCollector();
-    SinkTask sink = SinkTask.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
+    SinkTask sink = SinkTasks.open(settings(options), SinkTaskTest.TASK, recorder.collector(), clock::get);
     for (long id = 0; id < RECORDS; id++) {
       sink.execute(events.tuple(id, id % 3 == 0 ? "eu" : "us", null, "payload " + (id * 7919 % 1000)));
     }

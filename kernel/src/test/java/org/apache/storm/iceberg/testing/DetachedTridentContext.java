@@ -26,6 +26,7 @@ import com.codahale.metrics.Meter;
 import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.MetricSet;
 import com.codahale.metrics.Timer;
+import org.apache.storm.iceberg.kernel.metrics.RegistryContext;
 import org.apache.storm.metric.api.CombinedMetric;
 import org.apache.storm.metric.api.ICombiner;
 import org.apache.storm.metric.api.IMetric;
@@ -38,11 +39,14 @@ import org.apache.storm.tuple.Fields;
 /**
  * What Trident hands a task outside a topology: a {@link TridentOperationContext} (for an
  * aggregator's {@code prepare}, and as the {@code IMetricsContext} of {@code makeState}) that names
- * the task's partition and keeps its metrics (v2) in a registry of its own. It is no {@code
- * TopologyContext}, so the checks that read the topology's wiring are not made.
+ * the task's partition and keeps its metrics (v2) in a registry of its own, through the kernel's
+ * {@link RegistryContext}. It is no {@code TopologyContext}, so the checks that read the topology's
+ * wiring are not made.
  */
 public final class DetachedTridentContext extends TridentOperationContext {
   private final MetricRegistry registry = new MetricRegistry();
+  /** Trident's context is a class, not an interface, so its metrics methods delegate to this one. */
+  private final RegistryContext metrics = new RegistryContext(registry);
   private final int partitionIndex;
   private final int partitions;
 
@@ -75,46 +79,46 @@ public final class DetachedTridentContext extends TridentOperationContext {
 
   @Override
   public <T extends IMetric> T registerMetric(String name, T metric, int bucketSecs) {
-    throw new UnsupportedOperationException("metrics v1");
+    return metrics.registerMetric(name, metric, bucketSecs);
   }
 
   @Override
   public ReducedMetric registerMetric(String name, IReducer reducer, int bucketSecs) {
-    throw new UnsupportedOperationException("metrics v1");
+    return metrics.registerMetric(name, reducer, bucketSecs);
   }
 
   @Override
   public CombinedMetric registerMetric(String name, ICombiner combiner, int bucketSecs) {
-    throw new UnsupportedOperationException("metrics v1");
+    return metrics.registerMetric(name, combiner, bucketSecs);
   }
 
   @Override
   public Timer registerTimer(String name) {
-    return registry.timer(name);
+    return metrics.registerTimer(name);
   }
 
   @Override
   public Histogram registerHistogram(String name) {
-    return registry.histogram(name);
+    return metrics.registerHistogram(name);
   }
 
   @Override
   public Meter registerMeter(String name) {
-    return registry.meter(name);
+    return metrics.registerMeter(name);
   }
 
   @Override
   public Counter registerCounter(String name) {
-    return registry.counter(name);
+    return metrics.registerCounter(name);
   }
 
   @Override
   public <T> Gauge<T> registerGauge(String name, Gauge<T> gauge) {
-    return registry.register(name, gauge);
+    return metrics.registerGauge(name, gauge);
   }
 
   @Override
   public void registerMetricSet(String prefix, MetricSet set) {
-    registry.register(prefix, set);
+    metrics.registerMetricSet(prefix, set);
   }
 }

@@ -20,11 +20,11 @@
 package org.apache.storm.iceberg.testing;
 
 import java.time.Duration;
-import java.util.Map;
 import org.apache.storm.Config;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.generated.KillOptions;
 import org.apache.storm.generated.StormTopology;
+import org.apache.storm.iceberg.kernel.metrics.RegistryCapture;
 
 /** Runs a topology in a LocalCluster until its {@link ReplayingSpout} has seen every id acked. */
 public final class LocalClusterRuns {
@@ -35,8 +35,7 @@ public final class LocalClusterRuns {
     Config conf = new Config();
     conf.setMaxSpoutPending(5_000);
     conf.setMessageTimeoutSecs(60);
-    conf.put(Config.TOPOLOGY_METRICS_REPORTERS,
-        java.util.List.of(Map.of("class", CapturingReporter.class.getName(), "report.period", 60, "report.period.units", "SECONDS")));
+    RegistryCapture.install(conf);
     return conf;
   }
 

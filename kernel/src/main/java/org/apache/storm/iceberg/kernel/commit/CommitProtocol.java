@@ -30,17 +30,16 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.kernel.position.Positions;
-import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one commit path of storm-iceberg, shared by every committing bolt: WAL entry, then one
- * {@link AppendFiles} to the sink's {@link CommitBranch}, tagged with a fresh commit id, then
- * immediate resolution of any error (by {@link CommitSettler}, which re-appends under the same id
- * when the outcome is ambiguous), then WAL delete. The caller acks its tuples only when {@link CommitOutcome#landed()}.
+ * The one commit path of storm-iceberg, shared by every committing bolt: WAL entry ({@link
+ * WalEntries}), then one {@link AppendFiles} to the sink's {@link CommitBranch}, tagged with a fresh
+ * commit id, then immediate resolution of any error (by {@link CommitSettler}, which re-appends
+ * under the same id when the outcome is ambiguous), then WAL delete. The caller acks its tuples only when {@link CommitOutcome#landed()}.
  *
  * <p>Assumptions:
  *
@@ -61,8 +60,7 @@ public final class CommitProtocol {
   private static final int MAX_POSITION_ATTEMPTS = 20;
 
   private final Table table;
-  private final WalStore wal;
-  private final WalScope scope;
+  private final WalEntries walEntries;
   private final Map<String, String> summary;
   private final Supplier<String> commitIds;
   private final LongSupplier clock;
@@ -119,12 +117,11 @@ public final class CommitProtocol {
       PositionsLedger positionsLedger,
       CommitBranch branch) {
     this.table = table;
-    this.wal = wal;
-    this.scope = scope;
     this.summary = SummaryKeys.withTaskKeys(snapshotProperties, scope.topology(), scope.component(), scope.taskIndex());
     this.commitIds = commitIds;
     this.clock = clock;
     this.branch = branch.requireCommittable(table);
+    this.walEntries = new WalEntries(wal, scope, table, this.branch);
     this.settler = new CommitSettler(table, branch, retries);
     this.deadline = deadline;
     this.positionsLedger = positionsLedger;
@@ -163,21 +160,16 @@ public final class CommitProtocol {
     }
     try {
       refreshIfWrittenUnderAnUnseenSpec(files);
-      byte[] entry =
-          DataFilesCodec.encode(
-              new DataFilesCodec.Entry(
-                  commitId, table.name(), scope.component(), scope.taskIndex(), attemptMillis, files, oldestTupleMillis),
-              table.specs());
-      wal.put(scope, commitId, entry);
+      walEntries.put(commitId, files, attemptMillis, oldestTupleMillis);
     } catch (RuntimeException e) {
       LOG.warn("Commit {} to {} not attempted: cannot write its WAL entry", commitId, table.name(), Redaction.of(e));
       // The write may have landed before it reported failure; the commit never will.
-      deleteWalEntry(commitId);
+      walEntries.delete(commitId);
       return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, e);
     }
     CommitOutcome outcome = append(new Append(commitId, files, commitSummary, positions), window, guard);
     if (outcome.status() != CommitOutcome.Status.UNKNOWN) {
-      deleteWalEntry(commitId);
+      walEntries.delete(commitId);
     }
     return outcome;
   }
@@ -265,57 +257,12 @@ public final class CommitProtocol {
     return update.validateWith(new AllValidators(validator, recording.validator()));
   }
 
-  private void deleteWalEntry(String commitId) {
-    try {
-      wal.delete(scope, commitId);
-    } catch (RuntimeException e) {
-      // The commit is settled; the next incarnation of this task drops the stale entry.
-      LOG.warn("Cannot delete WAL entry of settled commit {} in {}", commitId, scope, Redaction.of(e));
-    }
-  }
-
   /**
-   * Drops every WAL entry a previous incarnation of this task left, logging what each entry's commit
-   * became. Its data files are never deleted (they may be live); its tuples were never acked, so the
-   * source replays them.
+   * Drops every WAL entry a previous incarnation of this task left ({@link WalEntries#clearStale()}).
    *
-   * @return the number of entries dropped; one that cannot be deleted now is left for the next start
+   * @return the number of entries dropped
    */
   public int clearStaleEntries() {
-    List<WalEntry> entries = wal.list(scope);
-    if (entries.isEmpty()) {
-      return 0;
-    }
-    table.refresh();
-    int dropped = 0;
-    for (WalEntry entry : entries) {
-      LOG.warn("Dropping stale WAL entry {}: {}", entry.location(), describe(entry));
-      try {
-        wal.delete(scope, entry.commitId());
-        dropped++;
-      } catch (RuntimeException e) {
-        // The entry only records what a dead incarnation attempted; its tuples replay either way.
-        // Starting matters more: the next start tries again.
-        LOG.warn("Cannot drop stale WAL entry {} now; the next start will", entry.location(), Redaction.of(e));
-      }
-    }
-    return dropped;
-  }
-
-  private String describe(WalEntry entry) {
-    try {
-      DataFilesCodec.Entry decoded = DataFilesCodec.decode(entry.payload(), entry.location(), table.specs());
-      // The entry records when it was written, not the head it was written on: the walk is bounded by time.
-      Long snapshotId = SnapshotLookup.find(table, branch, decoded.id(), new SnapshotLookup.Window(null, decoded.createdAtMillis()));
-      return snapshotId != null
-          ? "commit " + decoded.id() + " landed in snapshot " + snapshotId
-          : "commit "
-              + decoded.id()
-              + " did not land; its "
-              + decoded.files().size()
-              + " data files are left in place (never deleted: they may be live) and its tuples replay";
-    } catch (RuntimeException e) {
-      return e.getMessage();
-    }
+    return walEntries.clearStale();
   }
 }

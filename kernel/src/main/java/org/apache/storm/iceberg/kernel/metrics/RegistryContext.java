@@ -25,11 +25,14 @@ import com.codahale.metrics.MetricRegistry;
 import com.codahale.metrics.Timer;
 import org.apache.storm.task.IMetricsContext;
 
-/** Metrics v2 over a plain Dropwizard registry; the deprecated v1 methods are not used. */
-final class RegistryContext implements IMetricsContext {
+/**
+ * Metrics v2 over a plain Dropwizard registry, for a task outside a topology; the deprecated v1
+ * methods throw. A gauge registered again under its name replaces the one before it.
+ */
+public final class RegistryContext implements IMetricsContext {
   private final MetricRegistry registry;
 
-  RegistryContext(MetricRegistry registry) {
+  public RegistryContext(MetricRegistry registry) {
     this.registry = registry;
   }
 

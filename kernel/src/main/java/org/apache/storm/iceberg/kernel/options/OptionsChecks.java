@@ -21,6 +21,7 @@ package org.apache.storm.iceberg.kernel.options;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.iceberg.CatalogProperties;
@@ -30,6 +31,7 @@ import org.apache.storm.iceberg.kernel.secrets.SecretReferences;
 import org.apache.storm.iceberg.kernel.commit.SummaryKeys;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
 import org.apache.storm.iceberg.spi.SchemaEvolvingMapper;
+import org.apache.storm.trident.state.StateType;
 
 /**
  * Every check of the options, run on the submitting client: a setter's argument when it is set
@@ -145,6 +147,16 @@ public final class OptionsChecks {
       throw new IllegalArgumentException(setter + " takes a fraction above 0 and at most 1 (0.01 for 1%), got " + fraction);
     }
     return fraction;
+  }
+
+  /** A Trident state type by name: {@code transactional}, {@code opaque} or {@code non-transactional}, in any case. */
+  public static StateType requireStateType(String type) {
+    try {
+      return StateType.valueOf(type.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new IllegalArgumentException(
+          "withTridentStateType takes transactional, opaque or non-transactional, got '" + type + "'");
+    }
   }
 
   /** A Flux flag: {@code true} or {@code false}, nothing else. */

@@ -26,6 +26,7 @@ import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.kernel.task.CommitThread;
 import org.apache.storm.iceberg.kernel.task.HandoffTimes;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.task.UnroutableTuples;
 import org.apache.storm.iceberg.kernel.task.WriterChecks;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
@@ -108,15 +109,15 @@ public final class RoutedSinkTask implements WritingTask {
   /** {@code IcebergBolt}'s routing task: commits on {@link RoutedCommits#THREADS} threads of its own. */
   public static RoutedSinkTask openPipelined(SinkSettings settings, TaskEnvironment env) {
     String name = "iceberg-commit-" + env.task().component() + "-" + env.task().taskIndex();
-    return open(settings, env, () -> CommitThread.dedicated(name, RoutedCommits.THREADS), SinkTask::open);
+    return open(settings, env, () -> CommitThread.dedicated(name, RoutedCommits.THREADS), SinkTasks::open);
   }
 
   /**
    * Opens a routing task that commits each table's batch as it seals, on the calling thread; no
    * table is opened until a tuple routes to it.
    *
-   * @param opener opens the sink task of one table, from settings naming it: {@code SinkTask::open}
-   *     for {@code IcebergBolt}, {@code SinkTask.openWriter} for {@code IcebergWriterBolt}, whose
+   * @param opener opens the sink task of one table, from settings naming it: {@code SinkTasks::open}
+   *     for {@code IcebergBolt}, {@code SinkTasks.openRoutedWriter} for {@code IcebergWriterBolt}, whose
    *     tables' batches each emit a descriptor naming their table (and commit nothing)
    */
   public static RoutedSinkTask open(SinkSettings settings, TaskEnvironment env, TableOpener opener) {

@@ -106,6 +106,25 @@ public final class ShutdownGuard {
     LOG.info("Ignoring an error met while the task shuts down: {}", Redaction.of(error).toString());
   }
 
+  /** Runs {@code tuple} through {@code task} as one guarded call ({@link #enter}, {@link #failed}, {@link #exit}). */
+  public void execute(WritingTask task, Tuple tuple) {
+    if (!enter()) {
+      return;
+    }
+    try {
+      task.execute(tuple);
+    } catch (RuntimeException e) {
+      failed(e);
+    } finally {
+      exit();
+    }
+  }
+
+  /** Closes {@code task} ({@link #close(Runnable, Runnable)}): orderly once idle, else abandoned. */
+  public void close(WritingTask task) {
+    close(task::close, task::abandon);
+  }
+
   /**
    * Closes the task: {@code orderly} once no call is in flight, or {@code abandon} (close the
    * catalog under the call, touching nothing the call uses) if one still runs after {@link

@@ -24,13 +24,11 @@ import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.kernel.seal.TimedSealPolicies;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
-import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.spi.UnfitValuesException;
-import java.util.function.LongSupplier;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.Config;
@@ -83,7 +81,7 @@ public final class SinkTask implements TableTask {
   private OpenBatch<?> batch;
   private long seals;
 
-  private SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env, HandoffTimes handoffs, boolean routed) {
+  SinkTask(TaskParts parts, SealedBatchHandler handler, TaskEnvironment env, HandoffTimes handoffs, boolean routed) {
     OpenedTable opened = parts.opened();
     this.catalog = opened.catalog();
     this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup(), parts.deadLetters(),
@@ -103,88 +101,6 @@ public final class SinkTask implements TableTask {
 
   private static boolean receivesTicks(TaskEnvironment env) {
     return ObjectReader.getInt(env.topologyConfig().get(Config.TOPOLOGY_TICK_TUPLE_FREQ_SECS), 0) > 0;
-  }
-
-  /**
-   * Opens a committing task that commits each batch as it seals, on the calling thread: opens the
-   * table (auto-creating it when configured), checks it and the topology configuration, resolves the
-   * providers on this worker's classpath, and drops the WAL entries its previous incarnation left.
-   */
-  public static SinkTask open(SinkSettings settings, TaskEnvironment env) {
-    return open(settings, env, CommitThread.inline());
-  }
-
-  /**
-   * As {@link #open(SinkSettings, TaskEnvironment)}, but each sealed batch commits on a thread of
-   * the task's own while the executor writes the next ({@link CommitPipeline}): {@code IcebergBolt}'s task.
-   */
-  public static SinkTask openPipelined(SinkSettings settings, TaskEnvironment env) {
-    return open(settings, env, CommitThread.dedicated("iceberg-commit-" + env.task().component() + "-" + env.task().taskIndex()));
-  }
-
-  /** As {@link #open(SinkSettings, TaskEnvironment)}, committing on {@code commitThread} ({@link CommitPipeline}). */
-  public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
-    return create(settings, env, new HandoffTimes(env.clock()), false,
-        (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
-  }
-
-  /**
-   * One table of a routing task: as above, dating its batches by {@code handoffs}, which the tables
-   * share, and sealing on a time threshold only when that would not wait for its own earlier commit.
-   */
-  public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread, HandoffTimes handoffs) {
-    return create(settings, env, handoffs, true,
-        (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
-  }
-
-  /** A committing task outside Storm, with its own metrics and the system clock, committing as it seals. */
-  public static SinkTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector) {
-    return open(settings, TaskEnvironment.detached(task, collector, System::currentTimeMillis), CommitThread.inline());
-  }
-
-  public static SinkTask open(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    return open(settings, TaskEnvironment.detached(task, collector, clock), CommitThread.inline());
-  }
-
-  /** As above, committing on {@code commitThread}. */
-  public static SinkTask open(
-      SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock, CommitThread commitThread) {
-    return open(settings, TaskEnvironment.detached(task, collector, clock), commitThread);
-  }
-
-  /**
-   * Opens a writing task of the split sink ({@code IcebergWriterBolt}): as {@link #open}, but each
-   * sealed batch is emitted as a descriptor for the committer, and no WAL is written.
-   */
-  public static SinkTask openWriter(SinkSettings settings, TaskEnvironment env) {
-    return openWriter(settings, env, new HandoffTimes(env.clock()), false);
-  }
-
-  /**
-   * One table's writer in a routing {@code IcebergWriterBolt}: the checks that need no table ran at
-   * prepare, and the executor's handoff clock is the routing task's.
-   */
-  public static SinkTask openRoutedWriter(SinkSettings settings, TaskEnvironment env, HandoffTimes handoffs) {
-    return openWriter(settings, env, handoffs, true);
-  }
-
-  private static SinkTask openWriter(SinkSettings settings, TaskEnvironment env, HandoffTimes handoffs, boolean routed) {
-    return create(settings, env, handoffs, routed,
-        (opened, lifecycle) -> new DescriptorEmitter(opened.table(), settings.target().table(), env));
-  }
-
-  public static SinkTask openWriter(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
-    return openWriter(settings, TaskEnvironment.detached(task, collector, clock));
-  }
-
-  private static SinkTask create(
-      SinkSettings settings,
-      TaskEnvironment env,
-      HandoffTimes handoffs,
-      boolean routed,
-      java.util.function.BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
-    return TaskParts.open(settings, env, routed,
-        parts -> new SinkTask(parts, handlerFactory.apply(parts.opened(), parts.lifecycle()), env, handoffs, routed));
   }
 
   /** This task's metrics. */

@@ -51,6 +51,7 @@ import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.FaultInjectingCatalog;
 import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.RecordingCollector;
@@ -132,7 +133,7 @@ class SchemaEvolutionTest {
         .withSchemaEvolution(SchemaEvolution.ADD_AND_WIDEN);
     IcebergOptions options = deadLetterStream == null ? builder.build() : builder.withDeadLetterStream(deadLetterStream).build();
     TaskIdentity task = new TaskIdentity("topology", "iceberg", 7 + taskIndex, taskIndex, 2);
-    return SinkTask.open(settings(options),
+    return SinkTasks.open(settings(options),
         new TaskEnvironment(task, recorder.collector(), clock::get, SinkMetrics.detached(registry, clock::get), Map.of()));
   }
 
@@ -367,7 +368,7 @@ class SchemaEvolutionTest {
     createTable(catalog("hadoop"));
     IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
         .withTable("db.events").withCommitIntervalRecords(3).withSchemaEvolution(SchemaEvolution.ADD_AND_WIDEN).build();
-    SinkTask writer = SinkTask.openWriter(settings(options), new TaskIdentity("topology", "iceberg-writer", 10, 0, 1),
+    SinkTask writer = SinkTasks.openWriter(settings(options), new TaskIdentity("topology", "iceberg-writer", 10, 0, 1),
         recorder.collector(), clock::get);
     writer.execute(base.tuple(0L, "p0", 0, null));
     writer.execute(base.tuple(1L, "p1", 1, null));
