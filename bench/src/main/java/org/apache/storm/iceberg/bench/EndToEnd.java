@@ -34,7 +34,9 @@ import org.apache.storm.iceberg.IcebergOptions;
  * a multi-record mapper ({@link BenchRowsMapper}): what carrying many records a tuple saves of
  * Storm's per-tuple cost. Each repetition runs every variant on the same rows.
  *
- * <p>Arguments: rows per run, records per batch, repetitions (defaults 500000 50000 3).
+ * <p>Arguments: rows per run, records per batch, repetitions (defaults 500000 50000 3). A fourth,
+ * {@code acking-bolt} or {@code iceberg-bolt}, runs only that sink, unpartitioned, and prints its
+ * figures instead of writing them: a process to profile one topology in (see BENCHMARKS.md).
  */
 public final class EndToEnd {
   /** Records a tuple carries in the multi-record variants. */
@@ -48,7 +50,9 @@ public final class EndToEnd {
     int reps = args.length > 2 ? Integer.parseInt(args[2]) : 3;
     Results results = new Results();
     LocalCluster cluster = new LocalCluster();
-    {
+    if (args.length > 3) {
+      profileOne(cluster, args[3], new BenchData(5, 1), rows, batch, reps);
+    } else {
       for (int partitions : new int[] {1, 16}) {
         // Repetition 0 warms the JIT and is not reported.
         for (int rep = 0; rep <= reps; rep++) {
@@ -85,6 +89,23 @@ public final class EndToEnd {
         results.add("EndToEnd", params, variant, rep, many.recordsPerSecond(), "records/s");
         results.add("EndToEnd", params, variant + " per-cpu-s", rep, many.recordsPerCpuSecond(), "records/cpu-s");
       }
+    }
+  }
+
+  /** Runs one sink alone, {@code reps} times after a warm-up, and prints its figures. */
+  private static void profileOne(LocalCluster cluster, String sink, BenchData data, long rows, int batch, int reps)
+      throws Exception {
+    if (!sink.equals("acking-bolt") && !sink.equals("iceberg-bolt")) {
+      throw new IllegalArgumentException("the fourth argument names the sink to run alone: acking-bolt or iceberg-bolt, not " + sink);
+    }
+    for (int rep = 0; rep <= reps; rep++) {
+      CountingSpout.Run run;
+      try (TempTables tables = new TempTables("bench-e2e-profile")) {
+        IcebergOptions options = data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch).build();
+        run = ClusterRuns.run(cluster, rows, data, 2 * batch,
+            b -> b.setBolt("sink", sink.equals("acking-bolt") ? new AckingBolt() : new IcebergBolt(options), 1).shuffleGrouping(ClusterRuns.SPOUT));
+      }
+      System.out.printf("%s rep %d: %.0f records/s, %.0f records/cpu-s%n", sink, rep, run.recordsPerSecond(), run.recordsPerCpuSecond());
     }
   }
 
