@@ -219,8 +219,8 @@ public final class IcebergOptions implements Serializable {
 
   /**
    * Builds {@link IcebergOptions}; every setter returns the builder, and README.md's options table
-   * says what each one does, its Flux key and its default. Setters check their own argument;
-   * {@link #build()} checks the whole.
+   * says what each one does, its Flux key and its default. A few setters refuse a null or negative
+   * argument at once; {@link #build()} checks everything, each option and how they combine.
    */
   public static final class Builder {
     private final OptionsDraft draft = new OptionsDraft();
@@ -236,7 +236,11 @@ public final class IcebergOptions implements Serializable {
     /** The catalog's name (used in Iceberg's metrics and logs); default {@value #DEFAULT_CATALOG_NAME}. */
     public Builder withCatalogName(String name) { draft.catalogName = name; return this; }
 
-    /** Hadoop configuration for the catalog, its FileIO and Hadoop file writers, over the worker's defaults. */
+    /**
+     * Hadoop configuration for the catalog, its FileIO and Hadoop file writers, over the worker's
+     * defaults; {@code hadoop-conf-dir} names a directory of {@code *-site.xml} files on the worker to
+     * load first. Secret-named values may be references, as in catalog properties.
+     */
     public Builder withHadoopConfiguration(Map<String, String> entries) {
       draft.hadoopConfiguration = Map.copyOf(Objects.requireNonNull(entries, "entries"));
       return this;
@@ -264,8 +268,11 @@ public final class IcebergOptions implements Serializable {
     /** The most tables a routing task keeps open; default {@value #DEFAULT_MAX_OPEN_TABLES}. */
     public Builder withMaxOpenTables(int tables) { draft.maxOpenTables = tables; return this; }
 
+    /** Seals a batch once it holds this many records; 0 for no record threshold. */
     public Builder withCommitIntervalRecords(long records) { draft.commitIntervalRecords = records; return this; }
+    /** Seals a batch once its data files hold about this many bytes; 0 for no byte threshold. */
     public Builder withCommitIntervalBytes(long bytes) { draft.commitIntervalBytes = bytes; return this; }
+    /** Seals a batch once its first record is this old; 0 for no time threshold. */
     public Builder withCommitIntervalMillis(long millis) { draft.commitIntervalMillis = millis; return this; }
 
     /** Asks Storm for a tick tuple every {@code seconds}; {@code IcebergBolt} asks for one every second whatever this says. */
@@ -281,9 +288,12 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
+    /** Maps each tuple to one record with this mapper instance; it travels with the topology. */
     public Builder withRecordMapper(RecordMapper mapper) { return recordMapper(ProviderChoice.instance(mapper)); }
+    /** Maps each tuple to one record with the named mapper provider, without properties. */
     public Builder withRecordMapper(String name) { return withRecordMapper(name, Map.of()); }
 
+    /** Maps each tuple to one record with the named mapper provider ({@code field-name}, {@code json}, ...). */
     public Builder withRecordMapper(String name, Map<String, String> properties) {
       return recordMapper(ProviderChoice.named(RecordMapperFactory.class, name, properties));
     }
@@ -300,8 +310,10 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
+    /** As {@link #withMultiRecordMapper(MultiRecordMapper)}, by provider name, without properties. */
     public Builder withMultiRecordMapper(String name) { return withMultiRecordMapper(name, Map.of()); }
 
+    /** As {@link #withMultiRecordMapper(MultiRecordMapper)}, by provider name (for example {@code json-array}). */
     public Builder withMultiRecordMapper(String name, Map<String, String> properties) {
       draft.multiRecordMapper = ProviderChoice.named(MultiRecordMapperFactory.class, name, properties);
       return this;
@@ -310,15 +322,19 @@ public final class IcebergOptions implements Serializable {
     /** Writes every file in this format, whatever the table's {@code write.format.default}. */
     public Builder withFileFormat(String name) { return withFileFormat(name, Map.of()); }
 
+    /** As {@link #withFileFormat(String)}, with the format provider's properties. */
     public Builder withFileFormat(String name, Map<String, String> properties) {
       draft.fileFormat = ProviderChoice.named(FileFormatWriterFactory.class, name, properties);
       return this;
     }
 
+    /** Writes every file with this format writer instance; it travels with the topology. */
     public Builder withFileFormat(FileFormatWriter writer) { draft.fileFormat = ProviderChoice.instance(writer); return this; }
 
+    /** Keeps the write-ahead log in the named store, without properties; default {@value #DEFAULT_WAL_STORE}. */
     public Builder withWalStore(String name) { return withWalStore(name, Map.of()); }
 
+    /** Keeps the write-ahead log in the named store, with its properties. */
     public Builder withWalStore(String name, Map<String, String> properties) {
       draft.walStore = ProviderChoice.named(WalStoreFactory.class, name, properties);
       return this;
@@ -345,7 +361,11 @@ public final class IcebergOptions implements Serializable {
     /** The wait before the first such retry; it doubles on each one, up to 30 s. */
     public Builder withCommitRetryBackoffMillis(long millis) { draft.commitRetryBackoffMillis = millis; return this; }
 
-    /** A batch is failed, not appended, once its oldest tuple is older than {@code topology.message.timeout.secs} less this margin. */
+    /**
+     * A batch is never appended, and every commit attempt stops, once its oldest tuple is older than
+     * {@code topology.message.timeout.secs} less this margin (Storm would already replay it); it is
+     * failed instead. Must be below the message timeout (checked when the task starts).
+     */
     public Builder withCommitDeadlineMarginMillis(long millis) { draft.commitDeadlineMarginMillis = millis; return this; }
 
     /** {@code IcebergBolt}: how many sealed batches may wait for, or be in, its commit thread (per table with a router); default 1. */
@@ -363,7 +383,12 @@ public final class IcebergOptions implements Serializable {
     /** An absolute path, writable on every worker, where a batch's held ack ids spill, instead of {@code java.io.tmpdir}. */
     public Builder withSpillDirectory(String directory) { draft.spillDirectory = directory; return this; }
 
-    /** Names a Trident state's commits; keep it across redeploys; default {@value #DEFAULT_TRIDENT_STATE_NAME}. */
+    /**
+     * Names a Trident state's commits (with the WAL namespace and the topology's name); default
+     * {@value #DEFAULT_TRIDENT_STATE_NAME}. Keep it across redeploys: it is how a restarted state finds
+     * the transactions it committed. Two Trident states writing one table in one topology need
+     * different names.
+     */
     public Builder withTridentStateName(String name) { draft.tridentStateName = name; return this; }
 
     /** What a replayed Trident transaction brings, as the spout promises; default {@code OPAQUE}. */
@@ -381,6 +406,7 @@ public final class IcebergOptions implements Serializable {
       return this;
     }
 
+    /** As {@link #withSourcePositions(String, Map)}, with an extractor instance; it travels with the topology. */
     public Builder withSourcePositions(SourcePositionExtractor extractor) {
       draft.sourcePositions = ProviderChoice.instance(extractor);
       return this;

@@ -51,7 +51,6 @@ import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
-import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.task.TopologyContext;
 import org.apache.storm.topology.OutputFieldsDeclarer;
@@ -59,8 +58,8 @@ import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseRichBolt;
 import org.apache.storm.tuple.ITuple;
 import org.apache.storm.tuple.Tuple;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,6 +71,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Long tier only: the LocalCluster's start costs the quick tier more than it has left.
  */
 @ExtendWith(SharedLocalCluster.class)
+// Long tier, checked before the class starts its cluster. The quick tier proves it on the kernel:
+// DeadLetterStreamTest (emit, then ack, anchored) and RandomFaultSchedulesTest's dead-letter schedules
+// (a consumer failing a third of the dead letters).
+@EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
 class DeadLetterLocalClusterTest {
   static final long EVENTS = 600;
   /** The consumer's deliveries per poison id, by ledger key (the cluster runs in this JVM). */
@@ -79,13 +82,6 @@ class DeadLetterLocalClusterTest {
   static final Map<String, Set<Long>> ACCEPTED = new ConcurrentHashMap<>();
 
   @TempDir Path dir;
-
-  /** Before the cluster starts: a skipped test would still start it for its parameter. */
-  @BeforeAll
-  static void longTierOnly() {
-    TestTiers.longTierOnly("the quick tier proves it on the kernel: DeadLetterStreamTest (emit, then ack, anchored) and"
-        + " RandomFaultSchedulesTest's dead-letter schedules (a consumer failing a third of the dead letters)");
-  }
 
   static boolean poison(long id) {
     return id % 20 == 7;

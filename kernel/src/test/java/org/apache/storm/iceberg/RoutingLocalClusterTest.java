@@ -42,12 +42,11 @@ import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
-import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.task.WorkerTopologyContext;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,18 +59,16 @@ import org.junit.jupiter.api.io.TempDir;
  * LocalCluster ({@code SplitRoutingLocalClusterTest}).
  */
 @ExtendWith(SharedLocalCluster.class)
+// Long tier, checked before the class starts its cluster. The quick tier proves routing on the kernel:
+// RoutingTest (routing, one seal for every table, LRU eviction, isolation, bad routes, a crash between a
+// routed table's WAL write and its commit), SplitRoutingTest, and SplitRoutingLocalClusterTest (the split
+// sink routing 4 tables, one failing).
+@EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
 class RoutingLocalClusterTest {
   static final int TABLES = 50;
   static final long EVENTS = 2_000;
 
   @TempDir Path dir;
-
-  @BeforeAll
-  static void longTierOnly() {
-    TestTiers.longTierOnly("the quick tier proves routing on the kernel: RoutingTest (routing, one seal for every table,"
-        + " LRU eviction, isolation, bad routes, a crash between a routed table's WAL write and its commit),"
-        + " SplitRoutingTest, and SplitRoutingLocalClusterTest (the split sink routing 4 tables, one failing)");
-  }
 
   /** Ids in runs of 40 a table, as a stream whose producers write one table at a time sends them. */
   static final long RUN = EVENTS / TABLES;

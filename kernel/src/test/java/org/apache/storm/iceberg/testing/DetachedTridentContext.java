@@ -114,7 +114,9 @@ public final class DetachedTridentContext extends TridentOperationContext {
 
   @Override
   public <T> Gauge<T> registerGauge(String name, Gauge<T> gauge) {
-    return metrics.registerGauge(name, gauge);
+    // As a worker's registry does (StormMetricRegistry), and unlike RegistryContext: a gauge
+    // registered twice under one name throws, so a state that does so fails here too.
+    return registry.register(name, gauge);
   }
 
   @Override

@@ -63,11 +63,36 @@ public final class KafkaBroker implements AutoCloseable {
     this.bootstrapServers = bootstrapServers;
   }
 
-  /** Formats a log directory under {@code dir} and starts the broker on it. */
+  /**
+   * Formats a log directory under {@code dir} and starts the broker on it. Its two ports were free a
+   * moment before the broker binds them; if another process (the other test JVM of a two-fork run)
+   * took one meanwhile, the broker is started again on other ports, twice at most.
+   */
   public static KafkaBroker start(Path dir) throws Exception {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return startOnce(dir.resolve("kafka-logs-" + attempt));
+      } catch (Exception e) {
+        if (attempt == 2 || !portTaken(e)) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static boolean portTaken(Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+      if (cause instanceof java.net.BindException) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static KafkaBroker startOnce(Path logDir) throws Exception {
     int brokerPort = freePort();
     int controllerPort = freePort();
-    Path logs = Files.createDirectories(dir.resolve("kafka-logs"));
+    Path logs = Files.createDirectories(logDir);
     Properties props = new Properties();
     props.put("process.roles", "broker,controller");
     props.put("node.id", "1");
@@ -98,7 +123,12 @@ public final class KafkaBroker implements AutoCloseable {
         .addDirectory(logs.toString())
         .run();
     KafkaRaftServer server = new KafkaRaftServer(config, Time.SYSTEM);
-    server.startup();
+    try {
+      server.startup();
+    } catch (RuntimeException e) {
+      server.shutdown();
+      throw e;
+    }
     KafkaBroker broker = new KafkaBroker(server, "127.0.0.1:" + brokerPort);
     broker.awaitReady();
     return broker;

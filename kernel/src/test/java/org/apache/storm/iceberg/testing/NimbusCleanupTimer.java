@@ -43,8 +43,9 @@ public final class NimbusCleanupTimer {
 
   private NimbusCleanupTimer(StormTimer.StormTimerTask timerThread) {
     Thread.UncaughtExceptionHandler storms = (Thread.UncaughtExceptionHandler) read(timerThread, StormTimer.StormTimerTask.class, "onKill");
-    // Visible to the timer thread: close() below sets Storm's volatile active flag after this write,
-    // and the thread reads that flag before it can fail on a closed timer.
+    // Visible to the timer thread: StormTimer.close() (from LocalCluster.close) sets the timer's
+    // volatile active flag after this write, and the thread reads that flag before it can fail on a
+    // closed timer.
     timerThread.setOnKillFunc(
         (thread, error) -> {
           if (closing.get() && error instanceof IllegalStateException && CLOSED_TIMER_MESSAGE.equals(error.getMessage())) {
@@ -70,12 +71,13 @@ public final class NimbusCleanupTimer {
     closing.set(true);
   }
 
-  private static Object read(Object owner, Class<?> type, String field) {
+  static Object read(Object owner, Class<?> type, String field) {
+    java.util.Objects.requireNonNull(owner, () -> "no " + type.getSimpleName() + " to read " + field + " of");
     try {
       Field declared = type.getDeclaredField(field);
       declared.setAccessible(true);
       return declared.get(owner);
-    } catch (ReflectiveOperationException | RuntimeException e) {
+    } catch (ReflectiveOperationException | java.lang.reflect.InaccessibleObjectException e) {
       throw new IllegalStateException(
           "Storm's internals changed: " + type.getName() + "." + field + " is gone, so NimbusCleanupTimer cannot guard"
               + " LocalCluster's close against Nimbus's cleanup-timer race; check the race in the new Storm and update or"

@@ -27,7 +27,6 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.apache.storm.StormTimer;
-import org.apache.storm.daemon.nimbus.Nimbus;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,10 +59,10 @@ class NimbusCleanupTimerTest {
   }
 
   @Test
-  void guardingNimbusNamesTheFieldWhenStormsInternalsChange() {
-    assertThatThrownBy(() -> NimbusCleanupTimer.guard((Nimbus) null))
+  void aRenamedStormFieldFailsTheGuardWithItsName() {
+    assertThatThrownBy(() -> NimbusCleanupTimer.read(new StormTimer.StormTimerTask(), StormTimer.StormTimerTask.class, "onKillHandler"))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("org.apache.storm.daemon.nimbus.Nimbus.cleanupTimer");
+        .hasMessageStartingWith("Storm's internals changed: org.apache.storm.StormTimer$StormTimerTask.onKillHandler is gone");
   }
 
   private StormTimer timer() {

@@ -104,7 +104,34 @@ public final class S3MockServer {
         "client.region", "us-east-1");
   }
 
+  /**
+   * Starts S3Mock on a port that was free a moment before. Another process (the other test JVM of a
+   * two-fork run) may take that port while S3Mock's JVM starts, so a server that exits before it
+   * serves is started again on another port, twice at most.
+   */
   private static S3MockServer start() {
+    IllegalStateException exited = null;
+    for (int attempt = 0; attempt < 3; attempt++) {
+      try {
+        return startOnce();
+      } catch (ExitedBeforeServing e) {
+        if (exited != null) {
+          e.addSuppressed(exited);
+        }
+        exited = e;
+      }
+    }
+    throw exited;
+  }
+
+  /** S3Mock's JVM ended before it served its bucket, most likely because its port was taken. */
+  private static final class ExitedBeforeServing extends IllegalStateException {
+    ExitedBeforeServing(String message) {
+      super(message);
+    }
+  }
+
+  private static S3MockServer startOnce() {
     String jar = System.getProperty("s3mock.jar");
     if (jar == null || !Files.isRegularFile(Path.of(jar))) {
       throw new IllegalStateException("S3Mock's exec jar is not at -Ds3mock.jar=" + jar
@@ -151,7 +178,9 @@ public final class S3MockServer {
       throw e;
     }
     if (!process.isAlive()) {
-      throw new IllegalStateException("S3Mock exited with " + process.exitValue() + "; its log:\n" + logTail());
+      String tail = logTail();
+      stop();
+      throw new ExitedBeforeServing("S3Mock exited with " + process.exitValue() + "; its log:\n" + tail);
     }
   }
 

@@ -38,8 +38,20 @@ import org.slf4j.LoggerFactory;
  * <p>Assumes the scope's entries are this task's alone. Never deletes a data file (it may be live),
  * and never throws for a failed delete: a leftover entry costs only a log line at the next start.
  */
-record WalEntries(WalStore wal, WalScope scope, Table table, CommitBranch branch) {
+final class WalEntries {
   private static final Logger LOG = LoggerFactory.getLogger(WalEntries.class);
+
+  private final WalStore wal;
+  private final WalScope scope;
+  private final Table table;
+  private final CommitBranch branch;
+
+  WalEntries(WalStore wal, WalScope scope, Table table, CommitBranch branch) {
+    this.wal = wal;
+    this.scope = scope;
+    this.table = table;
+    this.branch = branch;
+  }
 
   /** Records that commit {@code commitId} of {@code files} is about to be attempted; throws if it cannot. */
   void put(String commitId, List<DataFile> files, long attemptMillis, long oldestTupleMillis) {
