@@ -234,7 +234,10 @@ public final class IcebergOptions implements Serializable {
     }
 
     /** The catalog's name (used in Iceberg's metrics and logs); default {@value #DEFAULT_CATALOG_NAME}. */
-    public Builder withCatalogName(String name) { draft.catalogName = name; return this; }
+    public Builder withCatalogName(String name) {
+      draft.catalogName = name;
+      return this;
+    }
 
     /**
      * Hadoop configuration for the catalog, its FileIO and Hadoop file writers, over the worker's
@@ -247,7 +250,10 @@ public final class IcebergOptions implements Serializable {
     }
 
     /** The target table, {@code namespace.table} (nested namespaces with more dots). */
-    public Builder withTable(String tableName) { draft.table = tableName; return this; }
+    public Builder withTable(String tableName) {
+      draft.table = tableName;
+      return this;
+    }
 
     /** Takes each tuple's table from the named router ({@code field}, {@code stream} or {@code static}) instead of {@link #withTable}. */
     public Builder withTableRouter(String name, Map<String, String> properties) {
@@ -256,7 +262,10 @@ public final class IcebergOptions implements Serializable {
     }
 
     /** As {@link #withTableRouter(String, Map)}, with a router instance; it travels with the topology. */
-    public Builder withTableRouter(TableRouter router) { draft.tableRouter = ProviderChoice.instance(router); return this; }
+    public Builder withTableRouter(TableRouter router) {
+      draft.tableRouter = ProviderChoice.instance(router);
+      return this;
+    }
 
     /** A routing sink writes only tables in these namespaces; a tuple routed elsewhere is a mapping error. */
     public Builder withAllowedNamespaces(List<String> namespaces) {
@@ -266,17 +275,32 @@ public final class IcebergOptions implements Serializable {
     }
 
     /** The most tables a routing task keeps open; default {@value #DEFAULT_MAX_OPEN_TABLES}. */
-    public Builder withMaxOpenTables(int tables) { draft.maxOpenTables = tables; return this; }
+    public Builder withMaxOpenTables(int tables) {
+      draft.maxOpenTables = tables;
+      return this;
+    }
 
     /** Seals a batch once it holds this many records; 0 for no record threshold. */
-    public Builder withCommitIntervalRecords(long records) { draft.commitIntervalRecords = records; return this; }
+    public Builder withCommitIntervalRecords(long records) {
+      draft.commitIntervalRecords = records;
+      return this;
+    }
     /** Seals a batch once its data files hold about this many bytes; 0 for no byte threshold. */
-    public Builder withCommitIntervalBytes(long bytes) { draft.commitIntervalBytes = bytes; return this; }
+    public Builder withCommitIntervalBytes(long bytes) {
+      draft.commitIntervalBytes = bytes;
+      return this;
+    }
     /** Seals a batch once its first record is this old; 0 for no time threshold. */
-    public Builder withCommitIntervalMillis(long millis) { draft.commitIntervalMillis = millis; return this; }
+    public Builder withCommitIntervalMillis(long millis) {
+      draft.commitIntervalMillis = millis;
+      return this;
+    }
 
     /** Asks Storm for a tick tuple every {@code seconds}; {@code IcebergBolt} asks for one every second whatever this says. */
-    public Builder withTickIntervalSecs(int seconds) { draft.tickIntervalSecs = seconds; return this; }
+    public Builder withTickIntervalSecs(int seconds) {
+      draft.tickIntervalSecs = seconds;
+      return this;
+    }
 
     /** Creates a missing table with this schema and spec; for an existing table the stored ones win. */
     public Builder withAutoCreate(Schema schema, PartitionSpec spec) { return withAutoCreate(schema, spec, Map.of()); }
@@ -329,7 +353,10 @@ public final class IcebergOptions implements Serializable {
     }
 
     /** Writes every file with this format writer instance; it travels with the topology. */
-    public Builder withFileFormat(FileFormatWriter writer) { draft.fileFormat = ProviderChoice.instance(writer); return this; }
+    public Builder withFileFormat(FileFormatWriter writer) {
+      draft.fileFormat = ProviderChoice.instance(writer);
+      return this;
+    }
 
     /** Keeps the write-ahead log in the named store, without properties; default {@value #DEFAULT_WAL_STORE}. */
     public Builder withWalStore(String name) { return withWalStore(name, Map.of()); }
@@ -347,26 +374,44 @@ public final class IcebergOptions implements Serializable {
     }
 
     /** Adds a seal policy instance; it travels with the topology, so it must be serializable. */
-    public Builder withSealPolicy(SealPolicy policy) { draft.sealPolicies.add(ProviderChoice.instance(policy)); return this; }
+    public Builder withSealPolicy(SealPolicy policy) {
+      draft.sealPolicies.add(ProviderChoice.instance(policy));
+      return this;
+    }
 
     /** Separates the WAL of sinks that share a table, topology name and component name. */
-    public Builder withWalNamespace(String namespace) { draft.walNamespace = namespace; return this; }
+    public Builder withWalNamespace(String namespace) {
+      draft.walNamespace = namespace;
+      return this;
+    }
 
     /** Adds a property to every snapshot summary the sink commits. */
-    public Builder withSnapshotProperty(String key, String value) { draft.snapshotProperties.put(key, value); return this; }
+    public Builder withSnapshotProperty(String key, String value) {
+      draft.snapshotProperties.put(key, value);
+      return this;
+    }
 
     /** How many times an ambiguous commit is appended again under its own commit id before its batch is failed; 0 to fail at once. */
-    public Builder withCommitRetries(int retries) { draft.commitRetries = retries; return this; }
+    public Builder withCommitRetries(int retries) {
+      draft.commitRetries = retries;
+      return this;
+    }
 
     /** The wait before the first such retry; it doubles on each one, up to 30 s. */
-    public Builder withCommitRetryBackoffMillis(long millis) { draft.commitRetryBackoffMillis = millis; return this; }
+    public Builder withCommitRetryBackoffMillis(long millis) {
+      draft.commitRetryBackoffMillis = millis;
+      return this;
+    }
 
     /**
      * A batch is never appended, and every commit attempt stops, once its oldest tuple is older than
      * {@code topology.message.timeout.secs} less this margin (Storm would already replay it); it is
      * failed instead. Must be below the message timeout (checked when the task starts).
      */
-    public Builder withCommitDeadlineMarginMillis(long millis) { draft.commitDeadlineMarginMillis = millis; return this; }
+    public Builder withCommitDeadlineMarginMillis(long millis) {
+      draft.commitDeadlineMarginMillis = millis;
+      return this;
+    }
 
     /** {@code IcebergBolt}: how many sealed batches may wait for, or be in, its commit thread (per table with a router); default 1. */
     public Builder withMaxPendingCommits(int batches) {
@@ -375,13 +420,22 @@ public final class IcebergOptions implements Serializable {
     }
 
     /** Split sink: the committer commits once the oldest pending descriptor has waited this long. */
-    public Builder withGroupCommitIntervalMillis(long millis) { draft.groupCommitIntervalMillis = millis; return this; }
+    public Builder withGroupCommitIntervalMillis(long millis) {
+      draft.groupCommitIntervalMillis = millis;
+      return this;
+    }
 
     /** Split sink: the committer commits once this many data files are pending. */
-    public Builder withGroupCommitMaxDataFiles(int dataFiles) { draft.groupCommitMaxDataFiles = dataFiles; return this; }
+    public Builder withGroupCommitMaxDataFiles(int dataFiles) {
+      draft.groupCommitMaxDataFiles = dataFiles;
+      return this;
+    }
 
     /** An absolute path, writable on every worker, where a batch's held ack ids spill, instead of {@code java.io.tmpdir}. */
-    public Builder withSpillDirectory(String directory) { draft.spillDirectory = directory; return this; }
+    public Builder withSpillDirectory(String directory) {
+      draft.spillDirectory = directory;
+      return this;
+    }
 
     /**
      * Names a Trident state's commits (with the WAL namespace and the topology's name); default
@@ -389,7 +443,10 @@ public final class IcebergOptions implements Serializable {
      * the transactions it committed. Two Trident states writing one table in one topology need
      * different names.
      */
-    public Builder withTridentStateName(String name) { draft.tridentStateName = name; return this; }
+    public Builder withTridentStateName(String name) {
+      draft.tridentStateName = name;
+      return this;
+    }
 
     /** What a replayed Trident transaction brings, as the spout promises; default {@code OPAQUE}. */
     public Builder withTridentStateType(StateType type) {
@@ -413,7 +470,10 @@ public final class IcebergOptions implements Serializable {
     }
 
     /** A source whose identity changed under committed positions starts over, instead of having its tuples refused; default false. */
-    public Builder withSourceResetAccepted(boolean accepted) { draft.sourceResetAccepted = accepted; return this; }
+    public Builder withSourceResetAccepted(boolean accepted) {
+      draft.sourceResetAccepted = accepted;
+      return this;
+    }
 
     /** Iceberg {@code write.*} properties for this sink's files, over the table's. */
     public Builder withWriteProperties(Map<String, String> properties) {
@@ -423,7 +483,10 @@ public final class IcebergOptions implements Serializable {
     }
 
     /** Commits every append to this branch; default {@value #DEFAULT_BRANCH}. */
-    public Builder withBranch(String branch) { draft.branch = branch; return this; }
+    public Builder withBranch(String branch) {
+      draft.branch = branch;
+      return this;
+    }
 
     /** Lets the sink add columns and widen types for tuple values (docs/MAPPING.md, "Schema evolution"); default off. */
     public Builder withSchemaEvolution(SchemaEvolution mode) {
