@@ -62,6 +62,11 @@ public class IcebergCommitterBolt extends BaseRichBolt {
     this.options = options;
   }
 
+  /** The options this bolt was built with. */
+  IcebergOptions options() {
+    return options;
+  }
+
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
     guard = new ShutdownGuard();

@@ -44,6 +44,7 @@ import org.apache.storm.iceberg.kernel.options.ProviderChoice;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
 import org.apache.storm.iceberg.kernel.options.TopologyConfigKeys;
+import org.apache.storm.iceberg.kernel.seal.TopologyChecks;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
 import org.apache.storm.iceberg.spi.MultiRecordMapper;
@@ -522,8 +523,14 @@ public final class IcebergOptions implements Serializable {
       if (topologyConfig == null) {
         return new IcebergOptions(draft.settings());
       }
-      return TopologyConfigKeys.applyAndBuild(TopologyConfigKeys.of(topologyConfig), MAP_KEYS, this, draft,
+      IcebergOptions options = TopologyConfigKeys.applyAndBuild(TopologyConfigKeys.of(topologyConfig), MAP_KEYS, this, draft,
           () -> new IcebergOptions(draft.settings()));
+      try {
+        TopologyChecks.againstMessageTimeout(options.settings, topologyConfig);
+      } catch (IllegalStateException doesNotFit) {
+        throw new IllegalArgumentException(doesNotFit.getMessage(), doesNotFit);
+      }
+      return options;
     }
   }
 }

@@ -195,8 +195,8 @@ public final class DedupCost {
         text.append('|').append(p).append('=').append(FIRST_OFFSET + p).append('-').append(FIRST_OFFSET * 2 + p * 7);
       }
       String encoded = Positions.decode(text.toString()).encode();
-      PositionsLedger ledger = new PositionsLedger("bench-wal", "bench", org.apache.iceberg.SnapshotRef.MAIN_BRANCH);
-      table.newFastAppend().set(PositionsLedger.POSITIONS_KEY, encoded).set(PositionsLedger.SCOPE_KEY, "bench-wal/bench").commit();
+      PositionsLedger ledger = new PositionsLedger("bench-wal", org.apache.iceberg.SnapshotRef.MAIN_BRANCH);
+      table.newFastAppend().set(PositionsLedger.POSITIONS_KEY, encoded).set(PositionsLedger.SCOPE_KEY, "bench-wal").commit();
       table.refresh();
       long cpuStarted = THREADS.getCurrentThreadCpuTime();
       int held = 0;

@@ -88,7 +88,7 @@ public final class SnapshotHistory {
       properties.put("io-impl", AvroInMemoryFileIO.class.getName());
       Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", properties, new Configuration());
       Table table = catalog.createTable(ID, data.schema, data.spec, Map.of("format-version", "2"));
-      PositionsLedger ledger = new PositionsLedger("wal", "topology", CommitBranch.MAIN.name());
+      PositionsLedger ledger = new PositionsLedger("wal", CommitBranch.MAIN.name());
       long started = System.nanoTime();
       grow(table, snapshots, ledger);
       double buildSeconds = (System.nanoTime() - started) / 1e9;
@@ -112,11 +112,11 @@ public final class SnapshotHistory {
           timing.micros(() -> isNull(SnapshotLookup.find(table, CommitBranch.MAIN, UUID.randomUUID().toString(), timeOnly))), "us/call");
       // A task's ledger remembers its last walk: a first read walks to the sink's commit, a read again only the snapshots since.
       results.add("SnapshotLookup", params, "positions sink at first snapshot", 1,
-          timing.micros(() -> nonNull(new PositionsLedger("wal", "topology", CommitBranch.MAIN.name()).committed(table).snapshotId())),
+          timing.micros(() -> nonNull(new PositionsLedger("wal", CommitBranch.MAIN.name()).committed(table).snapshotId())),
           "us/call");
       results.add("SnapshotLookup", params, "positions sink at first snapshot read again", 1,
           timing.micros(() -> nonNull(ledger.committed(table).snapshotId())), "us/call");
-      PositionsLedger atHead = new PositionsLedger("wal", "head-sink", CommitBranch.MAIN.name());
+      PositionsLedger atHead = new PositionsLedger("head-sink", CommitBranch.MAIN.name());
       results.add("SnapshotLookup", params, "positions sink at head", 1,
           timing.micros(() -> nonNull(atHead.committed(table).snapshotId())), "us/call");
       results.add("SnapshotLookup", params, "load table", 1, timing.micros(() -> catalog.loadTable(ID).currentSnapshot().snapshotId()), "us/call");
@@ -137,10 +137,10 @@ public final class SnapshotHistory {
         AppendFiles append = transaction.newFastAppend();
         append.set(COMMIT_ID, UUID.randomUUID().toString());
         if (made == 0) {
-          append.set(PositionsLedger.SCOPE_KEY, "wal/topology");
+          append.set(PositionsLedger.SCOPE_KEY, "wal");
           append.set(PositionsLedger.POSITIONS_KEY, positions.encode());
         } else if (made == snapshots - 1) {
-          append.set(PositionsLedger.SCOPE_KEY, "wal/head-sink");
+          append.set(PositionsLedger.SCOPE_KEY, "head-sink");
           append.set(PositionsLedger.POSITIONS_KEY, positions.encode());
         }
         append.commit();

@@ -98,8 +98,21 @@ class SourcePositionsTest {
   }
 
   SinkTask open(IcebergOptions options, RecordingCollector recorder, int taskIndex) {
-    return SinkTasks.open(settings(options), new TaskIdentity("orders", "iceberg", 7 + taskIndex, taskIndex, 2),
+    return open(options, recorder, "orders", taskIndex);
+  }
+
+  /** A task of component "iceberg" of the topology named {@code topology}. */
+  SinkTask open(IcebergOptions options, RecordingCollector recorder, String topology, int taskIndex) {
+    return SinkTasks.open(settings(options), new TaskIdentity(topology, "iceberg", 7 + taskIndex, taskIndex, 2),
         recorder.collector(), clock::get);
+  }
+
+  String newestScope() {
+    table.refresh();
+    List<Snapshot> newestFirst = new ArrayList<>(TestTables.snapshots(table));
+    Collections.reverse(newestFirst);
+    return newestFirst.stream().filter(snapshot -> snapshot.summary().containsKey(POSITIONS))
+        .map(snapshot -> snapshot.summary().get("storm.iceberg.positions-scope")).findFirst().orElse(null);
   }
 
   Tuple record(long offset) {
@@ -156,6 +169,54 @@ class SourcePositionsTest {
     assertThat(recorder.failedIds()).isEmpty();
     assertThat(sink.metrics()).isNotNull();
     assertThat(newestPositions()).isEqualTo("events@id-1|0=0-9");
+  }
+
+  /**
+   * Operators redeploy under versioned names: the sink is its WAL namespace and its sources, so a
+   * renamed topology skips what its predecessor committed, and only another WAL namespace makes a
+   * second, independent copy.
+   */
+  @ParameterizedTest
+  @EnumSource(SinkTaskTest.CatalogKind.class)
+  void aTopologyRedeployedUnderANewNameSkipsWhatItsPredecessorCommitted(SinkTaskTest.CatalogKind kind) {
+    start(kind);
+    RecordingCollector recorder = new RecordingCollector();
+    send(open(options().build(), recorder, "events-to-iceberg-v6", 0), 0, offsets(0, 10));
+    send(open(options().build(), recorder, "events-to-iceberg-v7", 0), 0, offsets(0, 15));
+
+    assertThat(ids()).isEqualTo(LongStream.range(0, 15).boxed().toList());
+    assertThat(recorder.failedIds()).isEmpty();
+    assertThat(newestPositions()).isEqualTo("events@id-1|0=0-14");
+    assertThat(newestScope()).isEqualTo("default");
+
+    send(open(options().withWalNamespace("second-copy").build(), recorder, "events-to-iceberg-v7", 0), 0, offsets(0, 5));
+    assertThat(ids()).as("a second WAL namespace is a second, independent sink")
+        .isEqualTo(LongStream.concat(LongStream.range(0, 15), LongStream.range(0, 5)).sorted().boxed().toList());
+  }
+
+  /**
+   * A table whose positions an earlier build recorded under the scope naming the topology
+   * ({@code <namespace>/<topology>}): the upgraded sink, under the same or a new topology name,
+   * carries them forward and writes nothing twice.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"orders", "orders-v2"})
+  void positionsAnEarlierBuildRecordedUnderTheTopologysNameCarryForward(String topologyAfterUpgrade) {
+    start(SinkTaskTest.CatalogKind.JDBC_SQLITE);
+    RecordingCollector recorder = new RecordingCollector();
+    // The rows, written by an unrelated sink, then the earlier build's record of them.
+    send(open(options().withWalNamespace("scratch").build(), recorder, "orders", 0), 0, offsets(0, 10));
+    table.newFastAppend()
+        .set(POSITIONS, "events@id-1|0=0-9")
+        .set("storm.iceberg.positions-scope", "default/orders")
+        .commit();
+
+    send(open(options().build(), recorder, topologyAfterUpgrade, 0), 0, offsets(0, 15));
+
+    assertThat(ids()).isEqualTo(LongStream.range(0, 15).boxed().toList());
+    assertThat(newestPositions()).isEqualTo("events@id-1|0=0-14");
+    assertThat(newestScope()).isEqualTo("default");
+    assertThat(recorder.failedIds()).isEmpty();
   }
 
   @Test

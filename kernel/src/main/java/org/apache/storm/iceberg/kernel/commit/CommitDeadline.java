@@ -36,6 +36,10 @@ import org.apache.storm.utils.ObjectReader;
  * deadline and answers after it; neither can be bounded here.
  */
 public final class CommitDeadline {
+  /** The margin when none is set: the smaller of {@link #DEFAULT_MARGIN_MILLIS} and a quarter of the message timeout. */
+  public static final long SCALED_MARGIN = -1;
+  /** The largest margin {@link #SCALED_MARGIN} gives. */
+  public static final long DEFAULT_MARGIN_MILLIS = 5_000;
   /** No deadline: a task outside Storm, or a topology with message timeouts turned off. */
   static final CommitDeadline NONE = new CommitDeadline(Long.MAX_VALUE, () -> Long.MIN_VALUE);
 
@@ -50,15 +54,21 @@ public final class CommitDeadline {
   /**
    * The deadline rule of a task running with {@code topologyConfig}.
    *
+   * @param marginMillis the margin set, or {@link #SCALED_MARGIN} for the smaller
+   *     of {@link #DEFAULT_MARGIN_MILLIS} and a quarter of the timeout,
+   *     which fits every timeout Storm accepts
    * @throws IllegalStateException when the margin leaves no time to commit, saying how to fix it
    */
-  public static CommitDeadline of(Map<String, Object> topologyConfig, long marginMillis, LongSupplier clock) {
+  public static CommitDeadline of(Map<String, ?> topologyConfig, long marginMillis, LongSupplier clock) {
     if (topologyConfig.isEmpty()
         || !ObjectReader.getBoolean(topologyConfig.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true)) {
       return NONE;
     }
     int timeoutSecs = ObjectReader.getInt(topologyConfig.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30);
     long timeoutMillis = timeoutSecs * 1000L;
+    if (marginMillis == SCALED_MARGIN) {
+      marginMillis = Math.min(DEFAULT_MARGIN_MILLIS, timeoutMillis / 4);
+    }
     if (marginMillis >= timeoutMillis) {
       throw new IllegalStateException(
           "commit deadline margin " + marginMillis + " ms is not below topology.message.timeout.secs (" + timeoutSecs

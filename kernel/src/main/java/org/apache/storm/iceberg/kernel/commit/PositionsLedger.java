@@ -34,7 +34,15 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  * rebalance reads it alone, walking back from the newest snapshot of the sink's branch only as far as the sink's newest
  * commit (past the commits of other writers since).
  *
- * <p>A sink is named by its WAL namespace and its topology's name. Its tasks commit concurrently,
+ * <p>A sink is named by its WAL namespace alone, not by its topology's name: a topology redeployed
+ * under a new name (Storm never updates one in place, so operators version the name), or a second
+ * topology run beside the first during a blue/green switch, is the same sink of the same sources and
+ * continues from the same positions. Each source is named inside the positions by its identity
+ * (topic id), so one sink may read many sources. Earlier builds named the sink {@code
+ * <namespace>/<topology>}; such a snapshot counts as the sink's ({@link #ownedBy}), so the first
+ * commit after an upgrade carries its positions forward and later walks stop at that commit.
+ *
+ * <p>Its tasks commit concurrently,
  * each recording what the newest commit recorded plus its own batch; a commit made against a newest
  * commit that is no longer the newest is refused by {@link PositionsUnchanged} and recomputed, so
  * no task's positions are lost. A batch holding a position already committed is refused outright.
@@ -50,10 +58,22 @@ public final class PositionsLedger {
   /** The last walk's answer, reused by the next walk that reaches the snapshot it started from. */
   private volatile Walked lastWalk;
 
-  /** @param branch the branch the sink commits to, whose ancestry alone holds its positions */
-  public PositionsLedger(String walNamespace, String topology, String branch) {
-    this.scope = walNamespace + "/" + topology;
+  /**
+   * @param walNamespace the sink's WAL namespace, which holds no '/' (the options refuse one)
+   * @param branch the branch the sink commits to, whose ancestry alone holds its positions
+   */
+  public PositionsLedger(String walNamespace, String branch) {
+    this.scope = walNamespace;
     this.branch = new CommitBranch(branch);
+  }
+
+  /**
+   * Whether a snapshot whose summary names {@code snapshotScope} holds this sink's positions: its
+   * own scope, or one written before the topology name left it ({@code <namespace>/<topology>}, of
+   * any topology of the namespace, since a renamed topology is the same sink).
+   */
+  private boolean ownedBy(String snapshotScope) {
+    return snapshotScope != null && (snapshotScope.equals(scope) || snapshotScope.startsWith(scope + "/"));
   }
 
   /**
@@ -87,7 +107,7 @@ public final class PositionsLedger {
         break;
       }
       Map<String, String> summary = snapshot.summary();
-      if (summary != null && scope.equals(summary.get(SCOPE_KEY)) && summary.containsKey(POSITIONS_KEY)) {
+      if (summary != null && ownedBy(summary.get(SCOPE_KEY)) && summary.containsKey(POSITIONS_KEY)) {
         found = new Walked(snapshot.snapshotId(), snapshot.snapshotId(), summary.get(POSITIONS_KEY));
         break;
       }

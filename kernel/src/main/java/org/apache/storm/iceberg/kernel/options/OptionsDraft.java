@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.storm.iceberg.kernel.commit.CommitDeadline;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.MultiRecordMapper;
@@ -50,7 +51,7 @@ public final class OptionsDraft {
   public static final String DEFAULT_RECORD_MAPPER = "field-name";
   public static final String DEFAULT_WAL_STORE = "table-fileio";
   public static final String DEFAULT_WAL_NAMESPACE = "default";
-  public static final long DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS = 5_000;
+  public static final long DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS = CommitDeadline.DEFAULT_MARGIN_MILLIS;
   public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = 10_000;
   public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = 1_000;
   public static final String DEFAULT_TRIDENT_STATE_NAME = "trident";
@@ -80,7 +81,8 @@ public final class OptionsDraft {
   public final Map<String, String> snapshotProperties = new LinkedHashMap<>();
   public int commitRetries = SinkSettings.Commits.DEFAULT_RETRIES;
   public long commitRetryBackoffMillis = SinkSettings.Commits.DEFAULT_RETRY_BACKOFF_MILLIS;
-  public long commitDeadlineMarginMillis = DEFAULT_COMMIT_DEADLINE_MARGIN_MILLIS;
+  /** Unset ({@link CommitDeadline#SCALED_MARGIN}): the smaller of the default and a quarter of the timeout. */
+  public long commitDeadlineMarginMillis = CommitDeadline.SCALED_MARGIN;
   public long groupCommitIntervalMillis = DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
   public int groupCommitMaxDataFiles = DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
   /** Null for the worker's {@code java.io.tmpdir}. */
@@ -146,7 +148,9 @@ public final class OptionsDraft {
     OptionsChecks.requireNonNegative(tickIntervalSecs, "withTickIntervalSecs");
     OptionsChecks.requireNonNegative(commitRetries, "withCommitRetries");
     OptionsChecks.requireNonNegative(commitRetryBackoffMillis, "withCommitRetryBackoffMillis");
-    OptionsChecks.requireNonNegative(commitDeadlineMarginMillis, "withCommitDeadlineMarginMillis");
+    if (commitDeadlineMarginMillis != CommitDeadline.SCALED_MARGIN) {
+      OptionsChecks.requireNonNegative(commitDeadlineMarginMillis, "withCommitDeadlineMarginMillis");
+    }
     OptionsChecks.requirePositive(groupCommitIntervalMillis, "withGroupCommitIntervalMillis");
     OptionsChecks.requirePositive(groupCommitMaxDataFiles, "withGroupCommitMaxDataFiles");
     OptionsChecks.requireFraction(maxDeadLetterFraction, "withMaxDeadLetterFraction");

@@ -20,7 +20,9 @@
 package org.apache.storm.iceberg.kernel.seal;
 
 import org.apache.storm.iceberg.kernel.seal.TimedSealPolicies;
+import org.apache.storm.iceberg.kernel.commit.CommitDeadline;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import java.util.List;
 import java.util.Map;
 import org.apache.storm.Config;
@@ -41,7 +43,11 @@ public final class TopologyChecks {
 
   /** Checks for tasks that write batches: {@code IcebergBolt} and {@code IcebergWriterBolt}. */
   public static void forWriter(SinkSettings settings, TaskEnvironment env) {
-    Map<String, Object> conf = env.topologyConfig();
+    forWriter(settings, env.task(), env.topologyConfig());
+  }
+
+  /** {@link #forWriter(SinkSettings, TaskEnvironment)} for a task of {@code task}'s component running with {@code conf}. */
+  public static void forWriter(SinkSettings settings, TaskIdentity task, Map<String, Object> conf) {
     if (conf.isEmpty()) {
       return;
     }
@@ -59,19 +65,37 @@ public final class TopologyChecks {
               + " (topology.tick.tuple.freq.secs); set withTickIntervalSecs, or leave it unset so the bolt"
               + " declares half the threshold");
     }
-    requireEnoughPendingTuples(settings, env, conf);
+    requireEnoughPendingTuples(settings, task, conf);
+  }
+
+  /**
+   * What the options alone can be checked for once the topology's configuration is known, before
+   * any task starts: their time thresholds and their commit deadline margin against {@code
+   * topology.message.timeout.secs}. Tick tuples and pending tuples depend on the component too, and
+   * are checked with it.
+   */
+  public static void againstMessageTimeout(SinkSettings settings, Map<String, ?> conf) {
+    for (TimedSealPolicies.Interval interval :
+        TimedSealPolicies.of(settings, Thread.currentThread().getContextClassLoader()).intervals()) {
+      requireBelowMessageTimeout(conf, interval.millis(), interval.name(), interval.setter());
+    }
+    CommitDeadline.of(conf, settings.commits().deadlineMarginMillis(), System::currentTimeMillis);
   }
 
   /** Checks for {@code IcebergCommitterBolt}. */
   public static void forCommitter(SinkSettings settings, TaskEnvironment env) {
-    Map<String, Object> conf = env.topologyConfig();
+    forCommitter(settings, env.topologyConfig());
+  }
+
+  /** {@link #forCommitter(SinkSettings, TaskEnvironment)} for a task running with {@code conf}. */
+  public static void forCommitter(SinkSettings settings, Map<String, Object> conf) {
     if (conf.isEmpty()) {
       return;
     }
     requireBelowMessageTimeout(conf, settings.splitSink().groupCommitIntervalMillis(), "group commit interval", "withGroupCommitIntervalMillis");
   }
 
-  private static void requireBelowMessageTimeout(Map<String, Object> conf, long millis, String what, String setter) {
+  private static void requireBelowMessageTimeout(Map<String, ?> conf, long millis, String what, String setter) {
     int timeoutSecs = ObjectReader.getInt(conf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30);
     if (millis >= timeoutSecs * 1000L) {
       throw new IllegalStateException(
@@ -88,15 +112,15 @@ public final class TopologyChecks {
    * mapper a tuple counts as many records as it carries, which only the user knows: then a shortfall
    * is only warned of.
    */
-  private static void requireEnoughPendingTuples(SinkSettings settings, TaskEnvironment env, Map<String, Object> conf) {
+  private static void requireEnoughPendingTuples(SinkSettings settings, TaskIdentity task, Map<String, Object> conf) {
     Object maxPending = conf.get(Config.TOPOLOGY_MAX_SPOUT_PENDING);
     long records = settings.thresholds().records();
     if (maxPending == null || records <= 0) {
       return;
     }
     long perSpoutTask = ObjectReader.getInt(maxPending);
-    int spoutTasks = Math.max(1, env.task().spoutTasks());
-    int sinkTasks = Math.max(1, env.task().componentTasks());
+    int spoutTasks = Math.max(1, task.spoutTasks());
+    int sinkTasks = Math.max(1, task.componentTasks());
     long inFlight = perSpoutTask * spoutTasks;
     long needed = records * sinkTasks;
     if (inFlight >= needed) {
@@ -104,7 +128,7 @@ public final class TopologyChecks {
     }
     String problem =
         "topology.max.spout.pending (" + perSpoutTask + " per spout task, " + inFlight + " in all) is below the "
-            + needed + " tuples component '" + env.task().component() + "' needs pending to fill its batches: "
+            + needed + " tuples component '" + task.component() + "' needs pending to fill its batches: "
             + records + " records a batch (withCommitIntervalRecords) × " + sinkTasks
             + (sinkTasks == 1 ? " task" : " tasks, each holding about its share of the pending tuples");
     String fix =

@@ -95,7 +95,7 @@ public final class CommitterTask implements TableTask {
     this.metrics = env.metrics();
     this.intervalMillis = settings.splitSink().groupCommitIntervalMillis();
     this.maxDataFiles = settings.splitSink().groupCommitMaxDataFiles();
-    this.ledger = new PositionsLedger(settings.commits().walNamespace(), env.task().topology(), settings.commits().branch());
+    this.ledger = new PositionsLedger(settings.commits().walNamespace(), settings.commits().branch());
   }
 
   public static CommitterTask open(SinkSettings settings, TaskEnvironment env) {

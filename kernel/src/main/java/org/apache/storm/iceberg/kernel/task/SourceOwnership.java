@@ -39,13 +39,23 @@ public final class SourceOwnership {
 
   /** @throws IllegalStateException naming the stream and the grouping to use */
   public static void require(SinkSettings settings, TopologyContext context, ClassLoader loader) {
+    String component = context.getThisComponentId();
+    require(settings, component, context.getComponentTasks(component).size(), context.getThisSources(), loader);
+  }
+
+  /**
+   * {@link #require(SinkSettings, TopologyContext, ClassLoader)} for {@code component}, of {@code
+   * tasks} tasks, fed by {@code sources}.
+   */
+  public static void require(
+      SinkSettings settings, String component, int tasks, Map<GlobalStreamId, Grouping> sources, ClassLoader loader) {
     SinkSettings.SourcePositions positions = settings.sourcePositions();
-    if (positions == null || context.getComponentTasks(context.getThisComponentId()).size() <= 1) {
+    if (positions == null || tasks <= 1) {
       return;
     }
     SourcePositionExtractor extractor = positions.extractor().resolve(loader);
     List<String> partitionFields = extractor.partitionFields();
-    for (Map.Entry<GlobalStreamId, Grouping> input : context.getThisSources().entrySet()) {
+    for (Map.Entry<GlobalStreamId, Grouping> input : sources.entrySet()) {
       String stream = input.getKey().get_streamId();
       if (stream.startsWith("__")) {
         continue;
@@ -54,7 +64,7 @@ public final class SourceOwnership {
       boolean owned = grouping.is_set_fields() && partitionFields.containsAll(grouping.get_fields());
       if (!owned) {
         throw new IllegalStateException(
-            "Component '" + context.getThisComponentId() + "' writes " + settings.target().table() + " with source positions,"
+            "Component '" + component + "' writes " + settings.target().table() + " with source positions,"
                 + " so each source partition must reach one of its tasks, but stream '" + stream + "' of '"
                 + input.getKey().get_componentId() + "' reaches it by " + describe(grouping)
                 + ": use fieldsGrouping(\"" + input.getKey().get_componentId() + "\", new Fields("

@@ -72,7 +72,7 @@ final class TaskCommitProtocol {
     CommitProtocol protocol =
         new CommitProtocol(table, wal, scope, commits.snapshotProperties(),
             new CommitSettler.Retries(commits.retries(), commits.retryBackoffMillis()), deadline,
-            new PositionsLedger(commits.walNamespace(), task.topology(), commits.branch()), branch);
+            new PositionsLedger(commits.walNamespace(), commits.branch()), branch);
     int dropped = protocol.clearStaleEntries();
     if (dropped > 0) {
       LOG.warn("Task {} dropped {} stale WAL entries of its previous incarnation", task, dropped);

@@ -78,6 +78,6 @@ record TaskParts(
   private static Deduplication deduplication(SinkSettings settings, ClassLoader loader, TaskEnvironment env) {
     SinkSettings.SourcePositions positions = settings.sourcePositions();
     return positions == null ? null : new Deduplication(positions.extractor().resolve(loader),
-        new PositionsLedger(settings.commits().walNamespace(), env.task().topology(), settings.commits().branch()), positions.resetAccepted(), env.metrics());
+        new PositionsLedger(settings.commits().walNamespace(), settings.commits().branch()), positions.resetAccepted(), env.metrics());
   }
 }

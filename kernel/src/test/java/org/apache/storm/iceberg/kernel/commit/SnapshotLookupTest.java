@@ -146,13 +146,13 @@ class SnapshotLookupTest {
 
   @Test
   void readingTheCommittedPositionsAgainWalksOnlyTheSnapshotsSinceTheLastRead() {
-    PositionsLedger ledger = new PositionsLedger("wal", "topology", CommitBranch.MAIN.name());
+    PositionsLedger ledger = new PositionsLedger("wal", CommitBranch.MAIN.name());
     // A sink that has not committed yet walks the whole history once.
     assertThat(ledger.committed(counting).snapshotId()).isNull();
     assertThat(snapshotReads).hasValue(HISTORY);
 
     table.newFastAppend().set(SummaryKeys.COMMIT_ID, "other-writer-after").commit();
-    table.newFastAppend().set(PositionsLedger.SCOPE_KEY, "wal/topology").set(PositionsLedger.POSITIONS_KEY, "events@t|0=0-99").commit();
+    table.newFastAppend().set(PositionsLedger.SCOPE_KEY, "wal").set(PositionsLedger.POSITIONS_KEY, "events@t|0=0-99").commit();
     long sinkCommit = table.currentSnapshot().snapshotId();
     table.newFastAppend().set(SummaryKeys.COMMIT_ID, "other-writer-later").commit();
     snapshotReads.set(0);
@@ -169,7 +169,7 @@ class SnapshotLookupTest {
     assertThat(snapshotReads).hasValue(2);
 
     table.newFastAppend().set(SummaryKeys.COMMIT_ID, "other-writer-very-last").commit();
-    PositionsLedger fresh = new PositionsLedger("wal", "other-topology", CommitBranch.MAIN.name());
+    PositionsLedger fresh = new PositionsLedger("other-wal", CommitBranch.MAIN.name());
     snapshotReads.set(0);
     assertThat(fresh.committed(counting).snapshotId()).isNull();
     assertThat(snapshotReads).hasValue(HISTORY + 5);

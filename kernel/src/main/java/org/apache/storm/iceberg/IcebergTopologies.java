@@ -1,0 +1,130 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.storm.Config;
+import org.apache.storm.generated.Bolt;
+import org.apache.storm.generated.ComponentCommon;
+import org.apache.storm.generated.ComponentObject;
+import org.apache.storm.generated.StormTopology;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
+import org.apache.storm.iceberg.kernel.task.ComponentChecks;
+import org.apache.storm.topology.TopologyBuilder;
+import org.apache.storm.utils.ObjectReader;
+import org.apache.storm.utils.Utils;
+
+/**
+ * Runs, on the submitting client, the checks every sink component of a topology would otherwise
+ * run at prepare against the configuration it is submitted with: commit intervals and the commit
+ * deadline margin against {@code topology.message.timeout.secs}, tick tuples for an age threshold,
+ * {@code topology.max.spout.pending} against the batch size, and the grouping source positions need.
+ * A mistake there would otherwise fail every task at prepare, after submission, and Storm would
+ * restart the workers in a loop. Call it just before submitting:
+ *
+ * <pre>{@code
+ * StormTopology topology = builder.createTopology();
+ * IcebergTopologies.check(conf, topology);
+ * StormSubmitter.submitTopology("events-to-iceberg", conf, topology);
+ * }</pre>
+ *
+ * <p>It checks {@link IcebergBolt}, {@link IcebergWriterBolt} and {@link IcebergCommitterBolt}
+ * components. Trident states run inside Trident's own bolts, which it does not open: their checks
+ * still run at prepare.
+ */
+public final class IcebergTopologies {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private IcebergTopologies() {}
+
+  /** {@link #check(Map, StormTopology)} on {@code builder}'s topology. */
+  public static void check(Map<String, Object> topologyConfig, TopologyBuilder builder) {
+    check(topologyConfig, builder.createTopology());
+  }
+
+  /**
+   * @param topologyConfig the configuration the topology will be submitted with
+   * @throws IllegalStateException for the first sink component whose tasks would fail at prepare,
+   *     naming the component, the setting and how to fix it
+   */
+  public static void check(Map<String, Object> topologyConfig, StormTopology topology) {
+    String name = String.valueOf(topologyConfig.getOrDefault(Config.TOPOLOGY_NAME, "topology"));
+    int spoutTasks = topology.get_spouts().values().stream().mapToInt(spout -> tasks(spout.get_common())).sum();
+    ClassLoader loader = Thread.currentThread().getContextClassLoader();
+    for (Map.Entry<String, Bolt> component : topology.get_bolts().entrySet()) {
+      Object bolt = instance(component.getValue().get_bolt_object());
+      ComponentChecks.Role role = roleOf(bolt);
+      if (role == null) {
+        continue;
+      }
+      ComponentCommon common = component.getValue().get_common();
+      TaskIdentity task = new TaskIdentity(name, component.getKey(), 0, 0, tasks(common), spoutTasks);
+      try {
+        ComponentChecks.run(role, optionsOf(bolt).settings(), task, configuration(topologyConfig, common), common.get_inputs(), loader);
+      } catch (IllegalStateException fails) {
+        throw new IllegalStateException("Component '" + component.getKey() + "' would fail when its tasks start: "
+            + fails.getMessage(), fails);
+      }
+    }
+  }
+
+  private static ComponentChecks.Role roleOf(Object bolt) {
+    if (bolt instanceof IcebergBolt) {
+      return ComponentChecks.Role.SINK;
+    }
+    if (bolt instanceof IcebergWriterBolt) {
+      return ComponentChecks.Role.WRITER;
+    }
+    return bolt instanceof IcebergCommitterBolt ? ComponentChecks.Role.COMMITTER : null;
+  }
+
+  private static IcebergOptions optionsOf(Object bolt) {
+    return bolt instanceof SinkTaskBolt sink ? sink.options : ((IcebergCommitterBolt) bolt).options();
+  }
+
+  /** The bolt a component runs, or null for one that is not a serialized Java object (a shell bolt, say). */
+  private static Object instance(ComponentObject object) {
+    return object.is_set_serialized_java() ? Utils.javaDeserialize(object.get_serialized_java(), Object.class) : null;
+  }
+
+  /** The configuration a task of the component sees: the topology's, its component configuration over it. */
+  private static Map<String, Object> configuration(Map<String, Object> topologyConfig, ComponentCommon common) {
+    Map<String, Object> merged = new HashMap<>(topologyConfig);
+    if (common.is_set_json_conf()) {
+      try {
+        merged.putAll(JSON.readValue(common.get_json_conf(), new TypeReference<Map<String, Object>>() {}));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Unreadable component configuration", e);
+      }
+    }
+    return merged;
+  }
+
+  private static int tasks(ComponentCommon common) {
+    Map<String, Object> conf = configuration(Map.of(), common);
+    int parallelism = common.is_set_parallelism_hint() ? common.get_parallelism_hint() : 1;
+    return ObjectReader.getInt(conf.get(Config.TOPOLOGY_TASKS), parallelism);
+  }
+}
