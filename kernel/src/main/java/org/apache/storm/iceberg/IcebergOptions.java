@@ -87,7 +87,7 @@ public final class IcebergOptions implements Serializable {
   public static final int DEFAULT_MAX_PENDING_COMMITS = SinkSettings.Commits.DEFAULT_MAX_PENDING_COMMITS;
   public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = OptionsDraft.DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
   public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = OptionsDraft.DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
-  /** {@link Builder#withTridentStateName}: what a Trident state's commits are named by, with the topology's name. */
+  /** {@link Builder#withTridentStateName}: what a Trident state's commits are named by, with the WAL namespace. */
   public static final String DEFAULT_TRIDENT_STATE_NAME = OptionsDraft.DEFAULT_TRIDENT_STATE_NAME;
   public static final String DEFAULT_BRANCH = OptionsDraft.DEFAULT_BRANCH;
   public static final int DEFAULT_MAX_OPEN_TABLES = SinkSettings.Routing.DEFAULT_MAX_OPEN_TABLES;
@@ -201,6 +201,7 @@ public final class IcebergOptions implements Serializable {
   public Map<String, String> snapshotProperties() { return settings.commits().snapshotProperties(); }
   public int commitRetries() { return settings.commits().retries(); }
   public long commitRetryBackoffMillis() { return settings.commits().retryBackoffMillis(); }
+  /** The deadline margin set, or -1 when unset (the smaller of 5 s and a quarter of the message timeout). */
   public long commitDeadlineMarginMillis() { return settings.commits().deadlineMarginMillis(); }
   public int maxPendingCommits() { return settings.commits().maxPendingCommits(); }
   /** Where held ack ids spill on a worker: {@link Builder#withSpillDirectory}, or its {@code java.io.tmpdir}. */
@@ -407,7 +408,10 @@ public final class IcebergOptions implements Serializable {
     /**
      * A batch is never appended, and every commit attempt stops, once its oldest tuple is older than
      * {@code topology.message.timeout.secs} less this margin (Storm would already replay it); it is
-     * failed instead. Must be below the message timeout (checked when the task starts).
+     * failed instead. Unset: the smaller of 5 s and a quarter of the timeout, which fits every
+     * timeout. A margin set must be below the message timeout: checked by {@link #build()} when
+     * given the topology's configuration ({@link #overriddenByTopologyConfig}), by {@link
+     * IcebergTopologies#check}, and when the task starts.
      */
     public Builder withCommitDeadlineMarginMillis(long millis) {
       draft.commitDeadlineMarginMillis = millis;
@@ -439,10 +443,10 @@ public final class IcebergOptions implements Serializable {
     }
 
     /**
-     * Names a Trident state's commits (with the WAL namespace and the topology's name); default
-     * {@value #DEFAULT_TRIDENT_STATE_NAME}. Keep it across redeploys: it is how a restarted state finds
-     * the transactions it committed. Two Trident states writing one table in one topology need
-     * different names.
+     * Names a Trident state's commits, with the WAL namespace (not the topology's name, which a
+     * redeploy may change); default {@value #DEFAULT_TRIDENT_STATE_NAME}. Keep it across redeploys:
+     * it is how a restarted state finds the transactions it committed. Two Trident states writing
+     * one table need different names.
      */
     public Builder withTridentStateName(String name) {
       draft.tridentStateName = name;

@@ -29,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -143,18 +144,68 @@ final class KafkaSinkRun {
     return committedAtKill;
   }
 
-  /** Submits the topology again, same name and consumer group, until its spout saw every record acked. */
-  void submitAgain() throws Exception {
-    String ledgerKey = name + "-again";
+  /**
+   * Submits the topology again under {@code newName} (the same name, or a versioned one as operators
+   * redeploy), same consumer group, table and WAL namespace, until its spout saw every record acked.
+   */
+  void submitAgainAs(String newName) throws Exception {
+    String ledgerKey = newName + "-again";
     KafkaSpoutConfig<Long, Long> spoutConfig = KafkaTopologies.spoutConfig(broker.bootstrapServers(), topic, group, ledgerKey)
         .setOffsetCommitPeriodMs(1_000).build();
-    cluster.submitTopology(name, LocalClusterRuns.config(), topology(spoutConfig).createTopology());
+    cluster.submitTopology(newName, LocalClusterRuns.config(), topology(spoutConfig).createTopology());
     try {
       Deadline.await(Duration.ofSeconds(180), () -> KafkaLedger.of(ledgerKey).acked.size() == RECORDS,
           () -> "every record acked again; acked " + KafkaLedger.of(ledgerKey).acked.size());
     } finally {
-      KafkaTopologies.kill(cluster, name);
+      KafkaTopologies.kill(cluster, newName);
     }
+  }
+
+  /**
+   * A blue/green switch: topology {@code <name>-blue} streams until a third of the records are in
+   * the table; {@code <name>-green}, another name on the same consumer group, table and WAL
+   * namespace, starts beside it, reading the same partitions (storm-kafka-client assigns partitions
+   * per topology); once green has acked records and two thirds are in, blue is killed, and green
+   * runs until every record was acked by one or the other. Few tuples in flight, so blue is still
+   * streaming when green joins.
+   *
+   * @return the ledgers of blue and green
+   */
+  List<KafkaLedger> blueGreen() throws Exception {
+    String blue = name + "-blue";
+    String green = name + "-green";
+    Config conf = LocalClusterRuns.config();
+    conf.setMaxSpoutPending(300);
+    submit(blue, conf);
+    try {
+      Deadline.await(Duration.ofSeconds(180), () -> KafkaTopologies.rowsInTable(table()) >= RECORDS / 3,
+          () -> "a third of the records in the table");
+      submit(green, conf);
+      Deadline.await(Duration.ofSeconds(120),
+          () -> !KafkaLedger.of(green).acked.isEmpty() && KafkaTopologies.rowsInTable(table()) >= 2 * RECORDS / 3,
+          () -> "green acking records beside blue, two thirds in the table; green acked " + KafkaLedger.of(green).acked.size());
+    } finally {
+      KafkaTopologies.kill(cluster, blue);
+    }
+    try {
+      Deadline.await(Duration.ofSeconds(180), () -> ackedByEither(blue, green) == RECORDS,
+          () -> "every record acked by blue or green; " + ackedByEither(blue, green));
+    } finally {
+      KafkaTopologies.kill(cluster, green);
+    }
+    return List.of(KafkaLedger.of(blue), KafkaLedger.of(green));
+  }
+
+  private void submit(String topologyName, Config conf) throws Exception {
+    KafkaSpoutConfig<Long, Long> spoutConfig = KafkaTopologies.spoutConfig(broker.bootstrapServers(), topic, group, topologyName)
+        .setOffsetCommitPeriodMs(1_000).build();
+    cluster.submitTopology(topologyName, conf, topology(spoutConfig).createTopology());
+  }
+
+  private static int ackedByEither(String blue, String green) {
+    java.util.Set<String> acked = new java.util.HashSet<>(KafkaLedger.of(blue).acked);
+    acked.addAll(KafkaLedger.of(green).acked);
+    return acked.size();
   }
 
   /** Runs the topology, doing {@code midStream} while it streams, until the spout saw every record acked. */

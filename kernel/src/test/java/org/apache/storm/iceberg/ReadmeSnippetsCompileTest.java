@@ -61,7 +61,8 @@ class ReadmeSnippetsCompileTest {
       "org.apache.storm.iceberg.trident.*", "org.apache.storm.trident.Stream", "org.apache.storm.trident.TridentState",
       "org.apache.storm.trident.TridentTopology", "org.apache.storm.trident.spout.IBatchSpout",
       "org.apache.storm.kafka.spout.KafkaSpout", "org.apache.storm.kafka.spout.KafkaSpoutConfig",
-      "org.apache.kafka.clients.consumer.ConsumerConfig");
+      "org.apache.kafka.clients.consumer.ConsumerConfig", "org.apache.storm.Config", "org.apache.storm.StormSubmitter",
+      "org.apache.storm.generated.StormTopology");
 
   /**
    * What a fragment may use as the user's own: a topology being built, the catalog, the table's
@@ -70,7 +71,7 @@ class ReadmeSnippetsCompileTest {
   static final List<String> FREE_VARIABLES = List.of(
       "TopologyBuilder builder", "Map<String, String> catalogProps", "Schema schema", "PartitionSpec spec",
       "IcebergOptions options", "IcebergOptions writerOptions", "IcebergOptions committerOptions", "IBatchSpout spout",
-      "Stream stream");
+      "Stream stream", "Config conf");
 
   @TempDir Path classes;
 

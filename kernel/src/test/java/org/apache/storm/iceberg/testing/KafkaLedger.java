@@ -44,6 +44,8 @@ public final class KafkaLedger {
   public final AtomicInteger emits = new AtomicInteger();
   /** Emits of a record the spout had failed (after a sink's fail or a message timeout). */
   public final AtomicInteger retries = new AtomicInteger();
+  /** Each assignment the spout's consumers were given, in order. */
+  public final List<Collection<TopicPartition>> assignments = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   private KafkaLedger() {}
 
@@ -80,7 +82,9 @@ public final class KafkaLedger {
     }
 
     @Override
-    public void onPartitionsReassigned(Collection<TopicPartition> partitions) {}
+    public void onPartitionsReassigned(Collection<TopicPartition> partitions) {
+      of(key).assignments.add(List.copyOf(partitions));
+    }
 
     @Override
     public void onRetry(KafkaSpoutMessageId id) {
