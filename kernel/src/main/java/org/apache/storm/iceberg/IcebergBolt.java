@@ -21,6 +21,7 @@ package org.apache.storm.iceberg;
 
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
+import org.apache.storm.iceberg.kernel.task.ComponentChecks;
 import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
@@ -43,6 +44,11 @@ public class IcebergBolt extends SinkTaskBolt {
 
   public IcebergBolt(IcebergOptions options) {
     super(options);
+  }
+
+  @Override
+  ComponentChecks.Role role() {
+    return ComponentChecks.Role.SINK;
   }
 
   @Override

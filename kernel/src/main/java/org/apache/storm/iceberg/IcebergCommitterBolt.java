@@ -22,6 +22,7 @@ package org.apache.storm.iceberg;
 import java.util.Map;
 import org.apache.storm.generated.Grouping;
 import org.apache.storm.iceberg.kernel.route.RoutedCommitterTask;
+import org.apache.storm.iceberg.kernel.task.ComponentChecks;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
@@ -69,6 +70,7 @@ public class IcebergCommitterBolt extends BaseRichBolt {
 
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+    ComponentChecks.requireRowLevelSupported(ComponentChecks.Role.COMMITTER, options.settings());
     guard = new ShutdownGuard();
     TaskEnvironment env = TaskEnvironment.of(topoConf, context, guard.guard(collector));
     TaskIdentity task = env.task();

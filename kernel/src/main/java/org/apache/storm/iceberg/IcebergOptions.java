@@ -133,6 +133,10 @@ public final class IcebergOptions implements Serializable {
           .optional("schema-evolution", text((builder, value) -> builder.withSchemaEvolution(SchemaEvolution.named(value))))
           .optional("dead-letter-stream", text(Builder::withDeadLetterStream))
           .optional("max-dead-letter-fraction", OptionKeys.<Builder>fractionPerRecords(Builder::withMaxDeadLetterFraction))
+          .optional("write-mode", text((builder, value) -> builder.withWriteMode(WriteMode.named(value))))
+          .optional("key-columns", OptionKeys.<Builder>textList(Builder::withKeyColumns))
+          .optional("change-operation-field", text((builder, value) -> builder.draft.changeOperationField = value))
+          .optional("change-sequence-field", text((builder, value) -> builder.draft.changeSequenceField = value))
           .optional("source-reset-accepted",
               text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
@@ -484,6 +488,35 @@ public final class IcebergOptions implements Serializable {
     public Builder withWriteProperties(Map<String, String> properties) {
       draft.writeProperties.clear();
       draft.writeProperties.putAll(Objects.requireNonNull(properties, "write properties"));
+      return this;
+    }
+
+    /** What each tuple does to the table ({@link WriteMode}); default append. Row-level modes need a key. */
+    public Builder withWriteMode(WriteMode mode) {
+      draft.writeMode = SinkSettings.RowLevel.Mode.valueOf(Objects.requireNonNull(mode, "write mode").name());
+      return this;
+    }
+
+    /** The key of the row-level write modes; default: the table's identifier fields. */
+    public Builder withKeyColumns(String... columns) {
+      return withKeyColumns(List.of(columns));
+    }
+
+    /** As {@link #withKeyColumns(String...)}. */
+    public Builder withKeyColumns(List<String> columns) {
+      draft.keyColumns = List.copyOf(columns);
+      return this;
+    }
+
+    /**
+     * Where a row-level mode reads each tuple's operation (insert, update-before, update-after,
+     * delete: Debezium's {@code c r u d}, {@code I U D} or the names) and its sequence number (an LSN,
+     * offset or version growing per key), the way the record mapper reads columns; changelog needs
+     * both, upsert may set either (null for none).
+     */
+    public Builder withChangeFields(String operationField, String sequenceField) {
+      draft.changeOperationField = operationField;
+      draft.changeSequenceField = sequenceField;
       return this;
     }
 

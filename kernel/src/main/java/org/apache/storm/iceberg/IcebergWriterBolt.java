@@ -19,6 +19,7 @@
 
 package org.apache.storm.iceberg;
 
+import org.apache.storm.iceberg.kernel.task.ComponentChecks;
 import org.apache.storm.iceberg.kernel.task.DescriptorEmitter;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
@@ -72,6 +73,11 @@ public class IcebergWriterBolt extends SinkTaskBolt {
           context.getThisComponentId());
     }
     super.prepare(topoConf, context, collector);
+  }
+
+  @Override
+  ComponentChecks.Role role() {
+    return ComponentChecks.Role.WRITER;
   }
 
   @Override

@@ -21,6 +21,7 @@ package org.apache.storm.iceberg;
 
 import java.util.HashMap;
 import java.util.Map;
+import org.apache.storm.iceberg.kernel.task.ComponentChecks;
 import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
@@ -57,6 +58,9 @@ abstract class SinkTaskBolt extends BaseRichBolt {
   /** Opens this bolt's kind of task. */
   abstract WritingTask open(TaskEnvironment env);
 
+  /** What this bolt does with its batches, which decides what it checks. */
+  abstract ComponentChecks.Role role();
+
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
     String deadLetterStream = options.deadLetterStream();
@@ -64,6 +68,7 @@ abstract class SinkTaskBolt extends BaseRichBolt {
       LOG.error("'{}' has no subscriber on its dead-letter stream '{}'; tuples it cannot write will be failed, and"
           + " replayed, until a bolt subscribes to it", context.getThisComponentId(), deadLetterStream);
     }
+    ComponentChecks.requireRowLevelSupported(role(), options.settings());
     SourceOwnership.require(options.settings(), context, Thread.currentThread().getContextClassLoader());
     guard = new ShutdownGuard();
     sink = open(TaskEnvironment.of(topoConf, context, guard.guard(collector)));

@@ -65,6 +65,19 @@ final class GenericFormatWriter implements FileFormatWriter {
   }
 
   @Override
+  public Optional<FileWriterFactory<Record>> deltaWriterFactory(
+      Table table, Schema schema, int[] equalityFieldIds, Schema deleteSchema) {
+    return Optional.of(new GenericFileWriterFactory.Builder(table)
+        .dataFileFormat(format)
+        .dataSchema(schema)
+        .deleteFileFormat(format)
+        .equalityFieldIds(equalityFieldIds)
+        .equalityDeleteRowSchema(deleteSchema)
+        .writerProperties(writerProperties)
+        .build());
+  }
+
+  @Override
   public Optional<FileWriterFactory<InternalRow>> internalWriterFactory(Table table, Schema schema) {
     if (!InternalRowWriterFactory.supports(format)) {
       return Optional.empty();

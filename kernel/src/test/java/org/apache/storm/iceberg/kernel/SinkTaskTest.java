@@ -372,15 +372,18 @@ class SinkTaskTest {
     sink.close();
   }
 
+  /** Appends go to tables of format versions 1 to 3; the row-level modes refuse version 1 ({@code RowLevelChangesTest}). */
   @ParameterizedTest
-  @EnumSource(CatalogKind.class)
-  void aVersionOneTableIsRefusedAtPrepare(CatalogKind kind) {
-    start(kind);
-    createTable(PartitionSpec.unpartitioned(), Map.of(TableProperties.FORMAT_VERSION, "1"));
-    assertThatThrownBy(() -> open(options().build()))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("has format version 1")
-        .hasMessageContaining("appends only to format-version 2 tables");
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"1", "3"})
+  void tablesOfFormatVersionsOneAndThreeTakeAppends(String version) {
+    start(CatalogKind.JDBC_SQLITE);
+    createTable(PartitionSpec.unpartitioned(), Map.of(TableProperties.FORMAT_VERSION, version));
+    SinkTask sink = open(options().withCommitIntervalRecords(5).build());
+    send(sink, 0, 5);
+    Table table = catalog.loadTable(EVENTS);
+    assertThat(TestTables.ids(table)).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L);
+    assertThat(org.apache.iceberg.TableUtil.formatVersion(table)).isEqualTo(Integer.parseInt(version));
+    sink.close();
   }
 
   @ParameterizedTest

@@ -21,7 +21,9 @@ package org.apache.storm.iceberg.mappers;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import org.apache.iceberg.Schema;
+import java.util.List;
 import org.apache.iceberg.data.Record;
+import org.apache.storm.iceberg.spi.FieldPathReader;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMappingException;
 import org.apache.storm.tuple.ITuple;
@@ -35,25 +37,86 @@ import org.apache.storm.tuple.ITuple;
  * exactly (as BigDecimal), so a decimal column never sees a rounded double. A column or nested field
  * renamed from outside takes, when the document has no member under its name, the member under one
  * of its former names ({@link org.apache.storm.iceberg.spi.FormerNamesSchema}). The readers of a schema's columns are built once
- * per schema, not per document.
+ * per schema, not per document. With {@code row-path} the row is read from a member of the document
+ * (Debezium's {@code after}, or {@code before} for a delete); the row-level write modes read a
+ * tuple's operation and sequence number at dotted paths of the document ({@link FieldPathReader}).
  */
-public class JsonRecordMapper implements RecordMapper {
+public class JsonRecordMapper implements RecordMapper, FieldPathReader {
   private static final long serialVersionUID = 1L;
 
   private final JsonField json;
+  /** Where in the document the row is: the first of these members holding an object; empty for the document itself. */
+  private final List<String> rowPaths;
+  /** The last tuple parsed and its document: a row-level sink reads one tuple's row, operation and sequence. */
+  private transient ITuple lastTuple;
+  private transient JsonNode lastDocument;
 
   /** @param field the tuple field holding the JSON document */
   public JsonRecordMapper(String field) {
+    this(field, List.of());
+  }
+
+  /**
+   * @param field the tuple field holding the JSON document
+   * @param rowPaths dotted paths of the members that may hold the row, tried in order (Debezium's
+   *     envelope: {@code after}, then {@code before} for a delete); empty for the whole document
+   */
+  public JsonRecordMapper(String field, List<String> rowPaths) {
     this.json = new JsonField(field);
+    this.rowPaths = List.copyOf(rowPaths);
   }
 
   @Override
   public Record map(ITuple tuple, Schema schema) {
-    JsonNode document = json.parse(tuple);
-    if (!document.isObject()) {
+    JsonNode document = document(tuple);
+    JsonNode row = rowPaths.isEmpty() ? document : firstObject(document);
+    if (!row.isObject()) {
       throw new RecordMappingException(
-          json.name(), "the JSON document in field '" + json.name() + "' is a " + document.getNodeType() + ", not an object");
+          json.name(), "the JSON document in field '" + json.name() + "' is a " + row.getNodeType() + ", not an object");
     }
-    return (Record) json.reader(schema).read(document);
+    return (Record) json.reader(schema).read(row);
+  }
+
+  private JsonNode firstObject(JsonNode document) {
+    for (String path : rowPaths) {
+      JsonNode candidate = at(document, path);
+      if (candidate.isObject()) {
+        return candidate;
+      }
+    }
+    throw new RecordMappingException(json.name(), "the JSON document in field '" + json.name() + "' holds no object at "
+        + String.join(" or ", rowPaths));
+  }
+
+  /** The value at a dotted path of the document: text as String, whole numbers as Long, other numbers as BigDecimal. */
+  @Override
+  public Object read(ITuple tuple, String path) {
+    JsonNode node = at(document(tuple), path);
+    if (node.isMissingNode() || node.isNull()) {
+      return null;
+    }
+    if (node.isIntegralNumber() && node.canConvertToLong()) {
+      return node.longValue();
+    }
+    if (node.isNumber()) {
+      return node.decimalValue();
+    }
+    return node.isValueNode() ? node.asText() : node.toString();
+  }
+
+  private JsonNode document(ITuple tuple) {
+    if (tuple != lastTuple) {
+      lastDocument = json.parse(tuple);
+      lastTuple = tuple;
+    }
+    return lastDocument;
+  }
+
+  private static JsonNode at(JsonNode document, String path) {
+    JsonNode node = document;
+    for (String member : path.split("\\.")) {
+      node = node.path(member);
+    }
+    return node;
   }
 }

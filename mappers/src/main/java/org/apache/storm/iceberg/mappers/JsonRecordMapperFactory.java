@@ -20,14 +20,17 @@
 package org.apache.storm.iceberg.mappers;
 
 import com.google.auto.service.AutoService;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapperFactory;
 
 /**
- * Registers {@link JsonRecordMapper} as {@code "json"}. Property: {@code field}, the tuple field
- * holding the JSON document (default {@value #DEFAULT_FIELD}, as storm-kafka-client emits it).
+ * Registers {@link JsonRecordMapper} as {@code "json"}. Properties: {@code field}, the tuple field
+ * holding the JSON document (default {@value #DEFAULT_FIELD}, as storm-kafka-client emits it);
+ * {@code row-path}, comma-separated dotted paths of the members that may hold the row, the first
+ * holding an object wins (Debezium: {@code after,before}; default: the whole document).
  */
 @AutoService(RecordMapperFactory.class)
 public class JsonRecordMapperFactory implements RecordMapperFactory {
@@ -41,6 +44,9 @@ public class JsonRecordMapperFactory implements RecordMapperFactory {
 
   @Override
   public RecordMapper create(Map<String, String> properties) {
-    return new JsonRecordMapper(new MapperProperties(NAME, properties, Set.of("field")).string("field", DEFAULT_FIELD));
+    MapperProperties read = new MapperProperties(NAME, properties, Set.of("field", "row-path"));
+    String rowPath = read.string("row-path", "");
+    return new JsonRecordMapper(read.string("field", DEFAULT_FIELD),
+        rowPath.isBlank() ? List.of() : java.util.Arrays.stream(rowPath.split(",")).map(String::trim).toList());
   }
 }

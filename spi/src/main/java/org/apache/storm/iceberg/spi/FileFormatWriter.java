@@ -54,4 +54,15 @@ public interface FileFormatWriter extends Serializable {
   default Optional<FileWriterFactory<InternalRow>> internalWriterFactory(Table table, Schema schema) {
     return Optional.empty();
   }
+
+  /**
+   * A writer factory for generic {@link Record}s of {@code schema} that also writes equality-delete
+   * files in this format, keyed by {@code equalityFieldIds}, whose rows hold only those columns
+   * ({@code deleteSchema}): what the row-level write modes (upsert, changelog) write. Empty when this
+   * format writes no delete files (the default); such a format is refused for those modes.
+   */
+  default Optional<FileWriterFactory<Record>> deltaWriterFactory(
+      Table table, Schema schema, int[] equalityFieldIds, Schema deleteSchema) {
+    return Optional.empty();
+  }
 }

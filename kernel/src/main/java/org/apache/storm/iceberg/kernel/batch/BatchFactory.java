@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel.batch;
 
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.change.RowChanges;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import java.nio.file.Path;
 import org.apache.iceberg.Schema;
@@ -45,6 +46,8 @@ public final class BatchFactory {
   private final RecordMapper mapper;
   /** Null when each tuple is one record. */
   private final MultiRecordMapper many;
+  /** Null in append mode. */
+  private final RowChanges changes;
   private final TaskIdentity task;
   private final Path spillDirectory;
   private final long bytesLimit;
@@ -62,8 +65,10 @@ public final class BatchFactory {
       Path spillDirectory,
       long bytesLimit,
       SinkMetrics metrics,
-      MultiRecordMapper many) {
+      MultiRecordMapper many,
+      RowChanges changes) {
     this.table = table;
+    this.changes = changes;
     this.many = many;
     this.bytesLimit = bytesLimit;
     this.spillDirectory = spillDirectory;
@@ -82,7 +87,7 @@ public final class BatchFactory {
 
   /** Opens a batch; the caller has refreshed the table. */
   public OpenBatch<?> open(long nowMillis) {
-    return OpenBatch.open(table, mapperSchema(), rowChecks(), mapper, many, formats.writer(table), task.taskIndex(),
+    return OpenBatch.open(table, mapperSchema(), rowChecks(), mapper, many, changes, formats.writer(table), task.taskIndex(),
         task.taskId(), nowMillis, spillDirectory, bytesLimit, formats.targetFileSize(table));
   }
 

@@ -19,6 +19,14 @@
 
 package org.apache.storm.iceberg.kernel.batch;
 
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.kernel.change.ChangeOp;
+import org.apache.storm.iceberg.kernel.change.ChangeRow;
+import org.apache.storm.iceberg.kernel.change.RowChanges;
+
 import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.Schema;
@@ -64,7 +72,10 @@ abstract class BatchRows<T> {
    */
   static BatchRows<?> choose(
       RecordMapper mapper, MultiRecordMapper many, FileFormatWriter format, Table table, Schema schema,
-      Schema mapperSchema, RowCheck.ForSchema checks) {
+      Schema mapperSchema, RowCheck.ForSchema checks, RowChanges changes) {
+    if (changes != null) {
+      return new ChangeRecords(mapper, changes, format, table, schema, mapperSchema, checks.generic());
+    }
     if (many != null) {
       return new ManyRecords(many, format.writerFactory(table, schema), schema, mapperSchema, checks.generic());
     }
@@ -106,6 +117,20 @@ abstract class BatchRows<T> {
 
   /** Opens the batch's files. */
   abstract FileWriterFactory<T> writers();
+
+  /** Where the batch's verified rows go: its files, opened as rows arrive. */
+  BatchFiles<T> files(OutputFileFactory fileFactory, FileIO io, long targetFileSize) {
+    return new FanoutFiles<>(writers(), fileFactory, io, targetFileSize);
+  }
+
+  /**
+   * Checks what the file writer would refuse in the row.
+   *
+   * @throws RecordRejectedException naming the column
+   */
+  void verify(T row) {
+    check.verify(asStruct(row));
+  }
 
   static <R> R checkNotNull(R row, Object mapper) {
     if (row == null) {
@@ -179,6 +204,82 @@ abstract class BatchRows<T> {
       return writers;
     }
 
+  }
+
+  /**
+   * Row-level changes: each tuple's operation and sequence number with its row, collapsed by key
+   * ({@link CollapsedChanges}). A change that removes its key's row needs only the key columns: the
+   * mapper maps it against the key alone, and the table's other columns stay null.
+   */
+  private static final class ChangeRecords extends BatchRows<ChangeRow> {
+    private final RecordMapper mapper;
+    private final RowChanges sink;
+    private final FileWriterFactory<Record> writers;
+    private final Schema keyMapperSchema;
+    private final InternalRecordWrapper partitionSource;
+
+    ChangeRecords(RecordMapper mapper, RowChanges sink, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema,
+        RowCheck check) {
+      super(schema, mapperSchema, check);
+      this.mapper = mapper;
+      this.sink = sink;
+      this.writers = format.deltaWriterFactory(table, schema, sink.key().fieldIds(), sink.key().schema())
+          .orElseThrow(() -> new IllegalStateException("file format " + format.format() + " (" + format + ") writes no"
+              + " delete files, which the row-level write modes need; choose parquet, orc or avro"));
+      this.keyMapperSchema = org.apache.iceberg.types.TypeUtil.select(mapperSchema,
+          java.util.Arrays.stream(sink.key().fieldIds()).boxed().collect(java.util.stream.Collectors.toSet()));
+      this.partitionSource = new InternalRecordWrapper(schema.asStruct());
+    }
+
+    @Override
+    ChangeRow map(ITuple tuple) {
+      ChangeOp op = sink.fields().operation(tuple);
+      Long sequence = sink.fields().sequence(tuple);
+      Record row;
+      if (op.removes()) {
+        Record key = checkNotNull(mapper.map(tuple, keyMapperSchema), mapper);
+        row = GenericRecord.create(schema);
+        for (Types.NestedField field : keyMapperSchema.columns()) {
+          row.setField(field.name(), key.getField(field.name()));
+        }
+      } else {
+        row = checkNotNull(mapper.map(tuple, mapperSchema), mapper).copy();
+      }
+      for (int fieldId : sink.key().fieldIds()) {
+        String name = schema.findColumnName(fieldId);
+        if (row.getField(name) == null) {
+          throw new IllegalArgumentException("key column " + name + " is null: a change must name its row's key");
+        }
+      }
+      return new ChangeRow(op, sequence, row);
+    }
+
+    @Override
+    void verify(ChangeRow row) {
+      if (!row.op().removes()) {
+        check.verify(row.row());
+      }
+    }
+
+    @Override
+    StructLike asStruct(ChangeRow row) {
+      return row.row();
+    }
+
+    @Override
+    StructLike partitionSource(ChangeRow row) {
+      return partitionSource.wrap(row.row());
+    }
+
+    @Override
+    FileWriterFactory<ChangeRow> writers() {
+      throw new IllegalStateException("row-level changes are written at the seal, not as they arrive");
+    }
+
+    @Override
+    BatchFiles<ChangeRow> files(OutputFileFactory fileFactory, FileIO io, long targetFileSize) {
+      return new CollapsedChanges(sink.newBatch(schema), writers, fileFactory, io, targetFileSize);
+    }
   }
 
   private static final class ManyRecords extends GenericRecords {

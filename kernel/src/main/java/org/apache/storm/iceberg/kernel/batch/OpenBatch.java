@@ -35,6 +35,7 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.util.PropertyUtil;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.iceberg.kernel.ack.Holders;
+import org.apache.storm.iceberg.kernel.change.RowChanges;
 import org.apache.storm.iceberg.kernel.position.Positions;
 import org.apache.storm.iceberg.spi.SourcePosition;
 import org.apache.storm.iceberg.spi.BatchStats;
@@ -56,8 +57,7 @@ import org.apache.storm.tuple.Tuple;
 public final class OpenBatch<T> {
   private final BatchRows<T> rows;
   private final PartitionSpec spec;
-  private final TrackingWriterFactory<T> files;
-  private final FanoutDataWriter<T> writer;
+  private final BatchFiles<T> files;
   private final PartitionKey partitionKey;
   private final HeldTuples tuples;
   private final Positions positions = new Positions();
@@ -73,13 +73,12 @@ public final class OpenBatch<T> {
     this.estimates = new ByteEstimates(bytesLimit);
     this.tuples = Holders.compact(spillDirectory);
     this.spec = table.spec();
-    this.files = new TrackingWriterFactory<>(rows.writers());
     OutputFileFactory fileFactory =
         OutputFileFactory.builderFor(table, partitionId, taskId)
             .format(format)
             .operationId(UUID.randomUUID().toString())
             .build();
-    this.writer = new FanoutDataWriter<>(files, fileFactory, table.io(), targetFileSize);
+    this.files = rows.files(fileFactory, table.io(), targetFileSize);
     this.partitionKey = new PartitionKey(spec, rows.schema);
     this.openedAtMillis = nowMillis;
   }
@@ -97,20 +96,21 @@ public final class OpenBatch<T> {
     long targetFileSize =
         PropertyUtil.propertyAsLong(
             table.properties(), TableProperties.WRITE_TARGET_FILE_SIZE_BYTES, TableProperties.WRITE_TARGET_FILE_SIZE_BYTES_DEFAULT);
-    return open(table, mapperSchema, new RowCheck.ForSchema(table.schema(), false), mapper, null, format, partitionId,
+    return open(table, mapperSchema, new RowCheck.ForSchema(table.schema(), false), mapper, null, null, format, partitionId,
         taskId, nowMillis, spillDirectory, bytesLimit, targetFileSize);
   }
 
   /**
    * As above, with the row checks of the table's current schema, which the caller keeps across
    * batches, rolling each partition's file at {@code targetFileSize} bytes instead of the table's;
-   * {@code many}, when not null, maps each tuple to its rows instead of {@code mapper}.
+   * {@code many}, when not null, maps each tuple to its rows instead of {@code mapper}; {@code
+   * changes}, when not null, makes each tuple a change of the row of its key.
    */
   static OpenBatch<?> open(
       Table table, FormerNamesSchema mapperSchema, RowCheck.ForSchema checks, RecordMapper mapper, MultiRecordMapper many,
-      FileFormatWriter format, int partitionId, long taskId, long nowMillis, Path spillDirectory, long bytesLimit,
-      long targetFileSize) {
-    BatchRows<?> rows = BatchRows.choose(mapper, many, format, table, table.schema(), mapperSchema, checks);
+      RowChanges changes, FileFormatWriter format, int partitionId, long taskId, long nowMillis, Path spillDirectory,
+      long bytesLimit, long targetFileSize) {
+    BatchRows<?> rows = BatchRows.choose(mapper, many, format, table, table.schema(), mapperSchema, checks, changes);
     return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit, targetFileSize);
   }
 
@@ -227,7 +227,7 @@ public final class OpenBatch<T> {
 
   /** Checks what the file writer would refuse in the row, and computes its partition into {@link #partitionKey}. */
   private void verify(T row) {
-    rows.check.verify(rows.asStruct(row));
+    rows.verify(row);
     try {
       partitionKey.partition(rows.partitionSource(row));
     } catch (RuntimeException e) {
@@ -237,7 +237,7 @@ public final class OpenBatch<T> {
 
   /** Writes a verified row into the file of the partition last computed. */
   private void append(T row) {
-    writer.write(row, spec, partitionKey);
+    files.write(row, spec, partitionKey);
     records++;
     if (estimates.due(records)) {
       bytes = files.bytesWritten();
@@ -260,13 +260,8 @@ public final class OpenBatch<T> {
 
   /** Closes every open file: they become durable and stay invisible until committed. */
   public SealedBatch seal() {
-    try {
-      writer.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException("Cannot close the batch's data files", e);
-    }
-    List<DataFile> dataFiles = writer.result().dataFiles();
-    return new SealedBatch(dataFiles, tuples, records, openedAtMillis, positions);
+    BatchFiles.Written written = files.close();
+    return new SealedBatch(written.dataFiles(), written.deleteFiles(), tuples, records, openedAtMillis, positions);
   }
 
   /**

@@ -77,6 +77,10 @@ public record CommitBranch(String name) {
   }
 
   /** An overwrite that commits to the branch, its manifest work done on the calling thread. */
+  public org.apache.iceberg.RowDelta newRowDelta(Table table) {
+    return table.newRowDelta().toBranch(name).scanManifestsWith(ON_THE_CALLING_THREAD);
+  }
+
   public OverwriteFiles newOverwrite(Table table) {
     return table.newOverwrite().toBranch(name).scanManifestsWith(ON_THE_CALLING_THREAD);
   }

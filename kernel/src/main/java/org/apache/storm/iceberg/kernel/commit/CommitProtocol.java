@@ -27,6 +27,9 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.RowDelta;
+import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.kernel.position.Positions;
@@ -150,6 +153,18 @@ public final class CommitProtocol {
    * PositionsLedger}); null for a sink without source positions.
    */
   public CommitOutcome commit(List<DataFile> files, Map<String, String> commitSummary, long oldestTupleMillis, Positions positions) {
+    return commit(files, List.of(), commitSummary, oldestTupleMillis, positions);
+  }
+
+  /**
+   * As {@link #commit(List, Map, long, Positions)}, with the equality-delete files of a batch of
+   * row-level changes: the files and deletes commit in one row delta (an append when there are no
+   * deletes). A batch is never merged with another: its deletes apply to every earlier commit's
+   * rows and to none of its own.
+   */
+  public CommitOutcome commit(
+      List<DataFile> files, List<DeleteFile> deletes, Map<String, String> commitSummary, long oldestTupleMillis,
+      Positions positions) {
     String commitId = commitIds.get();
     long attemptMillis = clock.getAsLong();
     // Read before any attempt: whatever this commit lands descends from this head.
@@ -167,20 +182,21 @@ public final class CommitProtocol {
       walEntries.delete(commitId);
       return new CommitOutcome(CommitOutcome.Status.FAILED, commitId, e);
     }
-    CommitOutcome outcome = append(new Append(commitId, files, commitSummary, positions), window, guard);
+    CommitOutcome outcome = append(new Append(commitId, files, deletes, commitSummary, positions), window, guard);
     if (outcome.status() != CommitOutcome.Status.UNKNOWN) {
       walEntries.delete(commitId);
     }
     return outcome;
   }
 
-  /** What one commit appends: its files, its summary and the source positions they hold (or null). */
-  private record Append(String commitId, List<DataFile> files, Map<String, String> commitSummary, Positions positions) {}
+  /** What one commit adds: its files and deletes, its summary and the source positions they hold (or null). */
+  private record Append(
+      String commitId, List<DataFile> files, List<DeleteFile> deletes, Map<String, String> commitSummary, Positions positions) {}
 
   private CommitOutcome append(Append append, SnapshotLookup.Window window, DeadlineGuard guard) {
     for (int attempt = 1; ; attempt++) {
       PositionsLedger.PositionsUnchanged positionsBase;
-      AppendFiles update;
+      SnapshotUpdate<?> update;
       try {
         PositionsLedger.Recording recording = recording(append);
         positionsBase = recording == null ? null : recording.validator();
@@ -240,13 +256,24 @@ public final class CommitProtocol {
   }
 
   /**
-   * One append of the files, tagged with the commit id and validated by {@code validator} and, when
+   * One append of the files (a row delta with the deletes, when there are any), tagged with the commit id and validated by {@code validator} and, when
    * it records positions, by the check that no other commit of the sink landed since they were
    * computed. A retry makes the very same one, with positions computed again.
    */
-  private AppendFiles newAppend(Append append, PositionsLedger.Recording recording, SnapshotAncestryValidator validator) {
-    AppendFiles update = branch.newAppend(table);
-    append.files().forEach(update::appendFile);
+  private SnapshotUpdate<?> newAppend(Append append, PositionsLedger.Recording recording, SnapshotAncestryValidator validator) {
+    if (append.deletes().isEmpty()) {
+      AppendFiles appendFiles = branch.newAppend(table);
+      append.files().forEach(appendFiles::appendFile);
+      return tagged(appendFiles, append, recording, validator);
+    }
+    RowDelta delta = branch.newRowDelta(table);
+    append.files().forEach(delta::addRows);
+    append.deletes().forEach(delta::addDeletes);
+    return tagged(delta, append, recording, validator);
+  }
+
+  private <U extends SnapshotUpdate<U>> U tagged(
+      U update, Append append, PositionsLedger.Recording recording, SnapshotAncestryValidator validator) {
     summary.forEach(update::set);
     append.commitSummary().forEach((key, value) -> update.set(SummaryKeys.RESERVED_PREFIX + key, value));
     update.set(SummaryKeys.COMMIT_ID, append.commitId());

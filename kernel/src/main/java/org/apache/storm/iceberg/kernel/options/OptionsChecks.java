@@ -53,6 +53,7 @@ public final class OptionsChecks {
     SecretReferences.validate(target.hadoopConfiguration());
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     RoutingChecks.check(settings, loader, allowedNamespaces);
+    RowLevelChecks.check(settings);
     if (settings.routing() == null) {
       requireTable(target.table());
     }

@@ -63,6 +63,10 @@ public final class OptionsDraft {
   public String table;
   /** Null for no auto-create. */
   public AutoCreate autoCreate;
+  public SinkSettings.RowLevel.Mode writeMode = SinkSettings.RowLevel.Mode.APPEND;
+  public List<String> keyColumns = List.of();
+  public String changeOperationField;
+  public String changeSequenceField;
   public long commitIntervalRecords;
   public long commitIntervalBytes;
   public long commitIntervalMillis;
@@ -119,7 +123,8 @@ public final class OptionsDraft {
     boolean noThreshold =
         commitIntervalRecords == 0 && commitIntervalBytes == 0 && commitIntervalMillis == 0 && sealPolicies.isEmpty();
     return OptionsChecks.checked(new SinkSettings(
-        new SinkSettings.CatalogTarget(catalogName, catalogProperties, table, autoCreate, hadoopConfiguration),
+        new SinkSettings.CatalogTarget(catalogName, catalogProperties, table, RowLevelChecks.keyed(autoCreate, rowLevel()),
+            hadoopConfiguration),
         new SinkSettings.Thresholds(noThreshold ? DEFAULT_COMMIT_INTERVAL_RECORDS : commitIntervalRecords,
             commitIntervalBytes, routedWithoutTime() ? DEFAULT_ROUTED_COMMIT_INTERVAL_MILLIS : commitIntervalMillis,
             tickIntervalSecs),
@@ -131,8 +136,13 @@ public final class OptionsDraft {
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),
         spillDirectory, schemaEvolution,
         OptionsChecks.deadLetters(deadLetterStream, maxDeadLetterFraction, deadLetterWindowRecords),
-        tableRouter == null ? null : new SinkSettings.Routing(tableRouter, allowedNamespaces, maxOpenTables)),
+        tableRouter == null ? null : new SinkSettings.Routing(tableRouter, allowedNamespaces, maxOpenTables),
+        rowLevel()),
         allowedNamespaces);
+  }
+
+  private SinkSettings.RowLevel rowLevel() {
+    return new SinkSettings.RowLevel(writeMode, keyColumns, changeOperationField, changeSequenceField);
   }
 
   private boolean routedWithoutTime() {

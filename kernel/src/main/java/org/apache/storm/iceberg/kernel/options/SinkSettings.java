@@ -61,7 +61,8 @@ public record SinkSettings(
     String spillDirectory,
     boolean schemaEvolution,
     DeadLetters deadLetters,
-    Routing routing)
+    Routing routing,
+    RowLevel rowLevel)
     implements Serializable {
 
   /** The settings without routing, of a sink that writes {@code table} (a routed task's per-table sink). */
@@ -69,7 +70,7 @@ public record SinkSettings(
     CatalogTarget routed = new CatalogTarget(target.catalogName(), target.catalogProperties(), table, target.autoCreate(),
         target.hadoopConfiguration());
     return new SinkSettings(routed, thresholds, providers, commits, splitSink, trident, sourcePositions, spillDirectory,
-        schemaEvolution, deadLetters, null);
+        schemaEvolution, deadLetters, null, rowLevel);
   }
 
   /** The directory a batch's held ack ids spill to on this worker. */
@@ -138,6 +139,38 @@ public record SinkSettings(
    */
   public record Thresholds(long records, long bytes, long millis, int tickIntervalSecs)
       implements Serializable {}
+
+  /**
+   * What each tuple does to the table: a new row (append, the default), or a change of the row of
+   * its key (upsert, changelog), committed as one row delta per batch.
+   *
+   * @param keyColumns the key's columns; empty for the table's identifier fields
+   * @param operationField where a tuple's operation is read (changelog: required; upsert: optional,
+   *     for deletes), or null
+   * @param sequenceField where a tuple's sequence number (growing per key) is read, or null: then
+   *     a batch's changes of one key apply in arrival order
+   */
+  public record RowLevel(Mode mode, List<String> keyColumns, String operationField, String sequenceField)
+      implements Serializable {
+    /** Append: no key, no change fields. */
+    public static final RowLevel APPEND = new RowLevel(Mode.APPEND, List.of(), null, null);
+
+    /** The write modes. */
+    public enum Mode {
+      APPEND,
+      UPSERT,
+      CHANGELOG
+    }
+
+    public RowLevel {
+      keyColumns = List.copyOf(keyColumns);
+    }
+
+    /** Whether tuples change rows by key (upsert, changelog) rather than append rows. */
+    public boolean byKey() {
+      return mode != Mode.APPEND;
+    }
+  }
 
   /**
    * The plug-ins chosen by name or instance, resolved on the worker.

@@ -41,11 +41,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What every task opens at prepare, and how: the catalog built from the settings, the table (loaded,
- * or created when auto-create is set, and refused unless format version 2), and the class loader that holds
+ * or created when auto-create is set, and refused unless its format version is one the sink writes), and the class loader that holds
  * the topology's classes (the worker's context class loader), for provider lookups.
  *
  * @param catalog the catalog built from the options
- * @param table the table, created if auto-create is on, refused unless format version 2
+ * @param table the table, created if auto-create is on
  * @param loader where providers are looked up
  */
 public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
@@ -93,7 +93,10 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
       }
     }
   }
+  /** The format version a table the sink creates gets, unless its auto-create properties say otherwise. */
   static final int REQUIRED_FORMAT_VERSION = 2;
+  /** The newest format version the sink writes. */
+  static final int MAX_FORMAT_VERSION = 3;
 
 
   /**
@@ -108,7 +111,7 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
     return CatalogUtil.buildIcebergCatalog(target.catalogName(), properties, WorkerHadoopConfiguration.build(hadoopEntries));
   }
 
-  /** Loads (or creates) the table and checks it is format version 2; the stored spec wins. */
+  /** Loads (or creates) the table and checks its format version; the stored spec wins. */
   public static Table openTable(Catalog catalog, CatalogTarget target) {
     TableIdentifier identifier = target.tableIdentifier();
     Table table;
@@ -127,23 +130,22 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
       }
       table = create(catalog, identifier, target.autoCreate());
     }
-    requireAppendableV2(table);
+    requireWritableVersion(table);
     return table;
   }
 
-  /** Refuses tables whose format version is not 2 with a message that says why and how to fix it. */
-  public static void requireAppendableV2(Table table) {
+  /**
+   * Refuses a table whose format version this sink cannot write, with a message that says why and
+   * how to fix it. Versions 1 to 3 take appends; the row-level modes need 2 or later, checked with
+   * their key.
+   */
+  public static void requireWritableVersion(Table table) {
     int version = TableUtil.formatVersion(table);
-    if (version != REQUIRED_FORMAT_VERSION) {
+    if (version < 1 || version > MAX_FORMAT_VERSION) {
       throw new IllegalStateException(
-          "Table "
-              + table.name()
-              + " has format version "
-              + version
-              + "; storm-iceberg appends only to format-version 2 tables (their manifests carry the"
-              + " sequence numbers and snapshot summaries the commit protocol relies on, and v3"
-              + " features are not yet supported). Upgrade the table with"
-              + " table.updateProperties().set(\"format-version\", \"2\").commit() or write to a v2 table.");
+          "Table " + table.name() + " has format version " + version + "; storm-iceberg writes format versions 1 to "
+              + MAX_FORMAT_VERSION + " (Iceberg " + org.apache.iceberg.IcebergBuild.version() + "): write to a table of"
+              + " one of those versions");
     }
   }
 

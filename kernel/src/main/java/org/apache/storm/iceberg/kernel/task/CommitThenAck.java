@@ -29,6 +29,7 @@ import java.util.List;
 import org.apache.storm.iceberg.kernel.position.Positions;
 import java.util.Map;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.task.OutputCollector;
 
@@ -70,12 +71,17 @@ final class CommitThenAck {
 
   /** Commits a sealed batch's files and counts the outcome, settling nothing: safe off the executor thread. */
   CommitOutcome commitOnly(SealedBatch batch) {
-    return commitOnly(batch.dataFiles(), Map.of(), batch.oldestTupleMillis(), batch.positions());
+    return commitOnly(batch.dataFiles(), batch.deleteFiles(), Map.of(), batch.oldestTupleMillis(), batch.positions());
   }
 
   private CommitOutcome commitOnly(List<DataFile> files, Map<String, String> summary, long oldestTupleMillis, Positions positions) {
+    return commitOnly(files, List.of(), summary, oldestTupleMillis, positions);
+  }
+
+  private CommitOutcome commitOnly(
+      List<DataFile> files, List<DeleteFile> deletes, Map<String, String> summary, long oldestTupleMillis, Positions positions) {
     long started = System.nanoTime();
-    CommitOutcome outcome = protocol.commit(files, summary, oldestTupleMillis, positions.isEmpty() ? null : positions);
+    CommitOutcome outcome = protocol.commit(files, deletes, summary, oldestTupleMillis, positions.isEmpty() ? null : positions);
     metrics.committed(outcome, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started);
     return outcome;
   }

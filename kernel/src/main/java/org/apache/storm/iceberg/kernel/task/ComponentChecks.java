@@ -56,6 +56,29 @@ public final class ComponentChecks {
   private ComponentChecks() {}
 
   /**
+   * Refuses a row-level write mode where {@code role} cannot keep its guarantee: the split sink
+   * (not yet), and an {@code IcebergBolt} without source positions, whose replays could undo newer
+   * changes.
+   *
+   * @throws IllegalStateException naming the fix
+   */
+  public static void requireRowLevelSupported(Role role, SinkSettings settings) {
+    SinkSettings.RowLevel rowLevel = settings.rowLevel();
+    if (!rowLevel.byKey()) {
+      return;
+    }
+    String mode = rowLevel.mode().name().toLowerCase(java.util.Locale.ROOT);
+    if (role != Role.SINK) {
+      throw new IllegalStateException("The split sink (IcebergWriterBolt, IcebergCommitterBolt) writes append mode only so"
+          + " far; write mode " + mode + " runs in IcebergBolt");
+    }
+    if (settings.sourcePositions() == null) {
+      throw new IllegalStateException("IcebergBolt in write mode " + mode + " needs Kafka source positions"
+          + " (withSourcePositions(\"kafka\", ...)): without them a replayed change could undo a newer one");
+    }
+  }
+
+  /**
    * Runs {@code role}'s checks for a task of {@code task}'s component.
    *
    * @param conf the configuration its tasks will run with: the topology's, the component's over it
@@ -65,6 +88,7 @@ public final class ComponentChecks {
   public static void run(
       Role role, SinkSettings settings, TaskIdentity task, Map<String, Object> conf, Map<GlobalStreamId, Grouping> sources,
       ClassLoader loader) {
+    requireRowLevelSupported(role, settings);
     if (role.writes) {
       SourceOwnership.require(settings, task.component(), task.componentTasks(), sources, loader);
       TopologyChecks.forWriter(settings, task, conf);

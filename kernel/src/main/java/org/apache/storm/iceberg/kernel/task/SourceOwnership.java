@@ -39,6 +39,9 @@ public final class SourceOwnership {
 
   /** @throws IllegalStateException naming the stream and the grouping to use */
   public static void require(SinkSettings settings, TopologyContext context, ClassLoader loader) {
+    if (settings.sourcePositions() == null) {
+      return;
+    }
     String component = context.getThisComponentId();
     require(settings, component, context.getComponentTasks(component).size(), context.getThisSources(), loader);
   }

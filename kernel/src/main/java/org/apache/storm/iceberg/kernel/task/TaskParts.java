@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.function.Function;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
 import org.apache.storm.iceberg.kernel.batch.FileFormats;
+import org.apache.storm.iceberg.kernel.change.RowChanges;
 import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.evolve.SchemaEvolver;
@@ -63,7 +64,7 @@ record TaskParts(
       BatchFactory batches = new BatchFactory(opened.table(), FileFormats.of(settings.providers(), opened.loader()), mapper,
           env.task(), spillDirectory,
           ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics(),
-          many(settings, opened.loader()));
+          many(settings, opened.loader()), RowChanges.of(settings.rowLevel(), opened.table(), mapper));
       SchemaEvolver evolver = settings.schemaEvolution() ? SchemaEvolver.enable(opened.table(), mapper) : null;
       return task.apply(new TaskParts(opened, lifecycle, batches, policies, deduplication(settings, opened.loader(), env),
           evolver, DeadLetters.of(settings, opened.table().name(), env)));

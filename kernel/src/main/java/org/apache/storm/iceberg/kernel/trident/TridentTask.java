@@ -69,6 +69,11 @@ public record TridentTask(Table table, TridentFiles files, TridentTransactions t
 
   private static TridentTask open(
       SinkSettings settings, Map<String, Object> conf, IMetricsContext context, TaskIdentity task, String partition) {
+    if (settings.rowLevel().byKey()) {
+      throw new IllegalStateException("Trident states write append mode only so far; write mode "
+          + settings.rowLevel().mode().name().toLowerCase(java.util.Locale.ROOT) + " runs in IcebergBolt with Kafka source"
+          + " positions");
+    }
     LongSupplier clock = System::currentTimeMillis;
     SinkMetrics metrics = SinkMetrics.register(context, clock);
     return OpenedTable.open(settings.target()).build(opened -> {
@@ -77,7 +82,7 @@ public record TridentTask(Table table, TridentFiles files, TridentTransactions t
       BatchFactory batches = new BatchFactory(table, FileFormats.of(settings.providers(), opened.loader()),
           settings.providers().recordMapper().resolve(opened.loader()), task, settings.spillPath(),
           Long.MAX_VALUE, metrics, settings.providers().multiRecordMapper() == null
-              ? null : settings.providers().multiRecordMapper().resolve(opened.loader()));
+              ? null : settings.providers().multiRecordMapper().resolve(opened.loader()), null);
       TridentFiles files = new TridentFiles(table, batches, lifecycle, metrics, clock);
       TridentTransactions transactions = partition == null ? null : new TridentTransactions(table.name(),
           new TransactionCommitter(table, new CommitBranch(settings.commits().branch()),

@@ -1,0 +1,149 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.kernel.batch;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileWriterFactory;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.io.RollingEqualityDeleteWriter;
+import org.apache.iceberg.util.StructLikeWrapper;
+import org.apache.storm.iceberg.kernel.change.ChangeRow;
+import org.apache.storm.iceberg.kernel.change.KeyedChanges;
+
+/**
+ * Row-level changes, collapsed by key as they arrive ({@link KeyedChanges}) and written at the seal:
+ * per partition one rolling equality-delete file of the keys changed, then each key's final row
+ * through the fanout data writer. Deletes and rows commit together, in one row delta: a delete
+ * applies only to rows of earlier commits, so the batch's own rows stand.
+ */
+final class CollapsedChanges implements BatchFiles<ChangeRow> {
+  private final KeyedChanges changes;
+  private final FileWriterFactory<Record> writers;
+  private final OutputFileFactory fileFactory;
+  private final FileIO io;
+  private final long targetFileSize;
+  private final FanoutFiles<Record> rows;
+  private final List<RollingEqualityDeleteWriter<Record>> deleteWriters = new ArrayList<>();
+  private PartitionSpec spec;
+  /** How many update-before images upsert mode dropped. */
+  private long dropped;
+
+  CollapsedChanges(
+      KeyedChanges changes, FileWriterFactory<Record> writers, OutputFileFactory fileFactory, FileIO io, long targetFileSize) {
+    this.changes = changes;
+    this.writers = writers;
+    this.fileFactory = fileFactory;
+    this.io = io;
+    this.targetFileSize = targetFileSize;
+    this.rows = new FanoutFiles<>(writers, fileFactory, io, targetFileSize);
+  }
+
+  @Override
+  public void write(ChangeRow row, PartitionSpec rowSpec, PartitionKey partition) {
+    this.spec = rowSpec;
+    if (!changes.put(row, partition)) {
+      dropped++;
+    }
+  }
+
+  /** Update-before images dropped so far (upsert mode). */
+  long dropped() {
+    return dropped;
+  }
+
+  KeyedChanges changes() {
+    return changes;
+  }
+
+  @Override
+  public long bytesWritten() {
+    return 0;
+  }
+
+  @Override
+  public int filesOpened() {
+    return 0;
+  }
+
+  @Override
+  public int partitions() {
+    return 0;
+  }
+
+  @Override
+  public Written close() {
+    if (changes.isEmpty()) {
+      return rows.close();
+    }
+    Map<StructLikeWrapper, List<KeyedChanges.Final>> byPartition = new LinkedHashMap<>();
+    for (KeyedChanges.Final state : changes.finals()) {
+      byPartition.computeIfAbsent(StructLikeWrapper.forType(spec.partitionType()).set(state.partition()), p -> new ArrayList<>())
+          .add(state);
+    }
+    List<DeleteFile> deletes = new ArrayList<>();
+    for (List<KeyedChanges.Final> partition : byPartition.values()) {
+      StructLike partitionKey = partition.get(0).partition();
+      RollingEqualityDeleteWriter<Record> deleteWriter =
+          new RollingEqualityDeleteWriter<>(writers, fileFactory, io, targetFileSize, spec, partitionKey);
+      deleteWriters.add(deleteWriter);
+      for (KeyedChanges.Final state : partition) {
+        deleteWriter.write(state.key());
+        if (state.row() != null) {
+          rows.write(state.row(), spec, asPartitionKey(partitionKey));
+        }
+      }
+      try {
+        deleteWriter.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot close the batch's equality-delete file", e);
+      }
+      deletes.addAll(deleteWriter.result().deleteFiles());
+    }
+    Written written = rows.close();
+    return new Written(written.dataFiles(), deletes);
+  }
+
+  private PartitionKey asPartitionKey(StructLike partition) {
+    return (PartitionKey) partition;
+  }
+
+  @Override
+  public void closeAllQuietly() {
+    rows.closeAllQuietly();
+    for (RollingEqualityDeleteWriter<Record> writer : deleteWriters) {
+      try {
+        writer.close();
+      } catch (IOException | RuntimeException e) {
+        // The batch is abandoned; its files are orphans whether or not they close cleanly.
+      }
+    }
+  }
+}

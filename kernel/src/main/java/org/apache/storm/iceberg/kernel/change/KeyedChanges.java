@@ -1,0 +1,171 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.kernel.change;
+
+import java.util.Collection;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.util.StructLikeMap;
+import org.apache.iceberg.util.StructProjection;
+
+/**
+ * One batch's changes, collapsed to a final state per key as they arrive: the change with the
+ * highest sequence number wins (at an equal one, a removing change, update-before or delete, comes
+ * before a setting one, so the after-image wins; then the later arrival). Each key then costs one
+ * key-only equality delete, which removes whatever row earlier commits hold for it, and, unless its
+ * final change removes it, one row; a superseded row is never written. The batch holds one row per
+ * key until it seals.
+ *
+ * <p>Not thread-safe: one task's executor thread owns it.
+ */
+public final class KeyedChanges {
+  private final Schema keySchema;
+  private final StructProjection keyOf;
+  private final boolean upsert;
+  private final StructLikeMap<Final> byKey;
+  private long arrivals;
+  private long smallestSequence = Long.MAX_VALUE;
+  private long largestSequence = Long.MIN_VALUE;
+
+  /**
+   * @param upsert whether update-before images are ignored (upsert mode: the after-image replaces
+   *     the row) rather than applied as deletes (changelog)
+   */
+  public KeyedChanges(Schema schema, ChangeKey key, boolean upsert) {
+    this.keySchema = key.schema();
+    this.keyOf = StructProjection.create(schema, keySchema);
+    this.upsert = upsert;
+    this.byKey = StructLikeMap.create(keySchema.asStruct());
+  }
+
+  /** A key's final state in the batch. */
+  public static final class Final {
+    private final Record key;
+    private final StructLike partition;
+    private ChangeRow winner;
+    private long winnerArrival;
+
+    private Final(Record key, StructLike partition) {
+      this.key = key;
+      this.partition = partition;
+    }
+
+    /** The key's columns, as the equality delete holds them. */
+    public Record key() {
+      return key;
+    }
+
+    /** The partition the key's row is in. */
+    public StructLike partition() {
+      return partition;
+    }
+
+    /** The key's final row, or null when its final change removes it. */
+    public Record row() {
+      return winner.op().removes() ? null : winner.row();
+    }
+
+    /** The winning change's sequence number, or null without a sequence field. */
+    public Long sequence() {
+      return winner.sequence();
+    }
+  }
+
+  /**
+   * Takes one change, whose row lies in {@code partition} (the caller's to reuse: copied when kept).
+   *
+   * @return false for an update-before image in upsert mode, which changes nothing and is dropped
+   */
+  public boolean put(ChangeRow change, StructLike partition) {
+    if (upsert && change.op() == ChangeOp.UPDATE_BEFORE) {
+      return false;
+    }
+    long arrival = arrivals++;
+    if (change.sequence() != null) {
+      smallestSequence = Math.min(smallestSequence, change.sequence());
+      largestSequence = Math.max(largestSequence, change.sequence());
+    }
+    StructLike key = keyOf.wrap(change.row());
+    Final known = byKey.get(key);
+    if (known == null) {
+      known = new Final(copy(key), copyOf(partition));
+      byKey.put(known.key, known);
+      known.winner = change;
+      known.winnerArrival = arrival;
+    } else if (comesAfter(change, arrival, known.winner, known.winnerArrival)) {
+      known.winner = change;
+      known.winnerArrival = arrival;
+    }
+    return true;
+  }
+
+  /** Whether {@code change} (arrived at {@code arrival}) supersedes {@code current}. */
+  private static boolean comesAfter(ChangeRow change, long arrival, ChangeRow current, long currentArrival) {
+    long sequence = change.sequence() == null ? arrival : change.sequence();
+    long currentSequence = current.sequence() == null ? currentArrival : current.sequence();
+    if (sequence != currentSequence) {
+      return sequence > currentSequence;
+    }
+    int rank = change.op().removes() ? 0 : 1;
+    int currentRank = current.op().removes() ? 0 : 1;
+    return rank != currentRank ? rank > currentRank : arrival > currentArrival;
+  }
+
+  /** Every key's final state, in no particular order. */
+  public Collection<Final> finals() {
+    return byKey.values();
+  }
+
+  public boolean isEmpty() {
+    return byKey.isEmpty();
+  }
+
+  /** The number of keys changed. */
+  public int keys() {
+    return byKey.size();
+  }
+
+  /** The smallest sequence number taken, or {@link Long#MAX_VALUE} for none. */
+  public long smallestSequence() {
+    return smallestSequence;
+  }
+
+  /** The largest sequence number taken, or {@link Long#MIN_VALUE} for none. */
+  public long largestSequence() {
+    return largestSequence;
+  }
+
+  private Record copy(StructLike key) {
+    Record copy = GenericRecord.create(keySchema);
+    for (int i = 0; i < keySchema.columns().size(); i++) {
+      copy.set(i, key.get(i, Object.class));
+    }
+    return copy;
+  }
+
+  private static StructLike copyOf(StructLike partition) {
+    if (partition instanceof org.apache.iceberg.PartitionKey key) {
+      return key.copy();
+    }
+    return partition;
+  }
+}

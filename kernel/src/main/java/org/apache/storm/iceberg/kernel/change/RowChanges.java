@@ -1,0 +1,51 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.kernel.change;
+
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.kernel.options.SinkSettings.RowLevel;
+import org.apache.storm.iceberg.spi.RecordMapper;
+
+/**
+ * A task's row-level changes to one table: the key they apply by, where each tuple's operation and
+ * sequence number are read, and whether update-before images are dropped (upsert) or delete
+ * (changelog).
+ */
+public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert) {
+  /**
+   * The row-level changes {@code rowLevel} makes to {@code table}, read through {@code mapper}, or
+   * null in append mode.
+   *
+   * @throws IllegalStateException when the table cannot take them ({@link ChangeKey#of})
+   */
+  public static RowChanges of(RowLevel rowLevel, Table table, RecordMapper mapper) {
+    if (!rowLevel.byKey()) {
+      return null;
+    }
+    return new RowChanges(ChangeKey.of(table, rowLevel),
+        new ChangeFields(mapper, rowLevel.operationField(), rowLevel.sequenceField()), rowLevel.mode() == RowLevel.Mode.UPSERT);
+  }
+
+  /** The collapse of one batch written against {@code schema}. */
+  public KeyedChanges newBatch(Schema schema) {
+    return new KeyedChanges(schema, key, upsert);
+  }
+}
