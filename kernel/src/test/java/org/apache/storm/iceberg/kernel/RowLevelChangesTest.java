@@ -117,8 +117,17 @@ class RowLevelChangesTest {
     return mode == WriteMode.CHANGELOG ? options.withChangeFields("op", "seq") : options.withChangeFields("op", null);
   }
 
+  final com.codahale.metrics.MetricRegistry registry = new com.codahale.metrics.MetricRegistry();
+
   SinkTask open(IcebergOptions options, RecordingCollector recorder) {
-    return SinkTasks.open(settings(options), new TaskIdentity("accounts", "iceberg", 7, 0, 1), recorder.collector(), clock::get);
+    TaskIdentity task = new TaskIdentity("accounts", "iceberg", 7, 0, 1);
+    return SinkTasks.open(settings(options), new org.apache.storm.iceberg.kernel.env.TaskEnvironment(task,
+        recorder.collector(), clock::get, org.apache.storm.iceberg.kernel.metrics.SinkMetrics.detached(registry, clock::get),
+        Map.of()));
+  }
+
+  long counter(String name) {
+    return registry.counter(name).getCount();
   }
 
   /** A change of key {@code id} at the next offset of partition 0, its sequence number {@code seq}. */
@@ -221,6 +230,30 @@ class RowLevelChangesTest {
     sink.execute(change("u", 3, "c", 0));
     assertThat(rows()).isEqualTo(Map.of(1L, "a2", 3L, "c"));
     assertThat(recorder.ackedIds()).hasSize(6);
+    assertThat(counter("iceberg-update-before-dropped")).isEqualTo(1);
+    assertThat(counter("iceberg-equality-deletes-committed")).as("one per key a batch changed: 1, 2; then 2, 3").isEqualTo(4);
+    assertThat(counter("iceberg-delete-files-committed")).isEqualTo(2);
+  }
+
+  /**
+   * A batch holding a change older than one the task committed (a key's changes reaching the task
+   * out of order) lands as sent, and is counted and logged with the key and both sequence numbers.
+   */
+  @Test
+  void aBatchOlderThanOneTheTaskCommittedIsCountedAndLoggedNamingTheKey() throws Exception {
+    createTable(2, PartitionSpec.unpartitioned());
+    RecordingCollector recorder = new RecordingCollector();
+    SinkTask sink = open(options(WriteMode.CHANGELOG, 2).build(), recorder);
+    sink.execute(change("c", 1, "new", 20));
+    sink.execute(change("c", 2, "x", 21));
+    try (org.apache.storm.iceberg.testing.LogCapture log = new org.apache.storm.iceberg.testing.LogCapture()) {
+      sink.execute(change("u", 1, "old", 10));
+      sink.execute(change("u", 2, "y", 22));
+      assertThat(log.lines).anySatisfy(line -> assertThat(line).contains("holds sequence number 10 (key id=1), below 21,"
+          + " the largest this task committed before"));
+    }
+    assertThat(counter("iceberg-sequence-inversions")).isEqualTo(1);
+    assertThat(rows()).as("the sink applies what it was sent").isEqualTo(Map.of(1L, "old", 2L, "y"));
   }
 
   @Test

@@ -24,6 +24,7 @@ import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
+import org.apache.storm.iceberg.kernel.change.ChangeSummary;
 
 /**
  * Where an open batch's verified rows go until it seals: straight into open data files (append),
@@ -52,6 +53,10 @@ interface BatchFiles<T> {
   /** Closes every file opened, ignoring failures: the batch is abandoned and its files are orphans. */
   void closeAllQuietly();
 
-  /** What a sealed batch commits. */
-  record Written(List<DataFile> dataFiles, List<DeleteFile> deleteFiles) {}
+  /**
+   * What a sealed batch commits.
+   *
+   * @param changes what a batch of row-level changes holds; null for appended rows
+   */
+  record Written(List<DataFile> dataFiles, List<DeleteFile> deleteFiles, ChangeSummary changes) {}
 }

@@ -53,8 +53,6 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   private final FanoutFiles<Record> rows;
   private final List<RollingEqualityDeleteWriter<Record>> deleteWriters = new ArrayList<>();
   private PartitionSpec spec;
-  /** How many update-before images upsert mode dropped. */
-  private long dropped;
 
   CollapsedChanges(
       KeyedChanges changes, FileWriterFactory<Record> writers, OutputFileFactory fileFactory, FileIO io, long targetFileSize) {
@@ -69,18 +67,7 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   @Override
   public void write(ChangeRow row, PartitionSpec rowSpec, PartitionKey partition) {
     this.spec = rowSpec;
-    if (!changes.put(row, partition)) {
-      dropped++;
-    }
-  }
-
-  /** Update-before images dropped so far (upsert mode). */
-  long dropped() {
-    return dropped;
-  }
-
-  KeyedChanges changes() {
-    return changes;
+    changes.put(row, partition);
   }
 
   @Override
@@ -101,7 +88,7 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   @Override
   public Written close() {
     if (changes.isEmpty()) {
-      return rows.close();
+      return new Written(rows.close().dataFiles(), List.of(), changes.summary());
     }
     Map<StructLikeWrapper, List<KeyedChanges.Final>> byPartition = new LinkedHashMap<>();
     for (KeyedChanges.Final state : changes.finals()) {
@@ -128,7 +115,7 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
       deletes.addAll(deleteWriter.result().deleteFiles());
     }
     Written written = rows.close();
-    return new Written(written.dataFiles(), deletes);
+    return new Written(written.dataFiles(), deletes, changes.summary());
   }
 
   private PartitionKey asPartitionKey(StructLike partition) {

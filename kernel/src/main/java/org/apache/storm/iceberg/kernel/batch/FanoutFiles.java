@@ -66,7 +66,7 @@ final class FanoutFiles<T> implements BatchFiles<T> {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot close the batch's data files", e);
     }
-    return new Written(writer.result().dataFiles(), List.of());
+    return new Written(writer.result().dataFiles(), List.of(), null);
   }
 
   @Override

@@ -261,7 +261,8 @@ public final class OpenBatch<T> {
   /** Closes every open file: they become durable and stay invisible until committed. */
   public SealedBatch seal() {
     BatchFiles.Written written = files.close();
-    return new SealedBatch(written.dataFiles(), written.deleteFiles(), tuples, records, openedAtMillis, positions);
+    return new SealedBatch(written.dataFiles(), written.deleteFiles(), tuples, records, openedAtMillis, positions,
+        written.changes());
   }
 
   /**

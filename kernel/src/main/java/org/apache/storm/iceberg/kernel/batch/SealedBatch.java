@@ -23,6 +23,7 @@ import java.util.List;
 import org.apache.storm.iceberg.kernel.position.Positions;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.storm.iceberg.kernel.change.ChangeSummary;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 
 /**
@@ -35,13 +36,14 @@ import org.apache.storm.iceberg.kernel.ack.HeldTuples;
  * @param records the number of records in the files
  * @param oldestTupleMillis when the batch's first tuple reached the task: its commit deadline counts from here
  * @param positions the source positions whose records the files hold (empty without source positions)
+ * @param changes what a batch of row-level changes holds; null for appended rows
  */
 public record SealedBatch(
     List<DataFile> dataFiles, List<DeleteFile> deleteFiles, HeldTuples tuples, long records, long oldestTupleMillis,
-    Positions positions) {
+    Positions positions, ChangeSummary changes) {
   /** A batch of appended rows only. */
   public SealedBatch(List<DataFile> dataFiles, HeldTuples tuples, long records, long oldestTupleMillis, Positions positions) {
-    this(dataFiles, List.of(), tuples, records, oldestTupleMillis, positions);
+    this(dataFiles, List.of(), tuples, records, oldestTupleMillis, positions, null);
   }
 
   /** The bytes {@code files} hold on storage. */

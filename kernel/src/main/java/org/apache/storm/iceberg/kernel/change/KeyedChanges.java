@@ -44,6 +44,8 @@ public final class KeyedChanges {
   private final StructLikeMap<Final> byKey;
   private long arrivals;
   private long smallestSequence = Long.MAX_VALUE;
+  private String smallestSequenceKey;
+  private long dropped;
   private long largestSequence = Long.MIN_VALUE;
 
   /**
@@ -97,14 +99,18 @@ public final class KeyedChanges {
    */
   public boolean put(ChangeRow change, StructLike partition) {
     if (upsert && change.op() == ChangeOp.UPDATE_BEFORE) {
+      dropped++;
       return false;
     }
     long arrival = arrivals++;
+    StructLike key = keyOf.wrap(change.row());
     if (change.sequence() != null) {
-      smallestSequence = Math.min(smallestSequence, change.sequence());
+      if (change.sequence() < smallestSequence) {
+        smallestSequence = change.sequence();
+        smallestSequenceKey = describe(key);
+      }
       largestSequence = Math.max(largestSequence, change.sequence());
     }
-    StructLike key = keyOf.wrap(change.row());
     Final known = byKey.get(key);
     if (known == null) {
       known = new Final(copy(key), copyOf(partition));
@@ -128,6 +134,19 @@ public final class KeyedChanges {
     int rank = change.op().removes() ? 0 : 1;
     int currentRank = current.op().removes() ? 0 : 1;
     return rank != currentRank ? rank > currentRank : arrival > currentArrival;
+  }
+
+  /** What the batch holds, for the commit's tripwires. */
+  public ChangeSummary summary() {
+    return new ChangeSummary(byKey.size(), smallestSequence, smallestSequenceKey, largestSequence, dropped);
+  }
+
+  private String describe(StructLike key) {
+    StringBuilder text = new StringBuilder();
+    for (int i = 0; i < keySchema.columns().size(); i++) {
+      text.append(i == 0 ? "" : ", ").append(keySchema.columns().get(i).name()).append('=').append(key.get(i, Object.class));
+    }
+    return text.toString();
   }
 
   /** Every key's final state, in no particular order. */

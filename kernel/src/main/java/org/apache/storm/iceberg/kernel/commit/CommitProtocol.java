@@ -130,6 +130,11 @@ public final class CommitProtocol {
     this.positionsLedger = positionsLedger;
   }
 
+  /** The name of the table this protocol commits to. */
+  public String tableName() {
+    return table.name();
+  }
+
   /** Whether a batch whose oldest tuple arrived at {@code oldestTupleMillis} has passed its commit deadline. */
   public boolean expired(long oldestTupleMillis) {
     return deadline.guardFor(oldestTupleMillis).passed();

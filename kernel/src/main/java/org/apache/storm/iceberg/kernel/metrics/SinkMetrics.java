@@ -58,6 +58,10 @@ public final class SinkMetrics {
   private final Counter recordsDeadLettered;
   private final Counter deadLetterLimitExceeded;
   private final Counter tablesEvicted;
+  private final Counter equalityDeletesCommitted;
+  private final Counter deleteFilesCommitted;
+  private final Counter sequenceInversions;
+  private final Counter updateBeforeDropped;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -88,6 +92,10 @@ public final class SinkMetrics {
     this.recordsDeadLettered = context.registerCounter("iceberg-records-dead-lettered");
     this.deadLetterLimitExceeded = context.registerCounter("iceberg-dead-letter-limit-exceeded");
     this.tablesEvicted = context.registerCounter("iceberg-tables-evicted");
+    this.equalityDeletesCommitted = context.registerCounter("iceberg-equality-deletes-committed");
+    this.deleteFilesCommitted = context.registerCounter("iceberg-delete-files-committed");
+    this.sequenceInversions = context.registerCounter("iceberg-sequence-inversions");
+    this.updateBeforeDropped = context.registerCounter("iceberg-update-before-dropped");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) this::pendingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -114,6 +122,10 @@ public final class SinkMetrics {
     this.recordsDeadLettered = task.recordsDeadLettered;
     this.deadLetterLimitExceeded = task.deadLetterLimitExceeded;
     this.tablesEvicted = task.tablesEvicted;
+    this.equalityDeletesCommitted = task.equalityDeletesCommitted;
+    this.deleteFilesCommitted = task.deleteFilesCommitted;
+    this.sequenceInversions = task.sequenceInversions;
+    this.updateBeforeDropped = task.updateBeforeDropped;
   }
 
   /**
@@ -187,6 +199,22 @@ public final class SinkMetrics {
         batchesExpired.inc();
       }
     }
+  }
+
+  /** Counts the equality deletes (one per key changed) and delete files of a row-level commit that landed. */
+  public void deletesCommitted(long equalityDeletes, int deleteFiles) {
+    equalityDeletesCommitted.inc(equalityDeletes);
+    deleteFilesCommitted.inc(deleteFiles);
+  }
+
+  /** Counts a batch of row-level changes whose smallest sequence number is below one the task committed before. */
+  public void sequenceInversion() {
+    sequenceInversions.inc();
+  }
+
+  /** Counts update-before images upsert mode dropped: the after-image replaces the row. */
+  public void updateBeforeDropped(long images) {
+    updateBeforeDropped.inc(images);
   }
 
   /** Counts a batch failed, without a commit attempt, because it passed its commit deadline. */

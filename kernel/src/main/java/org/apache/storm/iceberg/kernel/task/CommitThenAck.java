@@ -49,12 +49,14 @@ final class CommitThenAck {
   private final OutputCollector collector;
   private final SinkMetrics metrics;
   private final TableLifecycle lifecycle;
+  private final ChangeTripwires tripwires;
 
   CommitThenAck(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env) {
     this.protocol = protocol;
     this.lifecycle = lifecycle;
     this.collector = env.collector();
     this.metrics = env.metrics();
+    this.tripwires = new ChangeTripwires(protocol.tableName(), metrics);
   }
 
   /**
@@ -69,9 +71,22 @@ final class CommitThenAck {
     settle(outcome, tuples);
   }
 
-  /** Commits a sealed batch's files and counts the outcome, settling nothing: safe off the executor thread. */
+  /**
+   * Commits a sealed batch's files and counts the outcome, settling nothing: safe off the executor
+   * thread. A batch of row-level changes is checked against the changes this task committed before
+   * ({@link ChangeTripwires}).
+   */
   CommitOutcome commitOnly(SealedBatch batch) {
-    return commitOnly(batch.dataFiles(), batch.deleteFiles(), Map.of(), batch.oldestTupleMillis(), batch.positions());
+    if (batch.changes() != null) {
+      tripwires.beforeCommit(batch.changes());
+    }
+    CommitOutcome outcome =
+        commitOnly(batch.dataFiles(), batch.deleteFiles(), Map.of(), batch.oldestTupleMillis(), batch.positions());
+    if (batch.changes() != null && outcome.landed()) {
+      tripwires.landed(batch.changes());
+      metrics.deletesCommitted(batch.changes().keys(), batch.deleteFiles().size());
+    }
+    return outcome;
   }
 
   private CommitOutcome commitOnly(List<DataFile> files, Map<String, String> summary, long oldestTupleMillis, Positions positions) {

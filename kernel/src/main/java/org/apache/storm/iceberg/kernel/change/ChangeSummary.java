@@ -1,0 +1,32 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.kernel.change;
+
+/**
+ * What a sealed batch of row-level changes holds, for the tripwires a task checks when it commits.
+ *
+ * @param keys the keys the batch changes, each with one equality delete
+ * @param smallestSequence the smallest sequence number in the batch, or {@link Long#MAX_VALUE} without one
+ * @param smallestSequenceKey the key that sequence number changed, for messages (null without one)
+ * @param largestSequence the largest sequence number in the batch, or {@link Long#MIN_VALUE} without one
+ * @param updateBeforeDropped update-before images dropped (upsert mode)
+ */
+public record ChangeSummary(
+    long keys, long smallestSequence, String smallestSequenceKey, long largestSequence, long updateBeforeDropped) {}

@@ -1,0 +1,63 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.kernel.task;
+
+import org.apache.storm.iceberg.kernel.change.ChangeSummary;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a task's row-level commits count and warn of, none of which stops a batch: a batch whose
+ * smallest sequence number is below the largest this task committed before (its change of that key
+ * is older than one the table may hold; the check knows no keys, so it also fires for changes of
+ * other keys), and the update-before images upsert mode dropped. Called by one commit thread at a
+ * time, in commit order.
+ */
+final class ChangeTripwires {
+  private static final Logger LOG = LoggerFactory.getLogger(ChangeTripwires.class);
+
+  private final String table;
+  private final SinkMetrics metrics;
+  private long largestCommitted = Long.MIN_VALUE;
+
+  ChangeTripwires(String table, SinkMetrics metrics) {
+    this.table = table;
+    this.metrics = metrics;
+  }
+
+  void beforeCommit(ChangeSummary batch) {
+    if (batch.updateBeforeDropped() > 0) {
+      metrics.updateBeforeDropped(batch.updateBeforeDropped());
+    }
+    if (batch.smallestSequenceKey() != null && batch.smallestSequence() < largestCommitted) {
+      metrics.sequenceInversion();
+      LOG.warn("A batch of changes to {} holds sequence number {} (key {}), below {}, the largest this task committed"
+          + " before: if that key's newer change is in the table, this older one replaces it. Make sure each key's changes"
+          + " reach one task in order (a keyed topic, grouped by topic and partition); the check knows no keys, so"
+          + " changes of other keys can set it off too", table, batch.smallestSequence(), batch.smallestSequenceKey(),
+          largestCommitted);
+    }
+  }
+
+  void landed(ChangeSummary batch) {
+    largestCommitted = Math.max(largestCommitted, batch.largestSequence());
+  }
+}
