@@ -218,6 +218,31 @@ public final class KafkaBroker implements AutoCloseable {
   }
 
   /**
+   * Produces {@code values} (JSON text) keyed by their row keys, each to partition {@code key %
+   * partitions}, as a keyed topic does (Debezium's default), in order, waiting until every one is
+   * acknowledged.
+   */
+  public void produceKeyed(String topic, int partitions, List<Map.Entry<Long, String>> values) throws Exception {
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+    props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+    try (KafkaProducer<Long, String> producer =
+        new KafkaProducer<>(props, new LongSerializer(), new org.apache.kafka.common.serialization.StringSerializer())) {
+      List<Future<RecordMetadata>> sent = new ArrayList<>();
+      for (Map.Entry<Long, String> value : values) {
+        sent.add(producer.send(new ProducerRecord<>(topic, (int) (value.getKey() % partitions), value.getKey(), value.getValue())));
+      }
+      producer.flush();
+      for (Future<RecordMetadata> future : sent) {
+        future.get();
+      }
+    }
+  }
+
+  /**
    * Sets what consumer group {@code group} has committed to exactly {@code offsets} (none at all
    * when empty), as if no later commit had happened. The group must have no live consumer.
    */

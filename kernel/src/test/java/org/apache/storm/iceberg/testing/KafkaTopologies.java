@@ -85,6 +85,23 @@ public final class KafkaTopologies {
         .setTupleListener(KafkaLedger.listener(ledgerKey));
   }
 
+  /** As {@link #spoutConfig}, for a topic of Long keys and String (JSON) values. */
+  public static KafkaSpoutConfig.Builder<Long, String> jsonSpoutConfig(
+      String bootstrapServers, String topic, String group, String ledgerKey) {
+    return new KafkaSpoutConfig.Builder<Long, String>(bootstrapServers, topic)
+        .setGroupId(group)
+        .setProp(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class)
+        .setProp(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, org.apache.kafka.common.serialization.StringDeserializer.class)
+        .setProp(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, OffsetCommits.Interceptor.class.getName())
+        .setProp(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000)
+        .setProp(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 10_000)
+        .setProcessingGuarantee(KafkaSpoutConfig.ProcessingGuarantee.AT_LEAST_ONCE)
+        .setFirstPollOffsetStrategy(FirstPollOffsetStrategy.UNCOMMITTED_EARLIEST)
+        .setRetry(new KafkaSpoutRetryExponentialBackoff(
+            TimeInterval.milliSeconds(0), TimeInterval.milliSeconds(10), Integer.MAX_VALUE, TimeInterval.seconds(1)))
+        .setTupleListener(KafkaLedger.listener(ledgerKey));
+  }
+
   /** How many times each record value (id) is in the table, counting every row: no distinct(). */
   public static Map<Long, Long> copiesById(Table table) {
     table.refresh();
