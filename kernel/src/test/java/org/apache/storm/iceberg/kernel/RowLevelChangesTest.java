@@ -249,8 +249,8 @@ class RowLevelChangesTest {
     try (org.apache.storm.iceberg.testing.LogCapture log = new org.apache.storm.iceberg.testing.LogCapture()) {
       sink.execute(change("u", 1, "old", 10));
       sink.execute(change("u", 2, "y", 22));
-      assertThat(log.lines).anySatisfy(line -> assertThat(line).contains("holds sequence number 10 (key id=1), below 21,"
-          + " the largest this task committed before"));
+      assertThat(log.lines).anySatisfy(line -> assertThat(line).contains("holds sequence number 10 (key id=1, from"
+          + " accounts/0), below 21, the largest this task committed before from that source"));
     }
     assertThat(counter("iceberg-sequence-inversions")).isEqualTo(1);
     assertThat(rows()).as("the sink applies what it was sent").isEqualTo(Map.of(1L, "old", 2L, "y"));

@@ -45,8 +45,9 @@ public class JsonRecordMapperFactory implements RecordMapperFactory {
   @Override
   public RecordMapper create(Map<String, String> properties) {
     MapperProperties read = new MapperProperties(NAME, properties, Set.of("field", "row-path"));
-    String rowPath = read.string("row-path", "");
-    return new JsonRecordMapper(read.string("field", DEFAULT_FIELD),
-        rowPath.isBlank() ? List.of() : java.util.Arrays.stream(rowPath.split(",")).map(String::trim).toList());
+    List<String> rowPaths = properties.containsKey("row-path")
+        ? java.util.Arrays.stream(read.string("row-path", null).split(",")).map(String::trim).toList()
+        : List.of();
+    return new JsonRecordMapper(read.string("field", DEFAULT_FIELD), rowPaths);
   }
 }

@@ -71,6 +71,11 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   }
 
   @Override
+  public void lane(String source) {
+    changes.lane(source);
+  }
+
+  @Override
   public long bytesWritten() {
     return 0;
   }

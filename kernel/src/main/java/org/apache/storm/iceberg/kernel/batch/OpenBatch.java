@@ -155,6 +155,7 @@ public final class OpenBatch<T> {
    * (with its source's identity, when known).
    */
   public void write(T row, Tuple tuple, SourcePosition position, String sourceIdentity) {
+    files.lane(position.source() + "/" + position.partition());
     write(row, tuple);
     holdPosition(position, sourceIdentity);
   }

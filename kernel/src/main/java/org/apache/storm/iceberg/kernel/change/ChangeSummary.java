@@ -19,14 +19,21 @@
 
 package org.apache.storm.iceberg.kernel.change;
 
+import java.util.Map;
+
 /**
  * What a sealed batch of row-level changes holds, for the tripwires a task checks when it commits.
  *
  * @param keys the keys the batch changes, each with one equality delete
- * @param smallestSequence the smallest sequence number in the batch, or {@link Long#MAX_VALUE} without one
- * @param smallestSequenceKey the key that sequence number changed, for messages (null without one)
- * @param largestSequence the largest sequence number in the batch, or {@link Long#MIN_VALUE} without one
+ * @param lanes per source lane (a Kafka partition, or "" without source positions), the batch's
+ *     sequence numbers; empty without a sequence field
  * @param updateBeforeDropped update-before images dropped (upsert mode)
  */
-public record ChangeSummary(
-    long keys, long smallestSequence, String smallestSequenceKey, long largestSequence, long updateBeforeDropped) {}
+public record ChangeSummary(long keys, Map<String, Lane> lanes, long updateBeforeDropped) {
+  /**
+   * One lane's sequence numbers in the batch.
+   *
+   * @param smallestKey the key the smallest one changed, for messages
+   */
+  public record Lane(long smallest, String smallestKey, long largest) {}
+}

@@ -43,10 +43,10 @@ public final class KeyedChanges {
   private final boolean upsert;
   private final StructLikeMap<Final> byKey;
   private long arrivals;
-  private long smallestSequence = Long.MAX_VALUE;
-  private String smallestSequenceKey;
+  /** Per source lane (a Kafka partition; "" without source positions), the batch's sequence numbers. */
+  private final java.util.Map<String, ChangeSummary.Lane> lanes = new java.util.HashMap<>();
+  private String lane = "";
   private long dropped;
-  private long largestSequence = Long.MIN_VALUE;
 
   /**
    * @param upsert whether update-before images are ignored (upsert mode: the after-image replaces
@@ -105,11 +105,13 @@ public final class KeyedChanges {
     long arrival = arrivals++;
     StructLike key = keyOf.wrap(change.row());
     if (change.sequence() != null) {
-      if (change.sequence() < smallestSequence) {
-        smallestSequence = change.sequence();
-        smallestSequenceKey = describe(key);
+      ChangeSummary.Lane known = lanes.get(lane);
+      if (known == null || change.sequence() < known.smallest()) {
+        lanes.put(lane, new ChangeSummary.Lane(change.sequence(), describe(key),
+            known == null ? change.sequence() : Math.max(known.largest(), change.sequence())));
+      } else if (change.sequence() > known.largest()) {
+        lanes.put(lane, new ChangeSummary.Lane(known.smallest(), known.smallestKey(), change.sequence()));
       }
-      largestSequence = Math.max(largestSequence, change.sequence());
     }
     Final known = byKey.get(key);
     if (known == null) {
@@ -138,7 +140,7 @@ public final class KeyedChanges {
 
   /** What the batch holds, for the commit's tripwires. */
   public ChangeSummary summary() {
-    return new ChangeSummary(byKey.size(), smallestSequence, smallestSequenceKey, largestSequence, dropped);
+    return new ChangeSummary(byKey.size(), java.util.Map.copyOf(lanes), dropped);
   }
 
   private String describe(StructLike key) {
@@ -163,14 +165,12 @@ public final class KeyedChanges {
     return byKey.size();
   }
 
-  /** The smallest sequence number taken, or {@link Long#MAX_VALUE} for none. */
-  public long smallestSequence() {
-    return smallestSequence;
-  }
-
-  /** The largest sequence number taken, or {@link Long#MIN_VALUE} for none. */
-  public long largestSequence() {
-    return largestSequence;
+  /**
+   * The source lane of the changes taken next: their sequence numbers are compared with earlier ones
+   * of the same lane only (a Kafka partition's LSNs grow; two partitions' interleave).
+   */
+  public void lane(String source) {
+    this.lane = source;
   }
 
   private Record copy(StructLike key) {

@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What a task's row-level commits count and warn of, none of which stops a batch: a batch whose
- * smallest sequence number is below the largest this task committed before (its change of that key
+ * smallest sequence number from a source lane (a Kafka partition) is below the largest this task
+ * committed before from that lane (its change of that key
  * is older than one the table may hold; the check knows no keys, so it also fires for changes of
  * other keys), and the update-before images upsert mode dropped. Called by one commit thread at a
  * time, in commit order.
@@ -36,7 +37,8 @@ final class ChangeTripwires {
 
   private final String table;
   private final SinkMetrics metrics;
-  private long largestCommitted = Long.MIN_VALUE;
+  /** Per source lane, the largest sequence number this task committed. */
+  private final java.util.Map<String, Long> largestCommitted = new java.util.HashMap<>();
 
   ChangeTripwires(String table, SinkMetrics metrics) {
     this.table = table;
@@ -47,17 +49,20 @@ final class ChangeTripwires {
     if (batch.updateBeforeDropped() > 0) {
       metrics.updateBeforeDropped(batch.updateBeforeDropped());
     }
-    if (batch.smallestSequenceKey() != null && batch.smallestSequence() < largestCommitted) {
-      metrics.sequenceInversion();
-      LOG.warn("A batch of changes to {} holds sequence number {} (key {}), below {}, the largest this task committed"
-          + " before: if that key's newer change is in the table, this older one replaces it. Make sure each key's changes"
-          + " reach one task in order (a keyed topic, grouped by topic and partition); the check knows no keys, so"
-          + " changes of other keys can set it off too", table, batch.smallestSequence(), batch.smallestSequenceKey(),
-          largestCommitted);
+    for (java.util.Map.Entry<String, ChangeSummary.Lane> lane : batch.lanes().entrySet()) {
+      Long committed = largestCommitted.get(lane.getKey());
+      if (committed != null && lane.getValue().smallest() < committed) {
+        metrics.sequenceInversion();
+        LOG.warn("A batch of changes to {} holds sequence number {} (key {}{}), below {}, the largest this task committed"
+            + " before from that source: if that key's newer change is in the table, this older one replaces it. Make"
+            + " sure each key's changes reach one task in order (a keyed topic, grouped by topic and partition); the"
+            + " check knows no keys, so changes of other keys can set it off too", table, lane.getValue().smallest(),
+            lane.getValue().smallestKey(), lane.getKey().isEmpty() ? "" : ", from " + lane.getKey(), committed);
+      }
     }
   }
 
   void landed(ChangeSummary batch) {
-    largestCommitted = Math.max(largestCommitted, batch.largestSequence());
+    batch.lanes().forEach((lane, sequences) -> largestCommitted.merge(lane, sequences.largest(), Math::max));
   }
 }
