@@ -83,7 +83,7 @@ final class FilesAggregator implements Aggregator<FilesAggregator.Batch> {
   @Override
   public void complete(Batch batch, TridentCollector collector) {
     try {
-      List<DataFile> files = batch.writing == null ? List.of() : batch.writing.finish();
+      List<DataFile> files = batch.writing == null ? List.of() : batch.writing.finish().dataFiles();
       collector.emit(new Values(TridentDescriptors.encode(task.table(), partitionIndex, files, System.currentTimeMillis())));
     } catch (RuntimeException e) {
       throw TridentTransactions.failed("Cannot close a Trident batch's data files", e);

@@ -89,7 +89,12 @@ class TridentTransactionsTest {
 
   /** A state task of the topology that {@code conf} names. */
   TridentTask open(StateType type, Map<String, Object> conf) {
-    IcebergOptions options = new IcebergOptions.Builder()
+    return open(type, conf, new IcebergOptions.Builder());
+  }
+
+  /** A state task built on {@code builder}'s options. */
+  TridentTask open(StateType type, Map<String, Object> conf, IcebergOptions.Builder builder) {
+    IcebergOptions options = builder
         .withCatalogName("test")
         .withCatalogProperties(catalogProperties)
         .withTable("db.events")
@@ -308,5 +313,53 @@ class TridentTransactionsTest {
     table.refresh();
     assertThat(TestTables.snapshots(table)).last().extracting(s -> s.summary().get("storm.iceberg.trident-state"))
         .isEqualTo("default/trident");
+  }
+
+  /** id to payload, read back with every delete applied. */
+  Map<Long, String> payloads() {
+    table.refresh();
+    Map<Long, String> rows = new java.util.TreeMap<>();
+    for (org.apache.iceberg.data.Record record : TestTables.rows(table)) {
+      assertThat(rows.put((Long) record.getField("id"), (String) record.getField("payload"))).as("key once").isNull();
+    }
+    return rows;
+  }
+
+  List<TridentTuple> payloads(long fromId, long toId, String payload) {
+    return LongStream.range(fromId, toId).mapToObj(id -> (TridentTuple) tuples.create(java.util.Arrays.asList(id, "eu", null, payload))).toList();
+  }
+
+  /**
+   * Upsert through a Trident state: each transaction one row delta; a transactional replay is
+   * skipped, an opaque one replaces the transaction's rows and deletes in one row delta.
+   */
+  @ParameterizedTest
+  @EnumSource(value = StateType.class, names = {"TRANSACTIONAL", "OPAQUE"})
+  void upsertTransactionsReplaceRowsByKeyAndAReplayIsSkippedOrReplacesItsOwnChanges(StateType type) {
+    createTable(SinkTaskTest.CatalogKind.JDBC_SQLITE);
+    table.updateProperties().set("format-version", "3").commit();
+    java.util.function.Supplier<TridentTask> open = () -> open(type, CONF, new IcebergOptions.Builder()
+        .withWriteMode(org.apache.storm.iceberg.WriteMode.UPSERT).withKeyColumns("id"));
+    TridentTask task = open.get();
+    run(task, 1, payloads(0, 10, "a"));
+    run(task, 2, payloads(5, 15, "b"));
+    assertThat(payloads()).hasSize(15).containsEntry(4L, "a").containsEntry(5L, "b").containsEntry(14L, "b");
+
+    // A new incarnation replays transaction 2 (its tuples differ, as an opaque spout's may), then goes on.
+    TridentTask restarted = open.get();
+    run(restarted, 2, payloads(5, 10, "c"));
+    run(restarted, 3, payloads(0, 3, "d"));
+
+    Map<Long, String> expected = new java.util.TreeMap<>();
+    LongStream.range(0, 3).forEach(id -> expected.put(id, "d"));
+    LongStream.range(3, 5).forEach(id -> expected.put(id, "a"));
+    if (type == StateType.TRANSACTIONAL) {
+      LongStream.range(5, 15).forEach(id -> expected.put(id, "b"));
+    } else {
+      LongStream.range(5, 10).forEach(id -> expected.put(id, "c"));
+    }
+    assertThat(payloads()).isEqualTo(expected);
+    assertThat(TestTables.snapshots(table)).extracting(s -> s.summary().get("storm.iceberg.trident-txid"))
+        .containsExactly(type == StateType.TRANSACTIONAL ? new String[] {"1", "2", "3"} : new String[] {"1", "2", "2", "3"});
   }
 }

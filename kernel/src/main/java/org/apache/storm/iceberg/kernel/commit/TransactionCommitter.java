@@ -27,6 +27,8 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
@@ -149,19 +151,24 @@ public final class TransactionCommitter {
     throw new TransactionRegressionException(table.name(), scope, txid, head.txid());
   }
 
+  /** {@link #commit(TransactionPlan, List, List)} of data files alone. */
+  public Optional<CommitOutcome> commit(TransactionPlan plan, List<DataFile> files) {
+    return commit(plan, files, List.of());
+  }
+
   /**
    * Commits {@code files} as {@code plan} says, and says how it settled; never throws for commit
    * errors. Empty when there is nothing to commit: a skipped transaction, or an append of no files
    * (no work, no snapshot), except the fence: with an opaque spout, while an earlier attempt may
    * still land, an empty replay commits an empty append that the late attempt cannot pass.
    */
-  public Optional<CommitOutcome> commit(TransactionPlan plan, List<DataFile> files) {
+  public Optional<CommitOutcome> commit(TransactionPlan plan, List<DataFile> files, List<DeleteFile> deletes) {
     boolean replaces = plan.action() == TransactionPlan.Action.REPLACE;
     boolean deterministic = plan.txid() != null && type != StateType.NON_TRANSACTIONAL;
     // An opaque replay may bring nothing where an earlier attempt, unsettled, may still land: then
     // an empty append is committed after all, so the catalog's compare-and-swap refuses that attempt.
     boolean fence = deterministic && type == StateType.OPAQUE && mayLandLate;
-    if (!plan.writes() || (files.isEmpty() && !fence && (!replaces || addsNothing(plan.head())))) {
+    if (!plan.writes() || (files.isEmpty() && deletes.isEmpty() && !fence && (!replaces || addsNothing(plan.head())))) {
       return Optional.empty();
     }
     String txidCommitId =
@@ -173,7 +180,8 @@ public final class TransactionCommitter {
     // Attempts of an opaque txid differ in content: one attempt must never take another's landing
     // for its own when it looks its commit id up.
     String commitId = deterministic && type == StateType.OPAQUE ? txidCommitId + ":attempt-" + UUID.randomUUID() : txidCommitId;
-    Supplier<SnapshotUpdate<?>> update = () -> replaces ? replacement(plan, commitId, files) : append(plan, commitId, files);
+    Supplier<SnapshotUpdate<?>> update =
+        () -> replaces ? replacement(plan, commitId, files, deletes) : append(plan, commitId, files, deletes);
     // Read before any attempt: whatever this commit lands descends from this head.
     SnapshotLookup.Window window = SnapshotLookup.Window.attemptedOn(table, branch, clock.getAsLong());
     CommitOutcome outcome = deterministic ? validated(plan, commitId, update, window) : unvalidated(commitId, update, window);
@@ -237,25 +245,45 @@ public final class TransactionCommitter {
     }
   }
 
-  private SnapshotUpdate<?> append(TransactionPlan plan, String commitId, List<DataFile> files) {
+  private SnapshotUpdate<?> append(TransactionPlan plan, String commitId, List<DataFile> files, List<DeleteFile> deletes) {
+    if (!deletes.isEmpty()) {
+      RowDelta delta = branch.newRowDelta(table);
+      files.forEach(delta::addRows);
+      deletes.forEach(delta::addDeletes);
+      return tagged(delta, plan, commitId);
+    }
     var append = branch.newAppend(table);
     files.forEach(append::appendFile);
     return tagged(append, plan, commitId);
   }
 
-  /** Replaces exactly the files the plan's head snapshot added with {@code files}, in one overwrite. */
-  private SnapshotUpdate<?> replacement(TransactionPlan plan, String commitId, List<DataFile> files) {
+  /**
+   * Replaces exactly the files the plan's head snapshot added with {@code files}, in one overwrite;
+   * with equality deletes on either side (a row-level write mode), in one row delta that also
+   * replaces the head's deletes with {@code deletes}.
+   */
+  private SnapshotUpdate<?> replacement(TransactionPlan plan, String commitId, List<DataFile> files, List<DeleteFile> deletes) {
     Snapshot replaced = table.snapshot(plan.head().snapshotId());
     if (replaced == null) {
       throw new IllegalStateException(
           "Cannot replace transaction " + plan.txid() + " in " + table.name() + ": its snapshot "
               + plan.head().snapshotId() + " has expired");
     }
+    LOG.info("Opaque replay of transaction {} of {} replaces the files snapshot {} added to {}",
+        plan.txid(), scope, plan.head().snapshotId(), table.name());
+    List<DeleteFile> replacedDeletes = new java.util.ArrayList<>();
+    replaced.addedDeleteFiles(table.io()).forEach(replacedDeletes::add);
+    if (!deletes.isEmpty() || !replacedDeletes.isEmpty()) {
+      RowDelta delta = branch.newRowDelta(table);
+      replaced.addedDataFiles(table.io()).forEach(delta::removeRows);
+      replacedDeletes.forEach(delta::removeDeletes);
+      files.forEach(delta::addRows);
+      deletes.forEach(delta::addDeletes);
+      return tagged(delta, plan, commitId);
+    }
     OverwriteFiles overwrite = branch.newOverwrite(table);
     replaced.addedDataFiles(table.io()).forEach(overwrite::deleteFile);
     files.forEach(overwrite::addFile);
-    LOG.info("Opaque replay of transaction {} of {} replaces the data files snapshot {} added to {}",
-        plan.txid(), scope, plan.head().snapshotId(), table.name());
     return tagged(overwrite, plan, commitId);
   }
 

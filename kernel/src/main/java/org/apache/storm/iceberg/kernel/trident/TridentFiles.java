@@ -22,6 +22,7 @@ package org.apache.storm.iceberg.kernel.trident;
 import java.util.List;
 import java.util.function.LongSupplier;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
@@ -54,8 +55,13 @@ public final class TridentFiles {
     this.clock = clock;
   }
 
+  /**
+   * A written batch's files: its data files and, in a row-level write mode, its equality deletes.
+   */
+  public record Files(List<DataFile> dataFiles, List<DeleteFile> deleteFiles) {}
+
   /** Writes every tuple's record and closes the files; throws as {@link Writing#add} and {@link Writing#finish}. */
-  public List<DataFile> write(Iterable<? extends ITuple> tuples) {
+  public Files write(Iterable<? extends ITuple> tuples) {
     Writing writing = start();
     for (ITuple tuple : tuples) {
       writing.add(tuple);
@@ -92,12 +98,12 @@ public final class TridentFiles {
     }
 
     /** Closes the files; none is visible until a transaction commits it. */
-    public List<DataFile> finish() {
+    public Files finish() {
       try {
         long started = System.nanoTime();
         SealedBatch sealed = batch.seal();
         metrics.sealed(sealed.dataFiles().size(), System.nanoTime() - started);
-        return sealed.dataFiles();
+        return new Files(sealed.dataFiles(), sealed.deleteFiles());
       } catch (RuntimeException e) {
         abandon();
         throw e;

@@ -28,7 +28,9 @@ import org.apache.storm.iceberg.kernel.batch.FileFormats;
 import org.apache.storm.iceberg.kernel.commit.CommitBranch;
 import org.apache.storm.iceberg.kernel.commit.CommitSettler;
 import org.apache.storm.iceberg.kernel.commit.TransactionCommitter;
+import org.apache.storm.iceberg.kernel.change.RowChanges;
 import org.apache.storm.iceberg.kernel.commit.TransactionScope;
+import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
@@ -69,20 +71,26 @@ public record TridentTask(Table table, TridentFiles files, TridentTransactions t
 
   private static TridentTask open(
       SinkSettings settings, Map<String, Object> conf, IMetricsContext context, TaskIdentity task, String partition) {
-    if (settings.rowLevel().byKey()) {
-      throw new IllegalStateException("Trident states write append mode only so far; write mode "
-          + settings.rowLevel().mode().name().toLowerCase(java.util.Locale.ROOT) + " runs in IcebergBolt with Kafka source"
-          + " positions");
+    if (settings.rowLevel().byKey() && (partition == null || TransactionScope.WHOLE_STREAM.equals(partition))) {
+      throw new IllegalStateException("IcebergTrident.persist writes append mode only so far; for write mode "
+          + settings.rowLevel().mode().name().toLowerCase(java.util.Locale.ROOT) + " use stream.partitionBy(<key fields>)"
+          + ".partitionPersist(new IcebergStateFactory(options), ...), one commit per partition and transaction");
+    }
+    if (settings.rowLevel().byKey() && settings.trident().stateType() == org.apache.storm.trident.state.StateType.NON_TRANSACTIONAL) {
+      throw new IllegalStateException("A non-transactional Trident state cannot write write mode "
+          + settings.rowLevel().mode().name().toLowerCase(java.util.Locale.ROOT) + ": a replayed transaction could undo a"
+          + " newer change; use a transactional or opaque spout and state type");
     }
     LongSupplier clock = System::currentTimeMillis;
     SinkMetrics metrics = SinkMetrics.register(context, clock);
     return OpenedTable.open(settings.target()).build(opened -> {
       Table table = opened.table();
       TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), metrics);
-      BatchFactory batches = new BatchFactory(table, FileFormats.of(settings.providers(), opened.loader()),
-          settings.providers().recordMapper().resolve(opened.loader()), task, settings.spillPath(),
-          Long.MAX_VALUE, metrics, settings.providers().multiRecordMapper() == null
-              ? null : settings.providers().multiRecordMapper().resolve(opened.loader()), null);
+      RecordMapper mapper = settings.providers().recordMapper().resolve(opened.loader());
+      BatchFactory batches = new BatchFactory(table, FileFormats.of(settings.providers(), opened.loader()), mapper, task,
+          settings.spillPath(), Long.MAX_VALUE, metrics, settings.providers().multiRecordMapper() == null
+              ? null : settings.providers().multiRecordMapper().resolve(opened.loader()),
+          RowChanges.of(settings.rowLevel(), table, mapper));
       TridentFiles files = new TridentFiles(table, batches, lifecycle, metrics, clock);
       TridentTransactions transactions = partition == null ? null : new TridentTransactions(table.name(),
           new TransactionCommitter(table, new CommitBranch(settings.commits().branch()),

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
 import org.apache.storm.iceberg.kernel.commit.TransactionCommitter;
 import org.apache.storm.iceberg.kernel.commit.TransactionPlan;
@@ -44,6 +45,7 @@ public final class TridentTransactions {
   private final TransactionCommitter committer;
   private final SinkMetrics metrics;
   private final List<DataFile> files = new ArrayList<>();
+  private final List<DeleteFile> deletes = new ArrayList<>();
   private TransactionPlan plan;
 
   public TridentTransactions(String table, TransactionCommitter committer, SinkMetrics metrics) {
@@ -55,6 +57,7 @@ public final class TridentTransactions {
   /** Plans transaction {@code txid} (null for a batch without one) against the table. */
   public void begin(Long txid) {
     files.clear();
+    deletes.clear();
     plan = null;
     try {
       plan = committer.plan(txid);
@@ -78,6 +81,12 @@ public final class TridentTransactions {
     files.addAll(batchFiles);
   }
 
+  /** Adds a written batch's files and, in a row-level write mode, its equality deletes: one row delta commits them. */
+  public void add(TridentFiles.Files written) {
+    files.addAll(written.dataFiles());
+    deletes.addAll(written.deleteFiles());
+  }
+
   /** Commits the files added since {@link #begin}, once; nothing when there are none to commit. */
   public void commit(Long txid) {
     if (plan == null) {
@@ -86,12 +95,13 @@ public final class TridentTransactions {
     Optional<CommitOutcome> outcome;
     long started = System.nanoTime();
     try {
-      outcome = committer.commit(plan, List.copyOf(files));
+      outcome = committer.commit(plan, List.copyOf(files), List.copyOf(deletes));
     } finally {
       plan = null;
     }
     outcome.ifPresent(settled -> metrics.committed(settled, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started));
     files.clear();
+    deletes.clear();
     if (outcome.isPresent() && !outcome.get().landed()) {
       throw failed("Transaction " + txid + " did not commit to " + table + " (" + outcome.get().status() + ")",
           outcome.get().error());
