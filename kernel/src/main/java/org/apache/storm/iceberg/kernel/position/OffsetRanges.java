@@ -107,6 +107,36 @@ final class OffsetRanges {
     return count == 0;
   }
 
+  /** The lowest offset held; call only when not empty. */
+  long smallest() {
+    return starts[0];
+  }
+
+  /** The highest offset held; call only when not empty. */
+  long largest() {
+    return ends[count - 1];
+  }
+
+  /** A copy holding only the offsets up to {@code max}. */
+  OffsetRanges upTo(long max) {
+    OffsetRanges clipped = new OffsetRanges();
+    for (int i = 0; i < count && starts[i] <= max; i++) {
+      clipped.add(starts[i], Math.min(ends[i], max));
+    }
+    return clipped;
+  }
+
+  /** Whether every offset of {@code other} is held here. */
+  boolean covers(OffsetRanges other) {
+    for (int i = 0; i < other.count; i++) {
+      int covering = floor(other.starts[i]);
+      if (covering < 0 || ends[covering] < other.ends[i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   int rangeCount() {
     return count;
   }

@@ -137,6 +137,68 @@ public final class Positions {
     lastSource = null;
   }
 
+  /**
+   * The positions of one source partition alone, a copy; empty when none is held there.
+   */
+  public Positions of(String source, int partition) {
+    Positions lane = new Positions();
+    Source known = sources.get(source);
+    OffsetRanges ranges = known == null ? null : known.ranges(partition);
+    if (ranges != null && !ranges.isEmpty()) {
+      lane.source(source, true).create(partition).addAll(ranges);
+    }
+    return lane;
+  }
+
+  /** A copy holding only the offsets up to {@code max}, of every source partition. */
+  public Positions upTo(long max) {
+    Positions clipped = new Positions();
+    sources.forEach((name, source) -> {
+      Source copy = clipped.source(name, true);
+      copy.identity = source.identity;
+      source.partitions.forEach((partition, ranges) -> copy.create(partition).addAll(ranges.upTo(max)));
+    });
+    return clipped;
+  }
+
+  /** The largest offset held of one source partition, or -1 for none. */
+  public long largest(String source, int partition) {
+    Source known = sources.get(source);
+    OffsetRanges ranges = known == null ? null : known.ranges(partition);
+    return ranges == null || ranges.isEmpty() ? -1 : ranges.largest();
+  }
+
+  /** Each source partition held, with its smallest and largest offset. */
+  public java.util.List<Span> spans() {
+    java.util.List<Span> spans = new java.util.ArrayList<>();
+    sources.forEach((name, source) -> source.partitions.forEach((partition, ranges) -> {
+      if (!ranges.isEmpty()) {
+        spans.add(new Span(name, partition, ranges.smallest(), ranges.largest()));
+      }
+    }));
+    return spans;
+  }
+
+  /** One source partition's offsets, from the smallest to the largest held. */
+  public record Span(String source, int partition, long smallest, long largest) {}
+
+  /** Whether every position of {@code other} is held here. */
+  public boolean covers(Positions other) {
+    for (Map.Entry<String, Source> source : other.sources.entrySet()) {
+      for (Map.Entry<Integer, OffsetRanges> partition : source.getValue().partitions.entrySet()) {
+        if (partition.getValue().isEmpty()) {
+          continue;
+        }
+        Source known = sources.get(source.getKey());
+        OffsetRanges mine = known == null ? null : known.ranges(partition.getKey());
+        if (mine == null || !mine.covers(partition.getValue())) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
   public boolean isEmpty() {
     return sources.values().stream().allMatch(source -> source.partitions.isEmpty());
   }

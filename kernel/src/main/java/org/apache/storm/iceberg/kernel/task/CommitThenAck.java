@@ -50,8 +50,15 @@ final class CommitThenAck {
   private final SinkMetrics metrics;
   private final TableLifecycle lifecycle;
   private final ChangeTripwires tripwires;
+  private final ChangeFence fence;
 
   CommitThenAck(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env) {
+    this(protocol, lifecycle, env, null);
+  }
+
+  /** @param fence what keeps row-level changes in source order across a failed batch, or null */
+  CommitThenAck(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env, ChangeFence fence) {
+    this.fence = fence;
     this.protocol = protocol;
     this.lifecycle = lifecycle;
     this.collector = env.collector();
@@ -77,11 +84,25 @@ final class CommitThenAck {
    * ({@link ChangeTripwires}).
    */
   CommitOutcome commitOnly(SealedBatch batch) {
+    String blocked = fence == null ? null : fence.blocks(batch.positions());
+    if (blocked != null) {
+      fence.failed(batch.positions());
+      metrics.committed(new CommitOutcome(CommitOutcome.Status.FAILED, null, null), 0, 0, 0);
+      return new CommitOutcome(CommitOutcome.Status.FAILED, null,
+          new IllegalStateException("A batch of changes to " + protocol.tableName() + " is failed unattempted: " + blocked));
+    }
     if (batch.changes() != null) {
       tripwires.beforeCommit(batch.changes());
     }
     CommitOutcome outcome =
         commitOnly(batch.dataFiles(), batch.deleteFiles(), Map.of(), batch.oldestTupleMillis(), batch.positions());
+    if (fence != null) {
+      if (outcome.landed()) {
+        fence.landed(batch.positions());
+      } else {
+        fence.failed(batch.positions());
+      }
+    }
     if (batch.changes() != null && outcome.landed()) {
       tripwires.landed(batch.changes());
       metrics.deletesCommitted(batch.changes().keys(), batch.deleteFiles().size());

@@ -107,6 +107,11 @@ final class Deduplication {
     return source == lastSource ? lastIdentity : checked.get(source);
   }
 
+  /** The largest offset the sink has committed of {@code position}'s source partition, or -1 for none. */
+  long largestCommitted(SourcePosition position) {
+    return committed.largest(position.source(), position.partition());
+  }
+
   /** Whether the sink has committed the record at {@code position}. */
   boolean committed(SourcePosition position) {
     return committed.contains(position);

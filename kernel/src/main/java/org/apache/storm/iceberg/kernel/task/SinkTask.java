@@ -85,7 +85,7 @@ public final class SinkTask implements TableTask {
     OpenedTable opened = parts.opened();
     this.catalog = opened.catalog();
     this.intake = new TupleIntake(opened.table().name(), env.collector(), env.metrics(), parts.dedup(), parts.deadLetters(),
-        parts.batches().manyRecords());
+        parts.batches().manyRecords(), parts.fence());
     this.lifecycle = parts.lifecycle();
     this.deduplicates = parts.dedup() != null;
     this.schemaChange = new SchemaChange(parts.evolver(), intake, lifecycle, env.collector());

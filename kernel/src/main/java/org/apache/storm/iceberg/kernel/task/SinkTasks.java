@@ -19,7 +19,7 @@
 
 package org.apache.storm.iceberg.kernel.task;
 
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.LongSupplier;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
@@ -57,7 +57,7 @@ public final class SinkTasks {
   /** As {@link #open(SinkSettings, TaskEnvironment)}, committing on {@code commitThread} ({@link CommitPipeline}). */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
     return create(settings, env, new HandoffTimes(env.clock()), false,
-        (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
+        parts -> TaskCommitProtocol.pipeline(parts, settings, env, commitThread));
   }
 
   /**
@@ -66,7 +66,7 @@ public final class SinkTasks {
    */
   public static SinkTask open(SinkSettings settings, TaskEnvironment env, CommitThread commitThread, HandoffTimes handoffs) {
     return create(settings, env, handoffs, true,
-        (opened, lifecycle) -> TaskCommitProtocol.pipeline(opened, lifecycle, settings, env, commitThread));
+        parts -> TaskCommitProtocol.pipeline(parts, settings, env, commitThread));
   }
 
   /** A committing task outside Storm, with its own metrics and the system clock, committing as it seals. */
@@ -102,7 +102,7 @@ public final class SinkTasks {
 
   private static SinkTask openWriter(SinkSettings settings, TaskEnvironment env, HandoffTimes handoffs, boolean routed) {
     return create(settings, env, handoffs, routed,
-        (opened, lifecycle) -> new DescriptorEmitter(opened.table(), settings.target().table(), env));
+        parts -> new DescriptorEmitter(parts.opened().table(), settings.target().table(), env));
   }
 
   public static SinkTask openWriter(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {
@@ -114,8 +114,8 @@ public final class SinkTasks {
       TaskEnvironment env,
       HandoffTimes handoffs,
       boolean routed,
-      BiFunction<OpenedTable, TableLifecycle, SealedBatchHandler> handlerFactory) {
+      Function<TaskParts, SealedBatchHandler> handlerFactory) {
     return TaskParts.open(settings, env, routed,
-        parts -> new SinkTask(parts, handlerFactory.apply(parts.opened(), parts.lifecycle()), env, handoffs, routed));
+        parts -> new SinkTask(parts, handlerFactory.apply(parts), env, handoffs, routed));
   }
 }

@@ -48,12 +48,12 @@ final class TaskCommitProtocol {
    * {@code IcebergBolt}'s handler: commits on {@code commitThread} ({@link CommitPipeline}) against
    * a table object of its own, so the executor thread's refreshes never race a commit's.
    */
-  static CommitPipeline pipeline(
-      OpenedTable opened, TableLifecycle lifecycle, SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
+  static CommitPipeline pipeline(TaskParts parts, SinkSettings settings, TaskEnvironment env, CommitThread commitThread) {
+    OpenedTable opened = parts.opened();
     HadoopCatalogWarning.warnIfCommitsMayRace(opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
     Table committed = opened.catalog().loadTable(settings.target().tableIdentifier());
     CommitProtocol protocol = open(committed, settings, env, opened.loader());
-    return new CommitPipeline(new CommitThenAck(protocol, lifecycle, env), commitThread,
+    return new CommitPipeline(new CommitThenAck(protocol, parts.lifecycle(), env, parts.fence()), commitThread,
         settings.commits().maxPendingCommits(), env.metrics());
   }
 

@@ -40,12 +40,13 @@ import org.apache.storm.iceberg.spi.SealPolicy;
 /**
  * What a writing task ({@link SinkTask}) is made of, opened on its worker: the table, its
  * lifecycle, the batches and their seal policies, the deduplication (null without source positions)
- * the schema evolver (null when schema evolution is off) and the dead-letter stream (null when
- * there is none).
+ * the schema evolver (null when schema evolution is off), the dead-letter stream (null when
+ * there is none) and the fence that keeps row-level changes in source order (null unless a row-level
+ * mode reads source positions).
  */
 record TaskParts(
     OpenedTable opened, TableLifecycle lifecycle, BatchFactory batches, List<SealPolicy> policies,
-    Deduplication dedup, SchemaEvolver evolver, DeadLetters deadLetters) {
+    Deduplication dedup, SchemaEvolver evolver, DeadLetters deadLetters, ChangeFence fence) {
 
   /**
    * Checks the topology configuration, opens the table (auto-creating it when configured), resolves
@@ -66,8 +67,12 @@ record TaskParts(
           ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics(),
           many(settings, opened.loader()), RowChanges.of(settings.rowLevel(), opened.table(), mapper));
       SchemaEvolver evolver = settings.schemaEvolution() ? SchemaEvolver.enable(opened.table(), mapper) : null;
+      ChangeFence fence = settings.rowLevel().byKey() && settings.sourcePositions() != null
+          ? new ChangeFence(env.clock(), 2_000L * org.apache.storm.utils.ObjectReader.getInt(
+              env.topologyConfig().get(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30))
+          : null;
       return task.apply(new TaskParts(opened, lifecycle, batches, policies, deduplication(settings, opened.loader(), env),
-          evolver, DeadLetters.of(settings, opened.table().name(), env)));
+          evolver, DeadLetters.of(settings, opened.table().name(), env), fence));
     });
   }
 

@@ -53,16 +53,19 @@ final class TupleIntake {
   private final Deduplication dedup;
   private final DeadLetters deadLetters;
   private final boolean manyRecords;
+  private final ChangeFence fence;
 
   /**
    * @param dedup the task's deduplication, or null for a sink without source positions
    * @param deadLetters the task's dead-letter stream, or null to fail what cannot be written
    * @param manyRecords whether the task's batches map each tuple to many records ({@link OpenBatch#mapAll})
+   * @param fence what keeps row-level changes in source order across a failed batch, or null
    */
   TupleIntake(
       String table, OutputCollector collector, SinkMetrics metrics, Deduplication dedup, DeadLetters deadLetters,
-      boolean manyRecords) {
+      boolean manyRecords, ChangeFence fence) {
     this.manyRecords = manyRecords;
+    this.fence = fence;
     this.table = table;
     this.collector = collector;
     this.metrics = metrics;
@@ -96,6 +99,14 @@ final class TupleIntake {
       }
       if (position != null && (dedup.committed(position) || open.holds(position))) {
         skipDuplicate(open, tuple, position);
+        return false;
+      }
+      if (position != null && fence != null) {
+        fence.seen(position, dedup.largestCommitted(position));
+      }
+      if (position != null && fence != null && fence.holdsBack(position)) {
+        // A later change of a partition whose earlier changes did not land: it replays after them.
+        collector.fail(tuple);
         return false;
       }
     }
