@@ -21,7 +21,7 @@
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
 #                                MapperBenchmark KernelVsLimit EndToEnd TridentEndToEnd FlinkPeer CommitScaling
 #                                CommitLatency PartitionGrouping BatchMemory RoutingMemory TridentMemory DedupCost
-#                                Soak SnapshotLookup
+#                                Soak SnapshotLookup RowLevelCost
 # SOAK_MINUTES sets how long the Soak suite holds each sink at 80 % of its peak (default 10).
 # JMH options can be overridden with JMH_OPTS (default: 1 fork, 3 warm-up and 5 measured 1 s iterations).
 # Builds with the reactor (never `mvn install`: the local repository is shared).
@@ -69,6 +69,8 @@ run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 
 run EndToEnd $harness.EndToEnd 400000 50000 3
 # What deduplication by source position costs a record, and reading the committed positions a batch open.
 run DedupCost $harness.DedupCost 100000 5 5
+# What the row-level write modes cost a record against append, on the same tuples.
+run RowLevelCost $harness.RowLevelCost 100000 5 5
 run TridentEndToEnd $harness.TridentEndToEnd 400000 50000 3
 run FlinkPeer java -Xmx4g $opens -jar bench/flink-peer/target/flink-peer.jar 2000000 3 "$csv"
 run CommitScaling $harness.CommitScaling 20000 2 1,4,8,16

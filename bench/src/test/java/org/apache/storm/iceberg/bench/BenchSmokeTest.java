@@ -45,6 +45,7 @@ class BenchSmokeTest {
   void deduplicationCostWritesEveryRecordOnce() throws Exception {
     Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the deduplication harness");
     DedupCost.main(new String[] {"300", "2", "0", "3x2", "100"});
+    RowLevelCost.main(new String[] {"300", "2", "0", "10"});
   }
 
   @Test

@@ -43,7 +43,11 @@ public final class SourceOwnership {
       return;
     }
     String component = context.getThisComponentId();
-    require(settings, component, context.getComponentTasks(component).size(), context.getThisSources(), loader);
+    int tasks = context.getComponentTasks(component).size();
+    if (tasks <= 1) {
+      return;
+    }
+    require(settings, component, tasks, context.getThisSources(), loader);
   }
 
   /**
