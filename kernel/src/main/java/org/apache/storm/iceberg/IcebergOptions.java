@@ -87,7 +87,7 @@ public final class IcebergOptions implements Serializable {
   public static final int DEFAULT_MAX_PENDING_COMMITS = SinkSettings.Commits.DEFAULT_MAX_PENDING_COMMITS;
   public static final long DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS = OptionsDraft.DEFAULT_GROUP_COMMIT_INTERVAL_MILLIS;
   public static final int DEFAULT_GROUP_COMMIT_MAX_DATA_FILES = OptionsDraft.DEFAULT_GROUP_COMMIT_MAX_DATA_FILES;
-  /** {@link Builder#withTridentStateName}: what a Trident state's commits are named by, with the WAL namespace. */
+  /** {@link Builder#withTridentStateName}: what a Trident state's commits are named by, with the topology's name. */
   public static final String DEFAULT_TRIDENT_STATE_NAME = OptionsDraft.DEFAULT_TRIDENT_STATE_NAME;
   public static final String DEFAULT_BRANCH = OptionsDraft.DEFAULT_BRANCH;
   public static final int DEFAULT_MAX_OPEN_TABLES = SinkSettings.Routing.DEFAULT_MAX_OPEN_TABLES;
@@ -447,10 +447,10 @@ public final class IcebergOptions implements Serializable {
     }
 
     /**
-     * Names a Trident state's commits, with the WAL namespace (not the topology's name, which a
-     * redeploy may change); default {@value #DEFAULT_TRIDENT_STATE_NAME}. Keep it across redeploys:
-     * it is how a restarted state finds the transactions it committed. Two Trident states writing
-     * one table need different names.
+     * Names a Trident state's commits (with the WAL namespace and the topology's name); default
+     * {@value #DEFAULT_TRIDENT_STATE_NAME}. Keep it across redeploys: it is how a restarted state finds
+     * the transactions it committed. Two Trident states writing one table in one topology need
+     * different names.
      */
     public Builder withTridentStateName(String name) {
       draft.tridentStateName = name;

@@ -65,11 +65,16 @@ public final class IcebergTopologies {
   }
 
   /**
-   * @param topologyConfig the configuration the topology will be submitted with
+   * @param topologyConfig the configuration the topology will be submitted with, over Storm's
+   *     defaults and this client's {@code storm.yaml} and {@code storm jar -c} options
    * @throws IllegalStateException for the first sink component whose tasks would fail at prepare,
    *     naming the component, the setting and how to fix it
    */
   public static void check(Map<String, Object> topologyConfig, StormTopology topology) {
+    // What the workers will run with: Storm's defaults, this client's storm.yaml and storm jar -c, then the topology's.
+    Map<String, Object> effective = new HashMap<>(Utils.readStormConfig());
+    effective.putAll(topologyConfig);
+    topologyConfig = effective;
     String name = String.valueOf(topologyConfig.getOrDefault(Config.TOPOLOGY_NAME, "topology"));
     int spoutTasks = topology.get_spouts().values().stream().mapToInt(spout -> tasks(spout.get_common())).sum();
     ClassLoader loader = Thread.currentThread().getContextClassLoader();

@@ -83,7 +83,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class ChangeStreamLocalClusterTest {
   static final int PARTITIONS = 4;
   static final int KEYS = 80;
-  static final int EVENTS = 3_000;
+  static final int EVENTS = 2_000;
   static final int MESSAGE_TIMEOUT_SECS = 8;
   static final Schema SCHEMA = new Schema(
       List.of(

@@ -51,7 +51,6 @@ import org.apache.storm.trident.state.StateType;
 import org.apache.storm.trident.tuple.TridentTuple;
 import org.apache.storm.trident.tuple.TridentTupleView;
 import org.apache.storm.tuple.Fields;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -179,7 +178,7 @@ class TridentTransactionsTest {
     }
     assertThatThrownBy(() -> run(open(type), 4, batch(3, 6)))
         .isInstanceOf(ReportedFailedException.class)
-        .hasMessageContaining("Trident transaction 4 of state default/trident partition 0 is older than transaction 5,"
+        .hasMessageContaining("Trident transaction 4 of state default/orders/trident partition 0 is older than transaction 5,"
             + " which table test.db.events already holds");
     assertThat(registry.counter("iceberg-txid-regressions").getCount()).isEqualTo(1);
     table.refresh();
@@ -243,76 +242,27 @@ class TridentTransactionsTest {
     assertThat(TestTables.ids(table)).hasSize(10);
     assertThat(TestTables.snapshots(table)).hasSize(1);
     assertThat(TestTables.snapshots(table).get(0).summary())
-        .containsEntry("storm.iceberg.commit-id", "trident:default/trident:0:1")
+        .containsEntry("storm.iceberg.commit-id", "trident:default/orders/trident:0:1")
         .containsEntry("storm.iceberg.trident-partition", "0");
     assertThat(TransactionScope.WHOLE_STREAM).isEqualTo("whole-stream");
   }
 
   /**
-   * Trident keeps a stream's txids in ZooKeeper under the stream's name, so a topology redeployed
-   * under a new name continues them: its replay of the last transaction is skipped, its next one
-   * appended, nothing written twice.
+   * A Trident state is named with its topology's name: the sink cannot tell a renamed topology that
+   * continues a stream's transaction ids from another topology whose ids happen to match, whose files
+   * an opaque replay would replace. So a renamed topology is a new state, its transactions its own.
    */
   @ParameterizedTest
   @EnumSource(SinkTaskTest.CatalogKind.class)
-  void aTopologyRedeployedUnderANewNameContinuesItsTransactions(SinkTaskTest.CatalogKind kind) {
+  void aTopologyUnderAnotherNameIsAnotherStateAndNeverReplacesTheFirstOnesFiles(SinkTaskTest.CatalogKind kind) {
     createTable(kind);
-    run(open(StateType.TRANSACTIONAL), 1, batch(0, 10));
-    run(open(StateType.TRANSACTIONAL), 2, batch(10, 20));
-    TridentTask renamed = open(StateType.TRANSACTIONAL, Map.of(Config.TOPOLOGY_NAME, "orders-v2"));
-    run(renamed, 2, batch(10, 20));
-    run(renamed, 3, batch(20, 30));
+    run(open(StateType.OPAQUE), 1, batch(0, 10));
+    run(open(StateType.OPAQUE, Map.of(Config.TOPOLOGY_NAME, "orders-v2")), 1, batch(10, 20));
 
     table.refresh();
-    assertThat(TestTables.ids(table)).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 30).boxed().toList());
-    assertThat(TestTables.snapshots(table)).extracting(s -> s.summary().get("storm.iceberg.trident-txid"))
-        .containsExactly("1", "2", "3");
-    assertThat(registry.counter("iceberg-transactions-skipped").getCount()).isEqualTo(1);
-  }
-
-  /**
-   * A new topology whose txids started over (a new stream name, ZooKeeper's state lost) begins at
-   * txid 1: where another topology committed txid 1, that is no proof of a replay, so it is refused
-   * loudly, never skipped.
-   */
-  @ParameterizedTest
-  @EnumSource(value = StateType.class, names = {"TRANSACTIONAL", "OPAQUE"})
-  void transactionOneOfAnotherTopologyIsRefusedNeverSkipped(StateType type) {
-    createTable(SinkTaskTest.CatalogKind.HADOOP);
-    run(open(type), 1, batch(0, 3));
-
-    assertThatThrownBy(() -> run(open(type, Map.of(Config.TOPOLOGY_NAME, "orders-v2")), 1, batch(100, 103)))
-        .isInstanceOf(ReportedFailedException.class)
-        .hasMessageContaining("Trident transaction 1 of state default/trident partition 0 cannot be told from the"
-            + " transaction 1 that topology orders already committed to table test.db.events");
-    assertThat(registry.counter("iceberg-txid-regressions").getCount()).isEqualTo(1);
-    table.refresh();
-    assertThat(TestTables.ids(table)).containsExactlyInAnyOrder(0L, 1L, 2L);
-    run(open(type), 1, batch(0, 3));
-    assertThat(registry.counter("iceberg-txid-regressions").getCount()).as("its own replay still passes").isEqualTo(1);
-  }
-
-  /** Transactions an earlier build committed under the state name that held the topology's name are found after the upgrade. */
-  @Test
-  void transactionsAnEarlierBuildNamedWithTheTopologyAreFoundAfterTheUpgrade() {
-    createTable(SinkTaskTest.CatalogKind.JDBC_SQLITE);
-    run(open(StateType.TRANSACTIONAL), 1, batch(0, 10));
-    table.newFastAppend()
-        .set("storm.iceberg.trident-state", "default/orders/trident")
-        .set("storm.iceberg.trident-partition", "0")
-        .set("storm.iceberg.trident-txid", "2")
-        .set("storm.iceberg.topology", "orders")
-        .commit();
-
-    TridentTask upgraded = open(StateType.TRANSACTIONAL);
-    run(upgraded, 2, batch(10, 20));
-    assertThat(registry.counter("iceberg-transactions-skipped").getCount()).as("txid 2 is the earlier build's").isEqualTo(1);
-    assertThatThrownBy(() -> run(open(StateType.TRANSACTIONAL), 1, batch(0, 10)))
-        .isInstanceOf(ReportedFailedException.class).hasMessageContaining("is older than transaction 2");
-    run(upgraded, 3, batch(20, 30));
-    table.refresh();
-    assertThat(TestTables.snapshots(table)).last().extracting(s -> s.summary().get("storm.iceberg.trident-state"))
-        .isEqualTo("default/trident");
+    assertThat(TestTables.ids(table)).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 20).boxed().toList());
+    assertThat(TestTables.snapshots(table)).extracting(s -> s.summary().get("storm.iceberg.trident-state"))
+        .containsExactly("default/orders/trident", "default/orders-v2/trident");
   }
 
   /** id to payload, read back with every delete applied. */

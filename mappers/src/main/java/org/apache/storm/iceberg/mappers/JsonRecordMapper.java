@@ -50,6 +50,7 @@ public class JsonRecordMapper implements RecordMapper, FieldPathReader {
   /** The last tuple parsed and its document: a row-level sink reads one tuple's row, operation and sequence. */
   private transient ITuple lastTuple;
   private transient JsonNode lastDocument;
+  private transient Object lastPayload;
 
   /** @param field the tuple field holding the JSON document */
   public JsonRecordMapper(String field) {
@@ -104,10 +105,17 @@ public class JsonRecordMapper implements RecordMapper, FieldPathReader {
     return node.isValueNode() ? node.asText() : node.toString();
   }
 
+  /**
+   * The tuple's document, parsed once for the row, the operation and the sequence number: cached by
+   * the tuple and its payload object, since a caller may hand the mapper one reused view of many
+   * tuples (the partition grouping does).
+   */
   private JsonNode document(ITuple tuple) {
-    if (tuple != lastTuple) {
+    Object payload = tuple.contains(json.name()) ? tuple.getValueByField(json.name()) : null;
+    if (tuple != lastTuple || payload != lastPayload || payload == null) {
       lastDocument = json.parse(tuple);
       lastTuple = tuple;
+      lastPayload = payload;
     }
     return lastDocument;
   }

@@ -36,8 +36,11 @@ interface BatchFiles<T> {
   /** Takes a verified row of {@code partition} (the caller's to reuse). */
   void write(T row, PartitionSpec spec, PartitionKey partition);
 
-  /** The source lane (a Kafka partition) of the rows written next, for a collapse that compares sequence numbers per lane. */
-  default void lane(String source) {}
+  /**
+   * Where the row written next comes from: its source lane (a Kafka partition) and offset, for a
+   * collapse that compares sequence numbers per lane and orders a key's changes by offset.
+   */
+  default void from(String lane, long offset) {}
 
   /** Bytes written so far, as the writers estimate them; 0 while nothing is written before the seal. */
   long bytesWritten();

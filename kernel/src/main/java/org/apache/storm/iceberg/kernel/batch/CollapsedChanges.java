@@ -71,8 +71,8 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   }
 
   @Override
-  public void lane(String source) {
-    changes.lane(source);
+  public void from(String lane, long offset) {
+    changes.from(lane, offset);
   }
 
   @Override

@@ -155,7 +155,7 @@ public final class OpenBatch<T> {
    * (with its source's identity, when known).
    */
   public void write(T row, Tuple tuple, SourcePosition position, String sourceIdentity) {
-    files.lane(position.source() + "/" + position.partition());
+    files.from(position.source() + "/" + position.partition(), position.offset());
     write(row, tuple);
     holdPosition(position, sourceIdentity);
   }
@@ -183,6 +183,11 @@ public final class OpenBatch<T> {
     if (sourceIdentity != null && positions.identityOf(position.source()) == null) {
       positions.identify(position.source(), sourceIdentity);
     }
+  }
+
+  /** The source positions the batch holds (empty without source positions); the caller must not change them. */
+  public Positions positions() {
+    return positions;
   }
 
   /** Whether the batch holds a record at {@code position}. */

@@ -70,6 +70,10 @@ public record ChangeKey(int[] fieldIds, Schema schema) {
         throw new IllegalStateException("Key column " + name + " is not a column of table " + table.name() + "; columns: "
             + schema.columns().stream().map(Types.NestedField::name).toList());
       }
+      if (schema.columns().stream().noneMatch(column -> column.fieldId() == field.fieldId())) {
+        throw new IllegalStateException("Key column " + name + " of table " + table.name() + " is nested: key columns must"
+            + " be top-level columns");
+      }
       if (field.isOptional()) {
         throw new IllegalStateException("Key column " + name + " of table " + table.name() + " is optional: a key column"
             + " must be required (a null key names no row)");
@@ -80,6 +84,12 @@ public record ChangeKey(int[] fieldIds, Schema schema) {
             + ": a key column must be a primitive other than float and double");
       }
       ids.add(field.fieldId());
+    }
+    if (table.specs().size() > 1) {
+      throw new IllegalStateException("Table " + table.name() + " has had " + table.specs().size() + " partition specs:"
+          + " an equality delete reaches only rows of its own spec and partition, so rows written under an earlier spec"
+          + " could never be deleted. Write mode " + mode + " needs a table whose partition spec never changed (rewrite"
+          + " it into a new table, or compact it under one spec and create a new table from it)");
     }
     for (PartitionField partition : table.spec().fields()) {
       if (!ids.contains(partition.sourceId())) {

@@ -30,7 +30,8 @@ import org.apache.iceberg.util.StructProjection;
 /**
  * One batch's changes, collapsed to a final state per key as they arrive: the change with the
  * highest sequence number wins (at an equal one, a removing change, update-before or delete, comes
- * before a setting one, so the after-image wins; then the later arrival). Each key then costs one
+ * before a setting one, so the after-image wins; then the later source offset, or arrival without
+ * source positions). Each key then costs one
  * key-only equality delete, which removes whatever row earlier commits hold for it, and, unless its
  * final change removes it, one row; a superseded row is never written. The batch holds one row per
  * key until it seals.
@@ -46,6 +47,8 @@ public final class KeyedChanges {
   /** Per source lane (a Kafka partition; "" without source positions), the batch's sequence numbers. */
   private final java.util.Map<String, ChangeSummary.Lane> lanes = new java.util.HashMap<>();
   private String lane = "";
+  /** The source offset of the change taken next, or -1 without source positions. */
+  private long offset = -1;
   private long dropped;
 
   /**
@@ -102,7 +105,7 @@ public final class KeyedChanges {
       dropped++;
       return false;
     }
-    long arrival = arrivals++;
+    long arrival = offset >= 0 ? offset : arrivals++;
     StructLike key = keyOf.wrap(change.row());
     if (change.sequence() != null) {
       ChangeSummary.Lane known = lanes.get(lane);
@@ -166,11 +169,15 @@ public final class KeyedChanges {
   }
 
   /**
-   * The source lane of the changes taken next: their sequence numbers are compared with earlier ones
-   * of the same lane only (a Kafka partition's LSNs grow; two partitions' interleave).
+   * Where the change taken next comes from: its source lane, whose sequence numbers are compared with
+   * earlier ones of the same lane only (a Kafka partition's LSNs grow; two partitions' interleave),
+   * and its offset, which orders a key's changes when no sequence number is read (all changes of a
+   * key come from one partition) and breaks ties: a replay arriving after a later change still
+   * ranks before it.
    */
-  public void lane(String source) {
+  public void from(String source, long sourceOffset) {
     this.lane = source;
+    this.offset = sourceOffset;
   }
 
   private Record copy(StructLike key) {

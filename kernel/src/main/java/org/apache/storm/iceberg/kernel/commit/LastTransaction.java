@@ -27,9 +27,8 @@ import org.apache.iceberg.Snapshot;
  * @param txid its Trident transaction id
  * @param snapshotId the snapshot that holds it
  * @param commitId the commit id that snapshot carries
- * @param topology the name of the topology that committed it (null when the summary has none)
  */
-record LastTransaction(long txid, long snapshotId, String commitId, String topology) {
+record LastTransaction(long txid, long snapshotId, String commitId) {
 
   /**
    * The newest snapshot of {@code scope} in {@code ancestry} (newest first), or null when it has
@@ -42,8 +41,7 @@ record LastTransaction(long txid, long snapshotId, String commitId, String topol
         return new LastTransaction(
             Long.parseLong(snapshot.summary().get(TransactionScope.TXID_KEY)),
             snapshot.snapshotId(),
-            snapshot.summary().get(SummaryKeys.COMMIT_ID),
-            snapshot.summary().get(SummaryKeys.TOPOLOGY));
+            snapshot.summary().get(SummaryKeys.COMMIT_ID));
       }
     }
     return null;

@@ -32,8 +32,6 @@ public final class SummaryKeys {
   public static final String RESERVED_PREFIX = "storm.iceberg.";
   /** The commit id of every snapshot the sink commits, by which a commit is found again. */
   public static final String COMMIT_ID = RESERVED_PREFIX + "commit-id";
-  /** The name of the topology whose task made the commit. */
-  static final String TOPOLOGY = RESERVED_PREFIX + "topology";
 
   private SummaryKeys() {}
 
@@ -43,7 +41,7 @@ public final class SummaryKeys {
    */
   static Map<String, String> withTaskKeys(Map<String, String> user, String topology, String component, int taskIndex) {
     Map<String, String> summary = new LinkedHashMap<>(user);
-    summary.put(TOPOLOGY, topology);
+    summary.put(RESERVED_PREFIX + "topology", topology);
     summary.put(RESERVED_PREFIX + "component", component);
     summary.put(RESERVED_PREFIX + "task-index", String.valueOf(taskIndex));
     return summary;

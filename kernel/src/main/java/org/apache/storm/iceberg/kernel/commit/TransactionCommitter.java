@@ -53,9 +53,7 @@ import org.slf4j.LoggerFactory;
  *   <li>the same txid is skipped ({@link StateType#TRANSACTIONAL}: a replay brings the same tuples)
  *       or replaces the files that transaction's snapshot added, in one overwrite ({@link
  *       StateType#OPAQUE}: a replay may bring other tuples);
- *   <li>an older txid fails loudly ({@link TransactionRegressionException}), and so does txid 1 when
- *       another topology committed the scope's txid 1: a renamed topology replaying it and a
- *       coordinator that started over cannot be told apart there.
+ *   <li>an older txid fails loudly ({@link TransactionRegressionException}).
  * </ul>
  *
  * <p>Every commit is validated against the head its plan saw ({@link HeadUnchanged}), and an error
@@ -77,11 +75,7 @@ import org.slf4j.LoggerFactory;
 public final class TransactionCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(TransactionCommitter.class);
 
-  /** Trident's first transaction id: a coordinator that starts over starts there. */
-  private static final long FIRST_TXID = 1;
-
   private final Table table;
-  private final String topology;
   private final CommitBranch branch;
   private final TransactionScope scope;
   private final StateType type;
@@ -113,7 +107,6 @@ public final class TransactionCommitter {
       CommitSettler.Retries retries,
       LongSupplier clock) {
     this.table = table;
-    this.topology = topology;
     this.branch = branch.requireCommittable(table);
     this.scope = scope;
     this.type = type;
@@ -140,9 +133,6 @@ public final class TransactionCommitter {
       return new TransactionPlan(txid, TransactionPlan.Action.APPEND, head);
     }
     if (txid == head.txid()) {
-      if (txid == FIRST_TXID && head.topology() != null && !head.topology().equals(topology)) {
-        throw TransactionRegressionException.firstOfAnotherTopology(table.name(), scope, head.topology());
-      }
       if (type == StateType.TRANSACTIONAL) {
         return new TransactionPlan(txid, TransactionPlan.Action.SKIP, head);
       }

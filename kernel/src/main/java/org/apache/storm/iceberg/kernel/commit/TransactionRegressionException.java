@@ -33,23 +33,4 @@ public final class TransactionRegressionException extends IllegalStateException 
             + " redeployed with a new one). Nothing is written; to start over on purpose, give the state a new"
             + " name (withTridentStateName)");
   }
-
-  private TransactionRegressionException(String message) {
-    super(message);
-  }
-
-  /**
-   * Transaction 1 of a topology other than the one that committed the table's transaction 1: a
-   * coordinator that started over (a new stream name, or ZooKeeper's transactional state lost) and a
-   * renamed topology replaying its predecessor's first transaction look the same, and skipping the
-   * first would lose its batch.
-   */
-  static TransactionRegressionException firstOfAnotherTopology(String table, TransactionScope scope, String committedBy) {
-    return new TransactionRegressionException(
-        "Trident transaction 1 of state " + scope.state() + " partition " + scope.partition() + " cannot be told"
-            + " from the transaction 1 that topology " + committedBy + " already committed to table " + table + ":"
-            + " this topology's transaction ids may have started over (a new stream name in newStream, or"
-            + " ZooKeeper's transactional state lost), and skipping it as a replay would lose its batch. Nothing is"
-            + " written; to start over on purpose, give the state a new name (withTridentStateName)");
-  }
 }

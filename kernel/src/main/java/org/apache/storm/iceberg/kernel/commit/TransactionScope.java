@@ -24,22 +24,15 @@ import org.apache.iceberg.Snapshot;
 
 /**
  * One partition of one Trident state, as the sink's snapshots name it. A state's name joins the WAL
- * namespace and the state name the options set, not the topology's name: Trident keeps a stream's
- * transaction ids in ZooKeeper under the stream's name ({@code newStream(name, spout)}), so a
- * topology redeployed under a new name continues its transactions, and must find the ones it
- * committed. The partition is the state task's index, or {@link #WHOLE_STREAM} for the one committer
- * of a whole stream. Every snapshot of a transaction carries its scope and txid in its summary, and a
- * commit id built from them: the table alone says which transactions of which partition landed.
- *
- * <p>Earlier builds put the topology's name in the state's name ({@code legacyState}); a snapshot
- * of that name, for this topology, is still the scope's own, so an upgrade skips nothing and
- * repeats nothing.
+ * namespace, the topology's name and the state name the options set, so it survives a redeploy; the
+ * partition is the state task's index, or {@link #WHOLE_STREAM} for the one committer of a whole
+ * stream. Every snapshot of a transaction carries its scope and txid in its summary, and a commit id
+ * built from them: the table alone says which transactions of which partition landed.
  *
  * @param state the state's full name
- * @param legacyState the name earlier builds gave the same state in the same topology
  * @param partition the partition index, or {@link #WHOLE_STREAM}
  */
-public record TransactionScope(String state, String legacyState, String partition) {
+public record TransactionScope(String state, String partition) {
   /** The partition name of a state that commits a whole stream's transaction at once. */
   public static final String WHOLE_STREAM = "whole-stream";
 
@@ -48,7 +41,7 @@ public record TransactionScope(String state, String legacyState, String partitio
   static final String TXID_KEY = SummaryKeys.RESERVED_PREFIX + "trident-txid";
 
   public static TransactionScope of(String walNamespace, String topology, String stateName, String partition) {
-    return new TransactionScope(walNamespace + "/" + stateName, walNamespace + "/" + topology + "/" + stateName, partition);
+    return new TransactionScope(walNamespace + "/" + topology + "/" + stateName, partition);
   }
 
   /** The commit id of the first commit of {@code txid}: the same on every replay of it. */
@@ -64,11 +57,7 @@ public record TransactionScope(String state, String legacyState, String partitio
   /** Whether {@code snapshot} was committed by this scope. */
   boolean owns(Snapshot snapshot) {
     Map<String, String> summary = snapshot.summary();
-    if (summary == null || !partition.equals(summary.get(PARTITION_KEY))) {
-      return false;
-    }
-    String owner = summary.get(STATE_KEY);
-    return state.equals(owner) || legacyState.equals(owner);
+    return summary != null && state.equals(summary.get(STATE_KEY)) && partition.equals(summary.get(PARTITION_KEY));
   }
 
   /** The summary keys that tie a commit of {@code txid} to this scope. */

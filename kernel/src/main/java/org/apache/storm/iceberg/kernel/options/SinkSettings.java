@@ -235,7 +235,7 @@ public record SinkSettings(
   /**
    * How a Trident state names its transactions and treats a replayed one.
    *
-   * @param stateName names the state's commits, with the WAL namespace
+   * @param stateName names the state's commits, with the WAL namespace and the topology's name
    * @param stateType what a replayed transaction may bring: the same tuples (transactional), others
    *     (opaque), or no promise (non-transactional: at-least-once)
    */

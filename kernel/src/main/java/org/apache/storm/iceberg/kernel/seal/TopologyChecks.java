@@ -71,10 +71,14 @@ public final class TopologyChecks {
   /**
    * What the options alone can be checked for once the topology's configuration is known, before
    * any task starts: their time thresholds and their commit deadline margin against {@code
-   * topology.message.timeout.secs}. Tick tuples and pending tuples depend on the component too, and
-   * are checked with it.
+   * topology.message.timeout.secs}, when {@code conf} sets it. Tick tuples and pending tuples depend
+   * on the component too, and are checked with it.
    */
   public static void againstMessageTimeout(SinkSettings settings, Map<String, ?> conf) {
+    if (!conf.containsKey(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS)) {
+      // The cluster's storm.yaml decides, which build() cannot see: IcebergTopologies.check reads it.
+      return;
+    }
     for (TimedSealPolicies.Interval interval :
         TimedSealPolicies.of(settings, Thread.currentThread().getContextClassLoader()).intervals()) {
       requireBelowMessageTimeout(conf, interval.millis(), interval.name(), interval.setter());

@@ -43,6 +43,7 @@ final class BatchSealer implements PendingCommits {
   private final HandoffTimes handoffs;
   private final int recordsPerClockRead;
   private final boolean timedSealsWait;
+  private final java.util.function.Consumer<OpenBatch<?>> lost;
   private long lastClockMillis;
   private int recordsSinceClockRead;
 
@@ -50,10 +51,13 @@ final class BatchSealer implements PendingCommits {
    * Reads {@code clock} at most every {@code recordsPerClockRead} records (and on every {@link
    * #readClock}). Unless {@code timedSealsWait}, a policy that reads time does not seal while the
    * handler is at its bound (the seal would only wait for an earlier commit): the batch seals once
-   * that commit ended. Size policies always seal, and wait: they bound memory.
+   * that commit ended. Size policies always seal, and wait: they bound memory. A batch whose seal
+   * fails goes to {@code lost} before its tuples are failed.
    */
   BatchSealer(SealPolicy[] policies, SealedBatchHandler handler, OutputCollector collector, LongSupplier clock,
-      SinkMetrics metrics, HandoffTimes handoffs, int recordsPerClockRead, boolean timedSealsWait) {
+      SinkMetrics metrics, HandoffTimes handoffs, int recordsPerClockRead, boolean timedSealsWait,
+      java.util.function.Consumer<OpenBatch<?>> lost) {
+    this.lost = lost;
     this.policies = policies;
     this.handler = handler;
     this.collector = collector;
@@ -105,6 +109,7 @@ final class BatchSealer implements PendingCommits {
       sealed = sealing.seal();
     } catch (RuntimeException e) {
       metrics.nothingPending();
+      lost.accept(sealing);
       BatchFailures.failAndRelease(collector, sealing.abandon(), e);
       return;
     }

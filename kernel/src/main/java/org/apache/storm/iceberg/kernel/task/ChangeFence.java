@@ -141,6 +141,22 @@ final class ChangeFence {
     return null;
   }
 
+  /**
+   * A change the sink has committed (by an earlier incarnation, another topology, or a commit whose
+   * answer was lost) came again and was skipped: it counts as landed, or its partition would stay
+   * fenced for good.
+   */
+  synchronized void committed(SourcePosition position) {
+    String key = key(position.source(), position.partition());
+    Lane lane = lanes.get(key);
+    if (lane != null && lane.failed.contains(position)) {
+      lane.landed.add(position);
+      if (lane.landed.covers(lane.failed)) {
+        lanes.remove(key);
+      }
+    }
+  }
+
   /** A batch holding {@code batch} landed: a partition whose failed changes all landed again is no longer fenced. */
   synchronized void landed(Positions batch) {
     for (Positions.Span span : batch.spans()) {

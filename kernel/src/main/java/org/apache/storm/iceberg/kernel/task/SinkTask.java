@@ -96,7 +96,7 @@ public final class SinkTask implements TableTask {
     this.metrics = env.metrics();
     boolean staleClockIsSeen = !receivesTicks(env) && parts.policies().stream().anyMatch(TimedSealPolicies::readsTime);
     this.sealer = new BatchSealer(parts.policies().toArray(new SealPolicy[0]), handler, collector, env.clock(), metrics,
-        handoffs, staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ, !routed);
+        handoffs, staleClockIsSeen ? 1 : RECORDS_PER_CLOCK_READ, !routed, intake::lost);
   }
 
   private static boolean receivesTicks(TaskEnvironment env) {
@@ -134,6 +134,7 @@ public final class SinkTask implements TableTask {
       Exception error = lifecycle.reportable(e);
       LOG.warn("Cannot open a batch for {}; failing the tuple", table.name(), Redaction.of(error));
       collector.reportError(error);
+      intake.failedUnwritten(tuple);
       collector.fail(tuple);
       return null;
     }
@@ -151,7 +152,9 @@ public final class SinkTask implements TableTask {
     } catch (TupleIntake.BrokenBatchException e) {
       batch = null;
       metrics.nothingPending();
+      intake.lost(open);
       BatchFailures.failAndRelease(collector, open.abandon(), e.failure());
+      intake.failedUnwritten(tuple);
       collector.fail(tuple);
       return false;
     } catch (UnfitValuesException e) {

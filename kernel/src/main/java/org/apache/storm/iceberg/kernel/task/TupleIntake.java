@@ -174,9 +174,39 @@ final class TupleIntake {
   private void skipDuplicate(OpenBatch<?> open, Tuple tuple, SourcePosition position) {
     metrics.duplicateSkipped();
     if (dedup.committed(position)) {
+      if (fence != null) {
+        fence.committed(position);
+      }
       collector.ack(tuple);
     } else {
       open.holdDuplicate(tuple);
+    }
+  }
+
+  /**
+   * A batch was lost before it could commit (its seal or a write broke it): its tuples are failed,
+   * and with row-level changes its partitions are fenced, so later changes wait for its replays.
+   */
+  void lost(OpenBatch<?> batch) {
+    if (fence != null) {
+      fence.failed(batch.positions());
+    }
+  }
+
+  /** A tuple failed before it reached a batch (none could open): with row-level changes, later changes of its partition wait for it. */
+  void failedUnwritten(Tuple tuple) {
+    if (fence == null) {
+      return;
+    }
+    try {
+      SourcePosition position = dedup.position(table, tuple);
+      if (position != null) {
+        org.apache.storm.iceberg.kernel.position.Positions one = new org.apache.storm.iceberg.kernel.position.Positions();
+        one.add(position);
+        fence.failed(one);
+      }
+    } catch (RuntimeException unreadable) {
+      // A tuple whose position cannot be read is never written either: nothing to keep in order.
     }
   }
 
