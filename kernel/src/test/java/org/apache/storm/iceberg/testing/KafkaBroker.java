@@ -195,12 +195,7 @@ public final class KafkaBroker implements AutoCloseable {
    * topic holds exactly that many (the producer is idempotent: a retried send is not written twice).
    */
   public void produceIds(String topic, int partitions, long count) throws Exception {
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    props.put(ProducerConfig.ACKS_CONFIG, "all");
-    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
-    props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+    Properties props = producerProperties();
     try (KafkaProducer<Long, Long> producer = new KafkaProducer<>(props, new LongSerializer(), new LongSerializer())) {
       List<Future<RecordMetadata>> sent = new ArrayList<>();
       for (long id = 0; id < count; id++) {
@@ -223,12 +218,7 @@ public final class KafkaBroker implements AutoCloseable {
    * acknowledged.
    */
   public void produceKeyed(String topic, int partitions, List<Map.Entry<Long, String>> values) throws Exception {
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-    props.put(ProducerConfig.ACKS_CONFIG, "all");
-    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
-    props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+    Properties props = producerProperties();
     try (KafkaProducer<Long, String> producer =
         new KafkaProducer<>(props, new LongSerializer(), new org.apache.kafka.common.serialization.StringSerializer())) {
       List<Future<RecordMetadata>> sent = new ArrayList<>();
@@ -240,6 +230,17 @@ public final class KafkaBroker implements AutoCloseable {
         future.get();
       }
     }
+  }
+
+  /** An idempotent producer's settings: every send acknowledged by the broker, none written twice. */
+  private Properties producerProperties() {
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    props.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, "1");
+    props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+    return props;
   }
 
   /**
