@@ -160,4 +160,44 @@ class JsonRecordMapperTest {
             .map(FieldNameRecordMapperTest.tuple(Map.of("payload", "{\"id\": 3}")), SCHEMA);
     assertThat(record.getField("id")).isEqualTo(3L);
   }
+
+  /** Debezium's envelope: the row from after, or from before when after is null (a delete). */
+  @Test
+  void aRowPathReadsTheRowFromTheFirstMemberHoldingAnObject() {
+    JsonRecordMapper envelope = (JsonRecordMapper) new JsonRecordMapperFactory().create(Map.of("row-path", "after,before"));
+    Record updated = envelope.map(FieldNameRecordMapperTest.tuple(Map.of("value",
+        "{\"before\": {\"id\": 1}, \"after\": {\"id\": 2, \"name\": \"b\"}, \"op\": \"u\"}")), SCHEMA);
+    Record deleted = envelope.map(FieldNameRecordMapperTest.tuple(Map.of("value",
+        "{\"before\": {\"id\": 1}, \"after\": null, \"op\": \"d\"}")), SCHEMA);
+
+    assertThat(updated.getField("id")).isEqualTo(2L);
+    assertThat(updated.getField("name")).isEqualTo("b");
+    assertThat(deleted.getField("id")).isEqualTo(1L);
+  }
+
+  @Test
+  void changeFieldsAreReadAtDottedPathsOfTheDocument() {
+    org.apache.storm.tuple.Tuple tuple = FieldNameRecordMapperTest.tuple(Map.of("value",
+        "{\"op\": \"c\", \"source\": {\"lsn\": 123456789012, \"db\": \"bank\"}, \"ratio\": 1.5}"));
+
+    assertThat(mapper.read(tuple, "op")).isEqualTo("c");
+    assertThat(mapper.read(tuple, "source.lsn")).isEqualTo(123_456_789_012L);
+    assertThat(mapper.read(tuple, "ratio")).isEqualTo(new java.math.BigDecimal("1.5"));
+    assertThat(mapper.read(tuple, "source.missing")).isNull();
+  }
+
+  /**
+   * One tuple view whose payload changes between calls, as the partition grouping hands the mapper:
+   * each call reads its own payload, never the document parsed for the one before.
+   */
+  @Test
+  void aReusedTupleViewIsParsedAgainWhenItsPayloadChanges() {
+    java.util.List<Object> values = new java.util.ArrayList<>(java.util.List.of("{\"id\": 1}"));
+    org.apache.storm.tuple.Tuple view = new org.apache.storm.tuple.TupleImpl(
+        FieldNameRecordMapperTest.tuple(Map.of("value", "{}")).getContext(), values, "src", 1, "default");
+
+    assertThat(mapper.map(view, SCHEMA).getField("id")).isEqualTo(1L);
+    values.set(0, "{\"id\": 2}");
+    assertThat(mapper.map(view, SCHEMA).getField("id")).isEqualTo(2L);
+  }
 }
