@@ -460,7 +460,7 @@ class RowLevelChangesTest {
   @CsvSource({"2, parquet", "3, parquet", "2, avro", "3, orc"})
   void seededChangeStreamsWithReplaysAndCommitFaultsLeaveTheTableEqualToTheSource(int formatVersion, String fileFormat)
       throws Exception {
-    int runs = TestTiers.isLongTier() ? 12 : 1;
+    int runs = TestTiers.isLongTier() ? 6 : 1;
     long started = System.nanoTime();
     for (long seed = 1; seed <= runs; seed++) {
       Path runDir = dir.resolve("run-" + formatVersion + "-" + fileFormat + "-" + seed);
