@@ -163,11 +163,6 @@ public final class KeyedChanges {
     return byKey.isEmpty();
   }
 
-  /** The number of keys changed. */
-  public int keys() {
-    return byKey.size();
-  }
-
   /**
    * Where the change taken next comes from: its source lane, whose sequence numbers are compared with
    * earlier ones of the same lane only (a Kafka partition's LSNs grow; two partitions' interleave),

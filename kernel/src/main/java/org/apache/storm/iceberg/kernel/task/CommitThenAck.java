@@ -87,7 +87,6 @@ final class CommitThenAck {
     String blocked = fence == null ? null : fence.blocks(batch.positions());
     if (blocked != null) {
       fence.failed(batch.positions());
-      metrics.committed(new CommitOutcome(CommitOutcome.Status.FAILED, null, null), 0, 0, 0);
       return new CommitOutcome(CommitOutcome.Status.FAILED, null,
           new IllegalStateException("A batch of changes to " + protocol.tableName() + " is failed unattempted: " + blocked));
     }
