@@ -25,6 +25,7 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.storm.iceberg.kernel.change.ChangeSummary;
+import org.apache.storm.iceberg.spi.SourcePosition;
 
 /**
  * Where an open batch's verified rows go until it seals: straight into open data files (append),
@@ -40,7 +41,7 @@ interface BatchFiles<T> {
    * Where the row written next comes from: its source lane (a Kafka partition) and offset, for a
    * collapse that compares sequence numbers per lane and orders a key's changes by offset.
    */
-  default void from(String lane, long offset) {}
+  default void from(SourcePosition position) {}
 
   /** Bytes written so far, as the writers estimate them; 0 while nothing is written before the seal. */
   long bytesWritten();

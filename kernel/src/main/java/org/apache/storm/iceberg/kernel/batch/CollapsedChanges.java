@@ -37,6 +37,7 @@ import org.apache.iceberg.io.RollingEqualityDeleteWriter;
 import org.apache.iceberg.util.StructLikeWrapper;
 import org.apache.storm.iceberg.kernel.change.ChangeRow;
 import org.apache.storm.iceberg.kernel.change.KeyedChanges;
+import org.apache.storm.iceberg.spi.SourcePosition;
 
 /**
  * Row-level changes, collapsed by key as they arrive ({@link KeyedChanges}) and written at the seal:
@@ -71,8 +72,9 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   }
 
   @Override
-  public void from(String lane, long offset) {
-    changes.from(lane, offset);
+  public void from(SourcePosition position) {
+    // Built here, not by the caller: an append batch takes positions on its hot path and needs no lane.
+    changes.from(position.source() + "/" + position.partition(), position.offset());
   }
 
   @Override

@@ -155,7 +155,7 @@ public final class OpenBatch<T> {
    * (with its source's identity, when known).
    */
   public void write(T row, Tuple tuple, SourcePosition position, String sourceIdentity) {
-    files.from(position.source() + "/" + position.partition(), position.offset());
+    files.from(position);
     write(row, tuple);
     holdPosition(position, sourceIdentity);
   }
