@@ -96,11 +96,7 @@ class ConcurrentCommitsLocalClusterTest {
       TopologyBuilder builder = new TopologyBuilder();
       builder.setSpout("events", new ReplayingSpout(ledgerKey, EVENTS), 1);
       builder.setBolt("iceberg", new IcebergBolt(options), 16).shuffleGrouping("events");
-      // Sixteen tasks contending on two cores can keep a commit retrying for close to a minute: a
-      // timeout of 150 s keeps every batch within its commit deadline (on 2026-12-04 this machine
-      // expired batches under the default 60 s, with and without that day's changes).
       org.apache.storm.Config conf = LocalClusterRuns.config();
-      conf.setMessageTimeoutSecs(150);
       LocalClusterRuns.runUntilAllAcked(cluster, name, conf, builder.createTopology(), ledgerKey, EVENTS);
 
       ReplayingSpout.Ledger ledger = ReplayingSpout.ledger(ledgerKey);
