@@ -36,6 +36,7 @@ import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.kernel.commit.SummaryKeys;
+import org.apache.storm.iceberg.kernel.preflight.Preflight;
 import org.apache.storm.iceberg.kernel.options.OptionKeys;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
 import org.apache.storm.iceberg.kernel.options.OptionsChecks;
@@ -173,6 +174,26 @@ public final class IcebergOptions implements Serializable {
   /** The keys {@link #fromMap} reads. */
   static Set<String> mapKeys() {
     return MAP_KEYS.keys();
+  }
+
+  /**
+   * Checks this sink end to end from here, before submitting: secret references, the catalog, the
+   * table (or what auto-create would create: shown, not created), its format version and the write
+   * mode's key, the branch, the mapper's columns, Hadoop for Parquet and ORC, and a probe data file
+   * and a probe WAL entry, both deleted again. Each check is one line, PASS, WARN or FAIL with the
+   * fix; secrets are named, never shown. The checks that need the topology are {@link
+   * IcebergTopologies#preflight}'s, which runs this one too.
+   */
+  public PreflightReport preflight() {
+    return preflight(null);
+  }
+
+  /** As {@link #preflight()}, checking the mapper against tuples of these fields (null when unknown). */
+  public PreflightReport preflight(List<String> tupleFields) {
+    PreflightReport sink = Preflight.run(settings, tupleFields, Thread.currentThread().getContextClassLoader());
+    return sink.and(new PreflightReport(List.of(new PreflightReport.Line(PreflightReport.Status.WARN, "topology",
+        "not checked: IcebergTopologies.preflight(conf, topology) checks the message timeout, tick tuples, pending"
+            + " tuples and groupings too"))));
   }
 
   /** What the sink's stages read; the bolts hand it to them. */

@@ -71,14 +71,104 @@ public final class IcebergTopologies {
    *     naming the component, the setting and how to fix it
    */
   public static void check(Map<String, Object> topologyConfig, StormTopology topology) {
+    for (SinkComponent sink : sinkComponents(topologyConfig, topology)) {
+      try {
+        sink.runChecks();
+      } catch (IllegalStateException fails) {
+        throw new IllegalStateException("Component '" + sink.id() + "' would fail when its tasks start: "
+            + fails.getMessage(), fails);
+      }
+    }
+  }
+
+  /** {@link #preflight(Map, StormTopology)} on {@code builder}'s topology. */
+  public static PreflightReport preflight(Map<String, Object> topologyConfig, TopologyBuilder builder) {
+    return preflight(topologyConfig, builder.createTopology());
+  }
+
+  /**
+   * Checks every sink component of the topology end to end, from this client, and says what it
+   * found, line by line: {@link IcebergOptions#preflight()} for each (with the fields its upstream
+   * components declare, for the mapper's columns), then the checks {@link #check(Map, StormTopology)}
+   * runs. Nothing it writes stays: see README.md, "Before you submit".
+   *
+   * @param topologyConfig the configuration the topology will be submitted with
+   */
+  public static PreflightReport preflight(Map<String, Object> topologyConfig, StormTopology topology) {
+    PreflightReport report = new PreflightReport(java.util.List.of());
+    for (SinkComponent sink : sinkComponents(topologyConfig, topology)) {
+      report = report.and(sink.preflight(topology));
+    }
+    if (report.lines().isEmpty()) {
+      report = new PreflightReport(java.util.List.of(new PreflightReport.Line(PreflightReport.Status.WARN, "topology",
+          "no IcebergBolt, IcebergWriterBolt or IcebergCommitterBolt component: nothing to check")));
+    }
+    return report;
+  }
+
+  /** A component of the topology that runs a sink bolt, with what its tasks will see. */
+  private record SinkComponent(
+      String id, ComponentChecks.Role role, IcebergOptions options, TaskIdentity task, Map<String, Object> conf,
+      ComponentCommon common, ClassLoader loader) {
+
+    void runChecks() {
+      ComponentChecks.run(role, options.settings(), task, conf, common.get_inputs(), loader);
+    }
+
+    PreflightReport preflight(StormTopology topology) {
+      PreflightReport.Line component = new PreflightReport.Line(PreflightReport.Status.PASS, "component",
+          "'" + id + "' runs " + role.boltName() + " in " + task.componentTasks() + " task(s)");
+      PreflightReport sink = role.writes() ? options.preflight(upstreamFields(topology, common)) : options.preflight();
+      PreflightReport.Line topologyChecks;
+      try {
+        runChecks();
+        topologyChecks = new PreflightReport.Line(PreflightReport.Status.PASS, "topology", "message timeout, commit"
+            + " intervals, deadline margin, tick tuples, pending tuples and groupings fit this component");
+      } catch (IllegalStateException fails) {
+        topologyChecks = new PreflightReport.Line(PreflightReport.Status.FAIL, "topology", fails.getMessage());
+      }
+      java.util.List<PreflightReport.Line> lines = new java.util.ArrayList<>();
+      lines.add(component);
+      // The sink's own preflight cannot see the topology; its warning about that is answered here.
+      sink.lines().stream().filter(line -> !line.check().equals("topology")).forEach(lines::add);
+      lines.add(topologyChecks);
+      return new PreflightReport(lines);
+    }
+  }
+
+  /**
+   * The fields of the tuples that reach the component, when every stream into it declares the same;
+   * null when they differ or none is declared (a placeholder component, say).
+   */
+  private static java.util.List<String> upstreamFields(StormTopology topology, ComponentCommon common) {
+    java.util.Set<java.util.List<String>> layouts = new java.util.HashSet<>();
+    for (org.apache.storm.generated.GlobalStreamId input : common.get_inputs().keySet()) {
+      ComponentCommon upstream = commonOf(topology, input.get_componentId());
+      org.apache.storm.generated.StreamInfo stream = upstream == null ? null : upstream.get_streams().get(input.get_streamId());
+      if (stream == null || stream.get_output_fields().isEmpty()) {
+        return null;
+      }
+      layouts.add(stream.get_output_fields());
+    }
+    return layouts.size() == 1 ? layouts.iterator().next() : null;
+  }
+
+  private static ComponentCommon commonOf(StormTopology topology, String id) {
+    if (topology.get_spouts().containsKey(id)) {
+      return topology.get_spouts().get(id).get_common();
+    }
+    return topology.get_bolts().containsKey(id) ? topology.get_bolts().get(id).get_common() : null;
+  }
+
+  private static java.util.List<SinkComponent> sinkComponents(Map<String, Object> topologyConfig, StormTopology topology) {
     // What the workers will run with: Storm's defaults, this client's storm.yaml and storm jar -c, then the topology's.
     Map<String, Object> effective = new HashMap<>(Utils.readStormConfig());
     effective.putAll(topologyConfig);
-    topologyConfig = effective;
-    String name = String.valueOf(topologyConfig.getOrDefault(Config.TOPOLOGY_NAME, "topology"));
+    String name = String.valueOf(effective.getOrDefault(Config.TOPOLOGY_NAME, "topology"));
     int spoutTasks = topology.get_spouts().values().stream().mapToInt(spout -> tasks(spout.get_common())).sum();
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    for (Map.Entry<String, Bolt> component : topology.get_bolts().entrySet()) {
+    java.util.List<SinkComponent> sinks = new java.util.ArrayList<>();
+    for (Map.Entry<String, Bolt> component : new java.util.TreeMap<>(topology.get_bolts()).entrySet()) {
       Object bolt = instance(component.getValue().get_bolt_object());
       ComponentChecks.Role role = roleOf(bolt);
       if (role == null) {
@@ -86,13 +176,9 @@ public final class IcebergTopologies {
       }
       ComponentCommon common = component.getValue().get_common();
       TaskIdentity task = new TaskIdentity(name, component.getKey(), 0, 0, tasks(common), spoutTasks);
-      try {
-        ComponentChecks.run(role, optionsOf(bolt).settings(), task, configuration(topologyConfig, common), common.get_inputs(), loader);
-      } catch (IllegalStateException fails) {
-        throw new IllegalStateException("Component '" + component.getKey() + "' would fail when its tasks start: "
-            + fails.getMessage(), fails);
-      }
+      sinks.add(new SinkComponent(component.getKey(), role, optionsOf(bolt), task, configuration(effective, common), common, loader));
     }
+    return sinks;
   }
 
   private static ComponentChecks.Role roleOf(Object bolt) {

@@ -65,7 +65,7 @@ public final class FileFormats {
   }
 
   /** The writer of the next batch, against the table's current (refreshed) metadata. */
-  FileFormatWriter writer(Table table) {
+  public FileFormatWriter writer(Table table) {
     if (chosen != null) {
       if (chosenWriter == null) {
         chosenWriter = chosen.resolve(loader, writeProperties);

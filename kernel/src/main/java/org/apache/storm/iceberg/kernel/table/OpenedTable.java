@@ -151,11 +151,9 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
 
   private static Table create(Catalog catalog, TableIdentifier identifier, AutoCreate autoCreate) {
     createNamespaceIfMissing(catalog, identifier.namespace());
-    Map<String, String> properties = new HashMap<>(autoCreate.properties());
-    properties.putIfAbsent(TableProperties.FORMAT_VERSION, String.valueOf(REQUIRED_FORMAT_VERSION));
     try {
       Table table =
-          catalog.createTable(identifier, autoCreate.schema(), autoCreate.spec(), properties);
+          catalog.createTable(identifier, autoCreate.schema(), autoCreate.spec(), creationProperties(autoCreate));
       LOG.info("Created table {} with spec {}", identifier, table.spec());
       return table;
     } catch (RuntimeException e) {
@@ -166,6 +164,13 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
       }
       throw e;
     }
+  }
+
+  /** The table properties auto-create creates a table with: its own, and format version 2 unless they set one. */
+  public static Map<String, String> creationProperties(AutoCreate autoCreate) {
+    Map<String, String> properties = new HashMap<>(autoCreate.properties());
+    properties.putIfAbsent(TableProperties.FORMAT_VERSION, String.valueOf(REQUIRED_FORMAT_VERSION));
+    return properties;
   }
 
   private static void createNamespaceIfMissing(Catalog catalog, Namespace namespace) {

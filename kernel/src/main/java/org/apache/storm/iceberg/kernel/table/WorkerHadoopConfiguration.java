@@ -50,7 +50,8 @@ public final class WorkerHadoopConfiguration {
     return HadoopPresent.build(entries);
   }
 
-  private static boolean hadoopPresent() {
+  /** Whether Hadoop's client classes are on this JVM's classpath. */
+  public static boolean hadoopPresent() {
     try {
       Class.forName("org.apache.hadoop.conf.Configuration", false, WorkerHadoopConfiguration.class.getClassLoader());
       return true;

@@ -38,18 +38,30 @@ public final class ComponentChecks {
   /** What a sink component does with its batches, which decides what it checks. */
   public enum Role {
     /** {@code IcebergBolt}: writes and commits. */
-    SINK(true, true),
+    SINK("IcebergBolt", true, true),
     /** {@code IcebergWriterBolt}: writes, hands its files on. */
-    WRITER(true, false),
+    WRITER("IcebergWriterBolt", true, false),
     /** {@code IcebergCommitterBolt}: commits what writers hand on. */
-    COMMITTER(false, true);
+    COMMITTER("IcebergCommitterBolt", false, true);
 
+    private final String boltName;
     private final boolean writes;
     private final boolean commits;
 
-    Role(boolean writes, boolean commits) {
+    Role(String boltName, boolean writes, boolean commits) {
+      this.boltName = boltName;
       this.writes = writes;
       this.commits = commits;
+    }
+
+    /** The simple name of the bolt class that plays this role. */
+    public String boltName() {
+      return boltName;
+    }
+
+    /** Whether tasks of this role map tuples into records. */
+    public boolean writes() {
+      return writes;
     }
   }
 
