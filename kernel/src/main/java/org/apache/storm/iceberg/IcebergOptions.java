@@ -192,8 +192,8 @@ public final class IcebergOptions implements Serializable {
   public PreflightReport preflight(List<String> tupleFields) {
     PreflightReport sink = Preflight.run(settings, tupleFields, Thread.currentThread().getContextClassLoader());
     return sink.and(new PreflightReport(List.of(new PreflightReport.Line(PreflightReport.Status.WARN, "topology",
-        "not checked: IcebergTopologies.preflight(conf, topology) checks the message timeout, tick tuples, pending"
-            + " tuples and groupings too"))));
+        "not checked: the topology is not known here; IcebergTopologies.preflight(conf, topology), or the tools jar's"
+            + " check --flux, checks the message timeout, tick tuples, pending tuples and groupings too"))));
   }
 
   /** What the sink's stages read; the bolts hand it to them. */

@@ -28,6 +28,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import org.junit.jupiter.api.Test;
@@ -54,10 +55,17 @@ class IcebergInspectJarIT {
   record Run(int exitCode, String stdout, String stderr) {}
 
   static Run javaJar(String... args) throws Exception {
-    List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-        "-jar", jar().toString()));
+    return java(Map.of(), List.of("-jar", jar().toString()), args);
+  }
+
+  /** Runs {@code java} with {@code jvmArgs} (a jar or a class path and main class) and {@code args}, in {@code environment} over this one's. */
+  static Run java(Map<String, String> environment, List<String> jvmArgs, String... args) throws Exception {
+    List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java").toString()));
+    command.addAll(jvmArgs);
     command.addAll(List.of(args));
-    Process process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+    ProcessBuilder builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    builder.environment().putAll(environment);
+    Process process = builder.start();
     var stdout = process.getInputStream().readAllBytes();
     var stderr = process.getErrorStream().readAllBytes();
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("java -jar exits within 60 s").isTrue();
@@ -90,7 +98,7 @@ class IcebergInspectJarIT {
   @Test
   void theJarCarriesItsMainClassTheServiceFilesAndTheBundledNotices() throws IOException {
     try (JarFile jar = new JarFile(jar().toFile())) {
-      assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo(IcebergInspect.class.getName());
+      assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo(IcebergTools.class.getName());
       assertThat(new String(jar.getInputStream(jar.getEntry("META-INF/services/org.apache.storm.iceberg.spi.WalStoreFactory"))
           .readAllBytes(), StandardCharsets.UTF_8)).contains("TableFileIoWalStoreFactory", "HadoopFsWalStoreFactory");
       assertThat(text(jar, "META-INF/NOTICE")).contains("Apache Storm Iceberg (storm-iceberg)", "Apache Hadoop", "Apache Commons");
@@ -101,7 +109,9 @@ class IcebergInspectJarIT {
       assertThat(jar.getEntry("org/apache/iceberg/rest/RESTCatalog.class")).as("the REST catalog").isNotNull();
       assertThat(jar.getEntry("org/sqlite/JDBC.class")).as("SQLite's JDBC driver").isNotNull();
       assertThat(jar.getEntry("org/postgresql/Driver.class")).as("PostgreSQL's JDBC driver").isNotNull();
-      assertThat(jar.getEntry("org/apache/storm/topology/TopologyBuilder.class")).as("Storm is not needed").isNull();
+      assertThat(jar.getEntry("org/apache/storm/topology/TopologyBuilder.class")).as("Storm's client, for check").isNotNull();
+      assertThat(jar.getEntry("org/apache/storm/flux/parser/FluxParser.class")).as("Flux's parser, for check --flux").isNotNull();
+      assertThat(jar.getEntry("log4j2.xml")).as("no log4j configuration: warnings go to stderr through slf4j-simple").isNull();
     }
   }
 }

@@ -34,6 +34,7 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.types.Types;
 import org.apache.storm.iceberg.PreflightReport;
@@ -162,7 +163,7 @@ public final class Preflight {
     }
     try {
       return loaded + " and lists " + namespaces.listNamespaces(Namespace.empty()).size() + " top-level namespaces";
-    } catch (org.apache.iceberg.exceptions.NoSuchNamespaceException empty) {
+    } catch (NoSuchNamespaceException empty) {
       // A Hadoop catalog whose warehouse directory does not exist yet: the first table creates it.
       return loaded + "; it holds no namespace yet";
     }
@@ -180,13 +181,14 @@ public final class Preflight {
             + "' and auto-create is off: create the table, or set withAutoCreate(schema, spec) (Flux auto-create)");
       }
     }
-    if (catalog instanceof SupportsNamespaces namespaces && !identifier.namespace().isEmpty()
-        && !namespaces.namespaceExists(identifier.namespace())) {
+    SinkSettings.AutoCreate create = target.autoCreate();
+    try {
+      Transaction staged = catalog.newCreateTableTransaction(identifier, create.schema(), create.spec(), OpenedTable.creationProperties(create));
+      return new TargetTable(staged.table(), false, false);
+    } catch (NoSuchNamespaceException missingNamespace) {
+      // Catalogs that keep namespaces apart from tables stage a table only in an existing namespace.
       return new TargetTable(null, false, true);
     }
-    SinkSettings.AutoCreate create = target.autoCreate();
-    Transaction staged = catalog.newCreateTableTransaction(identifier, create.schema(), create.spec(), OpenedTable.creationProperties(create));
-    return new TargetTable(staged.table(), false, false);
   }
 
   /**

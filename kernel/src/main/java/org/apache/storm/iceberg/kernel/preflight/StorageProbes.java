@@ -125,6 +125,10 @@ final class StorageProbes {
     /** @param location the location of a table not created yet, or null for an existing table's (left as it is) */
     LocalLocation(String location) {
       Path local = location == null ? null : localPath(location);
+      // The outermost directory the probes would create: a warehouse or namespace directory may be missing too.
+      while (local != null && local.getParent() != null && !Files.exists(local.getParent())) {
+        local = local.getParent();
+      }
       this.path = local;
       this.existed = local == null || Files.exists(local);
     }
