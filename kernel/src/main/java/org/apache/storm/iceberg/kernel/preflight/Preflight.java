@@ -37,9 +37,6 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchNamespaceException;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.iceberg.types.Types;
-import org.apache.storm.iceberg.PreflightReport;
-import org.apache.storm.iceberg.PreflightReport.Line;
-import org.apache.storm.iceberg.PreflightReport.Status;
 import org.apache.storm.iceberg.kernel.batch.FileFormats;
 import org.apache.storm.iceberg.kernel.change.ChangeKey;
 import org.apache.storm.iceberg.kernel.commit.CommitBranch;
@@ -77,14 +74,24 @@ public final class Preflight {
     this.loader = loader;
   }
 
+  /** How one check came out (the public report's statuses, which this internal stage does not import). */
+  public enum Status {
+    PASS,
+    WARN,
+    FAIL
+  }
+
+  /** One check's result: its status, its one-word name, what was found (and for a FAIL, the fix). */
+  public record Line(Status status, String check, String message) {}
+
   /**
    * @param tupleFields the fields the sink's tuples carry, or null when unknown
-   * @return one line per check
+   * @return one line per check, in the order they ran
    */
-  public static PreflightReport run(SinkSettings settings, List<String> tupleFields, ClassLoader loader) {
+  public static List<Line> run(SinkSettings settings, List<String> tupleFields, ClassLoader loader) {
     Preflight preflight = new Preflight(settings, loader);
     preflight.checkAll(tupleFields);
-    return new PreflightReport(preflight.lines);
+    return List.copyOf(preflight.lines);
   }
 
   private void checkAll(List<String> tupleFields) {
