@@ -54,6 +54,8 @@ abstract class ConversionVisitor extends PathVisitor<Conversion> {
 
   abstract Conversion timestamp(Types.TimestampType type, String path);
 
+  abstract Conversion timestampNano(Types.TimestampNanoType type, String path);
+
   abstract Conversion fixed(Types.FixedType type, String path);
 
   @Override
@@ -82,7 +84,7 @@ abstract class ConversionVisitor extends PathVisitor<Conversion> {
 
   @Override
   public Conversion variant(Types.VariantType type) {
-    return ScalarConversions.refusing(type, path());
+    return VariantValues.conversion(type, path());
   }
 
   @Override
@@ -95,8 +97,14 @@ abstract class ConversionVisitor extends PathVisitor<Conversion> {
         return time(type, path);
       case TIMESTAMP:
         return timestamp((Types.TimestampType) type, path);
+      case TIMESTAMP_NANO:
+        return timestampNano((Types.TimestampNanoType) type, path);
       case FIXED:
         return fixed((Types.FixedType) type, path);
+      case UNKNOWN:
+        return value -> {
+          throw IcebergValues.mismatch(path, type, value, "a column of type unknown holds nulls only");
+        };
       default:
         Conversion shared = ScalarConversions.of(type, path);
         return shared != null ? shared : ScalarConversions.refusing(type, path);

@@ -91,7 +91,7 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   public Record map(ITuple tuple, Schema schema) {
     Resolution resolution = resolve(schema, tuple.getFields());
     Record record = resolution.columns.emptyRecord.copy();
-    fillOrReport(record, resolution, resolution.columns.toGeneric, tuple);
+    fillOrReport(record, resolution, resolution.columns.toGeneric, resolution.columns.genericDefaults, tuple);
     return record;
   }
 
@@ -99,7 +99,7 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   public InternalRow mapInternal(ITuple tuple, Schema schema) {
     Resolution resolution = resolve(schema, tuple.getFields());
     InternalRow row = new InternalRow(resolution.fieldIndexOfColumn.length);
-    fillOrReport(row, resolution, resolution.columns.toInternal, tuple);
+    fillOrReport(row, resolution, resolution.columns.toInternal, resolution.columns.internalDefaults, tuple);
     return row;
   }
 
@@ -114,14 +114,14 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   }
 
   /** {@link #fill}, and when asked to, reports the values the schema has no room for. */
-  private void fillOrReport(StructLike target, Resolution resolution, Conversion[] conversions, ITuple tuple) {
+  private void fillOrReport(StructLike target, Resolution resolution, Conversion[] conversions, Object[] defaults, ITuple tuple) {
     if (!reportUnfit) {
-      fill(target, resolution, conversions, tuple);
+      fill(target, resolution, conversions, defaults, tuple);
       return;
     }
     Map<String, Object> unfit = newValues(resolution, tuple);
     try {
-      fill(target, resolution, conversions, tuple);
+      fill(target, resolution, conversions, defaults, tuple);
     } catch (RecordMappingException e) {
       int pos = resolution.columnOf(e.columnPath());
       Object value = pos < 0 || resolution.fieldIndexOfColumn[pos] < 0 ? null : tuple.getValue(resolution.fieldIndexOfColumn[pos]);
@@ -160,8 +160,8 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
     return unfit;
   }
 
-  /** Sets every field of a new record or row from the tuple. */
-  private static void fill(StructLike target, Resolution resolution, Conversion[] conversions, ITuple tuple) {
+  /** Sets every field of a new record or row from the tuple, or from its column's write default when the tuple lacks the field. */
+  private static void fill(StructLike target, Resolution resolution, Conversion[] conversions, Object[] defaults, ITuple tuple) {
     if (resolution.strictRefusal != null) {
       throw new RecordMappingException(
           resolution.strictRefusal,
@@ -174,6 +174,8 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
       Object value = fieldIndex < 0 ? null : tuple.getValue(fieldIndex);
       if (value != null) {
         target.set(pos, value.getClass() == keptAsIs[pos] ? value : conversions[pos].apply(value));
+      } else if (fieldIndex < 0 && defaults[pos] != null) {
+        target.set(pos, defaults[pos]);
       } else if (columns[pos].isRequired()) {
         Types.NestedField column = columns[pos];
         throw new RecordMappingException(

@@ -112,6 +112,36 @@ final class GenericConversions extends ConversionVisitor {
   }
 
   @Override
+  Conversion timestampNano(Types.TimestampNanoType type, String path) {
+    if (!type.shouldAdjustToUTC()) {
+      return value -> {
+        if (value instanceof LocalDateTime local) {
+          TemporalValues.epochNanos(type, local.toInstant(ZoneOffset.UTC), value, path);
+          return local;
+        }
+        if (value instanceof Long nanos) {
+          return LocalDateTime.ofInstant(TemporalValues.ofEpochNanos(nanos), ZoneOffset.UTC);
+        }
+        throw mismatch(path, type, value, null);
+      };
+    }
+    return value -> {
+      if (value instanceof Long nanos) {
+        return TemporalValues.ofEpochNanos(nanos).atOffset(ZoneOffset.UTC);
+      }
+      Instant instant = TemporalValues.toInstant(value);
+      if (instant == null) {
+        throw mismatch(path, type, value, null);
+      }
+      TemporalValues.epochNanos(type, instant, value, path);
+      if (value instanceof OffsetDateTime) {
+        return value;
+      }
+      return value instanceof ZonedDateTime zoned ? zoned.toOffsetDateTime() : instant.atOffset(ZoneOffset.UTC);
+    };
+  }
+
+  @Override
   Conversion fixed(Types.FixedType type, String path) {
     return value -> {
       if (value instanceof byte[] bytes) {

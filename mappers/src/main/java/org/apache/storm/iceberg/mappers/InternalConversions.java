@@ -103,6 +103,31 @@ final class InternalConversions extends ConversionVisitor {
   }
 
   @Override
+  Conversion timestampNano(Types.TimestampNanoType type, String path) {
+    if (!type.shouldAdjustToUTC()) {
+      return value -> {
+        if (value instanceof LocalDateTime local) {
+          return TemporalValues.epochNanos(type, local.toInstant(ZoneOffset.UTC), value, path);
+        }
+        if (value instanceof Long) {
+          return value;
+        }
+        throw mismatch(path, type, value, null);
+      };
+    }
+    return value -> {
+      if (value instanceof Long) {
+        return value;
+      }
+      Instant instant = TemporalValues.toInstant(value);
+      if (instant == null) {
+        throw mismatch(path, type, value, null);
+      }
+      return TemporalValues.epochNanos(type, instant, value, path);
+    };
+  }
+
+  @Override
   Conversion fixed(Types.FixedType type, String path) {
     return value -> {
       if (value instanceof byte[] bytes) {

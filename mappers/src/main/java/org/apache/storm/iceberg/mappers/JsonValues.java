@@ -81,6 +81,9 @@ final class JsonValues extends PathVisitor<JsonValues.Reader> {
       former[pos] = names == null ? null : names.toArray(new String[0]);
     }
     Reader[] readers = fieldReaders.toArray(new Reader[0]);
+    // A member the document lacks gets its column's write default (a JSON null stays null).
+    Object[] defaults = fields.stream().map(field -> field.writeDefault() == null ? null
+        : org.apache.iceberg.data.GenericDataUtil.internalToGeneric(field.type(), field.writeDefault())).toArray();
     Record empty = GenericRecord.create(type);
     return node -> {
       requireType(node.isObject(), type, node, path);
@@ -93,6 +96,8 @@ final class JsonValues extends PathVisitor<JsonValues.Reader> {
         }
         if (member != null && !member.isNull()) {
           record.set(pos, readers[pos].read(member));
+        } else if (member == null && defaults[pos] != null) {
+          record.set(pos, defaults[pos]);
         } else if (field.isRequired()) {
           throw new RecordMappingException(paths[pos], "required column '" + paths[pos] + "' (" + field.type() + ") has no value");
         }
@@ -159,10 +164,8 @@ final class JsonValues extends PathVisitor<JsonValues.Reader> {
 
   @Override
   public Reader variant(Types.VariantType type) {
-    String path = path();
-    return node -> {
-      throw mismatch(type, node, path, null);
-    };
+    Conversion conversion = VariantValues.conversion(type, path());
+    return conversion::apply;
   }
 
   @Override
@@ -221,6 +224,16 @@ final class JsonValues extends PathVisitor<JsonValues.Reader> {
               : parseText(type, node, path, OffsetDateTime::parse, "date-time with an offset");
         }
         return node -> parseText(type, node, path, LocalDateTime::parse, "local date-time");
+      case TIMESTAMP_NANO:
+        // Epoch nanoseconds, or ISO-8601 text (to the nanosecond).
+        if (((Types.TimestampNanoType) type).shouldAdjustToUTC()) {
+          return node -> node.isIntegralNumber() && node.canConvertToLong()
+              ? node.longValue()
+              : parseText(type, node, path, OffsetDateTime::parse, "date-time with an offset");
+        }
+        return node -> node.isIntegralNumber() && node.canConvertToLong()
+            ? node.longValue()
+            : parseText(type, node, path, LocalDateTime::parse, "local date-time");
       case BINARY:
       case FIXED:
         return node -> {

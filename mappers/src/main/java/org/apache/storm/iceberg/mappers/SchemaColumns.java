@@ -43,6 +43,12 @@ final class SchemaColumns {
    * class per column type.
    */
   final Class<?>[] keptAsIs;
+  /**
+   * Per column, its write default in each representation, or null: the value a tuple without the
+   * column's field gets (a tuple whose field holds null keeps the null).
+   */
+  final Object[] genericDefaults;
+  final Object[] internalDefaults;
   /** Copied for each tuple: cheaper than {@code GenericRecord.create}, which looks its field names up. */
   final Record emptyRecord;
 
@@ -52,11 +58,17 @@ final class SchemaColumns {
     this.toGeneric = new Conversion[columns.length];
     this.toInternal = new Conversion[columns.length];
     this.keptAsIs = new Class<?>[columns.length];
+    this.genericDefaults = new Object[columns.length];
+    this.internalDefaults = new Object[columns.length];
     Map<Integer, List<String>> formerNames = FormerNamesSchema.formerNamesById(schema);
     for (int pos = 0; pos < columns.length; pos++) {
       toGeneric[pos] = IcebergValues.conversion(columns[pos].type(), columns[pos].name(), formerNames);
       toInternal[pos] = IcebergValues.internalConversion(columns[pos].type(), columns[pos].name(), formerNames);
       keptAsIs[pos] = ScalarConversions.keptAsIs(columns[pos].type());
+      // Iceberg keeps a write default in its internal representation.
+      internalDefaults[pos] = columns[pos].writeDefault();
+      genericDefaults[pos] = internalDefaults[pos] == null ? null
+          : org.apache.iceberg.data.GenericDataUtil.internalToGeneric(columns[pos].type(), internalDefaults[pos]);
     }
     this.emptyRecord = GenericRecord.create(schema);
   }

@@ -96,4 +96,18 @@ final class TemporalValues {
   }
 
   private static final long MAX_EPOCH_MILLIS = Long.MAX_VALUE / 1000L;
+
+  /** The instant's nanoseconds from the epoch, when a long holds them (1677 to 2262), as Iceberg stores them. */
+  static long epochNanos(Type type, Instant instant, Object value, String path) {
+    try {
+      return Math.addExact(Math.multiplyExact(instant.getEpochSecond(), 1_000_000_000L), instant.getNano());
+    } catch (ArithmeticException beyond) {
+      throw mismatch(path, type, value, instant + " is beyond the nanoseconds a long holds (1677 to 2262)");
+    }
+  }
+
+  /** The instant {@code epochNanos} nanoseconds from the epoch. */
+  static Instant ofEpochNanos(long epochNanos) {
+    return Instant.ofEpochSecond(Math.floorDiv(epochNanos, 1_000_000_000L), Math.floorMod(epochNanos, 1_000_000_000L));
+  }
 }

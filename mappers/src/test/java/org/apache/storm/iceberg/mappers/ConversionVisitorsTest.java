@@ -94,13 +94,16 @@ class ConversionVisitorsTest {
             UUID.randomUUID(), new byte[] {1, 2}, ByteBuffer.wrap(new byte[] {1}), LocalDate.of(2026, 11, 1),
             LocalDate.MAX, LocalTime.NOON, LocalDateTime.of(2026, 11, 1, 10, 15), LocalDateTime.MAX, instant,
             instant.atOffset(ZoneOffset.ofHours(2)), instant.atZone(ZoneId.of("Asia/Kolkata")), Instant.MAX,
-            java.sql.Timestamp.from(instant), java.sql.Date.valueOf("2026-11-01"), Long.MAX_VALUE, List.of(1), Map.of("a", 1));
+            java.sql.Timestamp.from(instant), java.sql.Date.valueOf("2026-11-01"), Long.MAX_VALUE, List.of(1), Map.of("a", 1),
+            "{\"a\": [1, 2.5]}", com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("a", 1),
+            Map.of(1, "a"));
     for (Type type :
         List.of(
             Types.BooleanType.get(), Types.IntegerType.get(), Types.LongType.get(), Types.FloatType.get(),
             Types.DoubleType.get(), Types.DecimalType.of(9, 2), Types.StringType.get(), Types.UUIDType.get(),
             Types.DateType.get(), Types.TimeType.get(), Types.TimestampType.withoutZone(), Types.TimestampType.withZone(),
             Types.BinaryType.get(), Types.FixedType.ofLength(2), Types.TimestampNanoType.withZone(),
+            Types.TimestampNanoType.withoutZone(), Types.VariantType.get(), Types.UnknownType.get(),
             Types.StructType.of(optional(9, "a", Types.IntegerType.get())), Types.ListType.ofOptional(9, Types.LongType.get()))) {
       candidates.put(type, everything);
     }

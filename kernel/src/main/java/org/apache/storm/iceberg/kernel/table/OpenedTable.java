@@ -140,12 +140,28 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
    * their key.
    */
   public static void requireWritableVersion(Table table) {
+    requireWritableColumns(table);
     int version = TableUtil.formatVersion(table);
     if (version < 1 || version > MAX_FORMAT_VERSION) {
       throw new IllegalStateException(
           "Table " + table.name() + " has format version " + version + "; storm-iceberg writes format versions 1 to "
               + MAX_FORMAT_VERSION + " (Iceberg " + org.apache.iceberg.IcebergBuild.version() + "): write to a table of"
               + " one of those versions");
+    }
+  }
+
+  /**
+   * Refuses a table with a geometry or geography column: Iceberg 1.11's Parquet, Avro and ORC
+   * writers cannot write either type (they fail building the writer, whatever the values).
+   */
+  static void requireWritableColumns(Table table) {
+    for (org.apache.iceberg.types.Types.NestedField column : org.apache.iceberg.types.TypeUtil.indexById(table.schema().asStruct()).values()) {
+      org.apache.iceberg.types.Type.TypeID type = column.type().typeId();
+      if (type == org.apache.iceberg.types.Type.TypeID.GEOMETRY || type == org.apache.iceberg.types.Type.TypeID.GEOGRAPHY) {
+        throw new IllegalStateException("Table " + table.name() + " has column " + table.schema().findColumnName(column.fieldId())
+            + " of type " + column.type() + ", which Iceberg " + org.apache.iceberg.IcebergBuild.version() + "'s Parquet, Avro"
+            + " and ORC writers cannot write: storm-iceberg cannot write this table; keep WKB in a binary column instead");
+      }
     }
   }
 
