@@ -41,6 +41,7 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.types.Types;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
+import org.apache.storm.iceberg.testing.S3MockServer;
 import org.apache.storm.iceberg.tools.IcebergInspectJarIT.Run;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
@@ -159,6 +160,36 @@ class IcebergPreflightJarIT {
       assertThat(run.exitCode()).as("stdout:\n%s\nstderr:\n%s", run.stdout(), run.stderr()).isZero();
       assertThat(line(run, "catalog")).startsWith("PASS  catalog        catalog 'storm_iceberg' loaded (RESTCatalog)");
     }
+  }
+
+  /** The jar with S3FileIO beside it (iceberg-aws and its bundle), as a user runs it for tables on S3. */
+  static List<String> jarWithS3FileIo() throws Exception {
+    String aws = Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        .filter(entry -> entry.contains("iceberg-aws")).collect(Collectors.joining(File.pathSeparator));
+    return List.of("-cp", IcebergInspectJarIT.jar() + File.pathSeparator + aws, IcebergTools.class.getName());
+  }
+
+  @Test
+  void aTableOnS3IsProbedThroughS3FileIoAndAMissingBucketFails() throws Exception {
+    S3MockServer s3 = S3MockServer.shared();
+    Map<String, String> catalog = new java.util.HashMap<>(sqlite());
+    catalog.putAll(s3.fileIoProperties());
+    catalog.put("warehouse", s3.newWarehouse());
+    createTable(catalog);
+
+    Run run = java(Map.of(), jarWithS3FileIo(), "check", "--options", optionsFile(catalog).toString());
+    assertThat(run.exitCode()).as("stdout:\n%s\nstderr:\n%s", run.stdout(), run.stderr()).isZero();
+    assertThat(line(run, "data-files")).startsWith("PASS  data-files     wrote, read and deleted a probe file in s3://")
+        .endsWith("through S3FileIO");
+    assertThat(run.stdout() + run.stderr()).doesNotContain(S3MockServer.SECRET_ACCESS_KEY);
+
+    Map<String, String> noBucket = new java.util.HashMap<>(catalog);
+    noBucket.put("warehouse", "s3://no-such-bucket/warehouse");
+    noBucket.put("uri", "jdbc:sqlite:" + dir.resolve("other.db"));
+    Run failing = java(Map.of(), jarWithS3FileIo(), "check", "--options",
+        optionsFile(noBucket, "auto-create:", "  schema: [\"id long required\"]").toString());
+    assertThat(failing.exitCode()).isEqualTo(1);
+    assertThat(line(failing, "data-files")).startsWith("FAIL");
   }
 
   @Test
