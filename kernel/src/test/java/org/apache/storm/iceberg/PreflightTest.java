@@ -243,6 +243,31 @@ class PreflightTest {
     assertThat(message(report, "wal")).contains("WAL store 'table-fileio' needs a FileIO that can list by prefix");
   }
 
+  @Test
+  void aProbeThatCannotBeDeletedIsReportedByItsLocation() {
+    Map<String, String> real = TestCatalogs.hadoop(dir);
+    createTable(real, Map.of());
+    Faults faults = Faults.create();
+    faults.walDeleteFailures.set(1);
+
+    PreflightReport report = options(FaultInjectingCatalog.properties(real, faults)).build().preflight();
+    assertThat(status(report, "wal")).as("%s", report).isEqualTo(Status.FAIL);
+    assertThat(message(report, "wal")).matches("the probe entry .*/metadata/_storm_wal/default/storm-iceberg-preflight/"
+        + "preflight/0/preflight-.*\\.json was written but could not be deleted \\(.*injected: cannot delete WAL entry .*\\):"
+        + " delete it by hand");
+  }
+
+  @Test
+  void aDefaultFormatNoWriterProvidesFailsTheFormat() {
+    Map<String, String> catalog = TestCatalogs.hadoop(dir);
+    createTable(catalog, Map.of(TableProperties.DEFAULT_FILE_FORMAT, "csv"));
+
+    PreflightReport report = options(catalog).build().preflight();
+    assertThat(status(report, "format")).as("%s", report).isEqualTo(Status.FAIL);
+    assertThat(message(report, "format")).contains("csv");
+    assertThat(message(report, "hadoop")).isEqualTo("not checked: no format writer");
+  }
+
   static final class Placeholder extends BaseRichSpout {
     @Override
     public void open(Map<String, Object> conf, org.apache.storm.task.TopologyContext context,

@@ -89,7 +89,12 @@ final class StorageProbes {
     try {
       listed = wal.list(scope).stream().map(WalEntry::commitId).anyMatch(commitId::equals);
     } finally {
-      wal.delete(scope, commitId);
+      try {
+        wal.delete(scope, commitId);
+      } catch (RuntimeException e) {
+        throw new IllegalStateException("the probe entry " + location + " was written but could not be deleted ("
+            + e.getMessage() + "): delete it by hand", e);
+      }
     }
     if (!listed) {
       throw new IllegalStateException("the probe entry " + location + " was written but its scope's listing does not"
