@@ -25,6 +25,7 @@ import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.util.StructLikeMap;
+import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.util.StructProjection;
 
 /**
@@ -41,6 +42,12 @@ import org.apache.iceberg.util.StructProjection;
 public final class KeyedChanges {
   private final Schema keySchema;
   private final StructProjection keyOf;
+  /**
+   * The key in Iceberg's internal representation, which the map compares: generic values compare
+   * by their Java form, and two OffsetDateTimes of one instant at different offsets are not equal.
+   */
+  private final InternalRecordWrapper internal;
+  private final StructProjection internalKeyOf;
   private final boolean upsert;
   private final StructLikeMap<Final> byKey;
   private long arrivals;
@@ -58,6 +65,8 @@ public final class KeyedChanges {
   public KeyedChanges(Schema schema, ChangeKey key, boolean upsert) {
     this.keySchema = key.schema();
     this.keyOf = StructProjection.create(schema, keySchema);
+    this.internal = new InternalRecordWrapper(schema.asStruct());
+    this.internalKeyOf = StructProjection.create(schema, keySchema);
     this.upsert = upsert;
     this.byKey = StructLikeMap.create(keySchema.asStruct());
   }
@@ -116,10 +125,11 @@ public final class KeyedChanges {
         lanes.put(lane, new ChangeSummary.Lane(known.smallest(), known.smallestKey(), change.sequence()));
       }
     }
-    Final known = byKey.get(key);
+    StructLike comparable = internalKeyOf.wrap(internal.wrap(change.row()));
+    Final known = byKey.get(comparable);
     if (known == null) {
       known = new Final(copy(key), copyOf(partition));
-      byKey.put(known.key, known);
+      byKey.put(copy(comparable), known);
       known.winner = change;
       known.winnerArrival = arrival;
     } else if (comesAfter(change, arrival, known.winner, known.winnerArrival)) {
