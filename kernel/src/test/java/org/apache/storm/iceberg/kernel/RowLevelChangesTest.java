@@ -235,6 +235,29 @@ class RowLevelChangesTest {
     assertThat(counter("iceberg-delete-files-committed")).isEqualTo(2);
   }
 
+  @Test
+  void aKeyColumnRenamedFromOutsideIsStillReadUnderItsFormerNameForDeletesToo() {
+    createTable(2, PartitionSpec.unpartitioned());
+    table.updateSchema().renameColumn("id", "account_id").commit();
+    RecordingCollector recorder = new RecordingCollector();
+    SinkTask sink = open(options(WriteMode.UPSERT, 2).build(), recorder);
+    sink.execute(change("c", 1, "a", 0));
+    sink.execute(change("c", 2, "b", 0));
+    sink.execute(change("d", 1, null, 0));
+    sink.execute(change("u", 2, "b2", 0));
+
+    assertThat(recorder.errors).as("errors reported").isEmpty();
+    assertThat(recorder.failedIds()).isEmpty();
+    table.refresh();
+    Map<Long, String> rows = new TreeMap<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      records.forEach(record -> rows.put((Long) record.getField("account_id"), (String) record.getField("payload")));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    assertThat(rows).isEqualTo(Map.of(2L, "b2"));
+  }
+
   /**
    * A batch holding a change older than one the task committed (a key's changes reaching the task
    * out of order) lands as sent, and is counted and logged with the key and both sequence numbers.

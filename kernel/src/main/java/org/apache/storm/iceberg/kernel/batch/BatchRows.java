@@ -226,8 +226,10 @@ abstract class BatchRows<T> {
       this.writers = format.deltaWriterFactory(table, schema, sink.key().fieldIds(), sink.key().schema())
           .orElseThrow(() -> new IllegalStateException("file format " + format.format() + " (" + format + ") writes no"
               + " delete files, which the row-level write modes need; choose parquet, orc or avro"));
-      this.keyMapperSchema = org.apache.iceberg.types.TypeUtil.select(mapperSchema,
-          java.util.Arrays.stream(sink.key().fieldIds()).boxed().collect(java.util.stream.Collectors.toSet()));
+      // The key columns with their former names: a delete may still carry a renamed key column under its old name.
+      this.keyMapperSchema = org.apache.storm.iceberg.spi.FormerNamesSchema.of(org.apache.iceberg.types.TypeUtil.select(mapperSchema,
+          java.util.Arrays.stream(sink.key().fieldIds()).boxed().collect(java.util.stream.Collectors.toSet())),
+          table.schemas().values());
       this.partitionSource = new InternalRecordWrapper(schema.asStruct());
     }
 
