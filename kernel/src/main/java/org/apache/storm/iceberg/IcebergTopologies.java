@@ -23,13 +23,20 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.apache.storm.Config;
 import org.apache.storm.generated.Bolt;
 import org.apache.storm.generated.ComponentCommon;
 import org.apache.storm.generated.ComponentObject;
+import org.apache.storm.generated.GlobalStreamId;
 import org.apache.storm.generated.StormTopology;
+import org.apache.storm.generated.StreamInfo;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.task.ComponentChecks;
 import org.apache.storm.topology.TopologyBuilder;
@@ -95,12 +102,12 @@ public final class IcebergTopologies {
    * @param topologyConfig the configuration the topology will be submitted with
    */
   public static PreflightReport preflight(Map<String, Object> topologyConfig, StormTopology topology) {
-    PreflightReport report = new PreflightReport(java.util.List.of());
+    PreflightReport report = new PreflightReport(List.of());
     for (SinkComponent sink : sinkComponents(topologyConfig, topology)) {
       report = report.and(sink.preflight(topology));
     }
     if (report.lines().isEmpty()) {
-      report = new PreflightReport(java.util.List.of(new PreflightReport.Line(PreflightReport.Status.WARN, "topology",
+      report = new PreflightReport(List.of(new PreflightReport.Line(PreflightReport.Status.WARN, "topology",
           "no IcebergBolt, IcebergWriterBolt or IcebergCommitterBolt component: nothing to check")));
     }
     return report;
@@ -127,7 +134,7 @@ public final class IcebergTopologies {
       } catch (IllegalStateException fails) {
         topologyChecks = new PreflightReport.Line(PreflightReport.Status.FAIL, "topology", fails.getMessage());
       }
-      java.util.List<PreflightReport.Line> lines = new java.util.ArrayList<>();
+      List<PreflightReport.Line> lines = new ArrayList<>();
       lines.add(component);
       // The sink's own preflight cannot see the topology; its warning about that is answered here.
       sink.lines().stream().filter(line -> !line.check().equals("topology")).forEach(lines::add);
@@ -140,11 +147,11 @@ public final class IcebergTopologies {
    * The fields of the tuples that reach the component, when every stream into it declares the same;
    * null when they differ or none is declared (a placeholder component, say).
    */
-  private static java.util.List<String> upstreamFields(StormTopology topology, ComponentCommon common) {
-    java.util.Set<java.util.List<String>> layouts = new java.util.HashSet<>();
-    for (org.apache.storm.generated.GlobalStreamId input : common.get_inputs().keySet()) {
+  private static List<String> upstreamFields(StormTopology topology, ComponentCommon common) {
+    Set<List<String>> layouts = new HashSet<>();
+    for (GlobalStreamId input : common.get_inputs().keySet()) {
       ComponentCommon upstream = commonOf(topology, input.get_componentId());
-      org.apache.storm.generated.StreamInfo stream = upstream == null ? null : upstream.get_streams().get(input.get_streamId());
+      StreamInfo stream = upstream == null ? null : upstream.get_streams().get(input.get_streamId());
       if (stream == null || stream.get_output_fields().isEmpty()) {
         return null;
       }
@@ -160,15 +167,15 @@ public final class IcebergTopologies {
     return topology.get_bolts().containsKey(id) ? topology.get_bolts().get(id).get_common() : null;
   }
 
-  private static java.util.List<SinkComponent> sinkComponents(Map<String, Object> topologyConfig, StormTopology topology) {
+  private static List<SinkComponent> sinkComponents(Map<String, Object> topologyConfig, StormTopology topology) {
     // What the workers will run with: Storm's defaults, this client's storm.yaml and storm jar -c, then the topology's.
     Map<String, Object> effective = new HashMap<>(Utils.readStormConfig());
     effective.putAll(topologyConfig);
     String name = String.valueOf(effective.getOrDefault(Config.TOPOLOGY_NAME, "topology"));
     int spoutTasks = topology.get_spouts().values().stream().mapToInt(spout -> tasks(spout.get_common())).sum();
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
-    java.util.List<SinkComponent> sinks = new java.util.ArrayList<>();
-    for (Map.Entry<String, Bolt> component : new java.util.TreeMap<>(topology.get_bolts()).entrySet()) {
+    List<SinkComponent> sinks = new ArrayList<>();
+    for (Map.Entry<String, Bolt> component : new TreeMap<>(topology.get_bolts()).entrySet()) {
       Object bolt = instance(component.getValue().get_bolt_object());
       ComponentChecks.Role role = roleOf(bolt);
       if (role == null) {

@@ -23,9 +23,9 @@ import java.util.Collection;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.util.StructLikeMap;
-import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.util.StructProjection;
 
 /**
