@@ -69,6 +69,7 @@ class FormatV3TableTest {
       Types.NestedField.optional(2, "at", Types.TimestampNanoType.withZone()),
       Types.NestedField.optional(3, "doc", Types.VariantType.get()),
       Types.NestedField.optional(4, "u", Types.UnknownType.get()),
+      Types.NestedField.optional(6, "local", Types.TimestampNanoType.withoutZone()),
       Types.NestedField.required("region").withId(5).ofType(Types.StringType.get()).withWriteDefault(Literal.of("eu")).build());
   static final Instant AT = Instant.parse("2026-11-01T10:15:30.123456789Z");
 
@@ -94,9 +95,9 @@ class FormatV3TableTest {
     Table table = createTable(SCHEMA, format);
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink = SinkTasks.open(settings(options()), org.apache.storm.iceberg.kernel.SinkTaskTest.TASK, recorder.collector(), clock::get);
-    Tuples full = new Tuples("id", "at", "doc", "region");
+    Tuples full = new Tuples("id", "at", "doc", "region", "local");
     Tuples lacking = new Tuples("id", "at", "doc");
-    sink.execute(full.tuple(1L, AT, "{\"k\": [1, \"two\"], \"n\": null}", "us"));
+    sink.execute(full.tuple(1L, AT, "{\"k\": [1, \"two\"], \"n\": null}", "us", java.time.LocalDateTime.ofInstant(AT, java.time.ZoneOffset.UTC)));
     sink.execute(lacking.tuple(2L, AT.atOffset(java.time.ZoneOffset.ofHours(5)), Map.of("k", List.of(3))));
     sink.execute(lacking.tuple(3L, 1_793_528_130_123_456_789L, null));
     sink.close();
@@ -112,6 +113,8 @@ class FormatV3TableTest {
     assertThat(rows).extracting(row -> ((OffsetDateTime) row.getField("at")).toInstant()).containsOnly(AT);
     assertThat(rows).extracting(row -> row.getField("region")).containsExactly("us", "eu", "eu");
     assertThat(rows).extracting(row -> row.getField("u")).containsOnlyNulls();
+    assertThat(rows.get(0).getField("local")).as("timestamp_ns keeps its nanoseconds")
+        .isEqualTo(java.time.LocalDateTime.ofInstant(AT, java.time.ZoneOffset.UTC));
     Variant first = (Variant) rows.get(0).getField("doc");
     assertThat(first.value().asObject().get("k").asArray().get(1).asPrimitive().get()).isEqualTo("two");
     Variant second = (Variant) rows.get(1).getField("doc");

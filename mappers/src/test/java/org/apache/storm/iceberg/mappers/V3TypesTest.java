@@ -165,5 +165,11 @@ class V3TypesTest {
     assertThat(record.getField("local")).isEqualTo(LocalDateTime.ofInstant(NANOS, ZoneOffset.UTC));
     assertThat(((Variant) record.getField("doc")).value().asObject().get("k").asArray().numElements()).isEqualTo(2);
     assertThat(record.getField("region")).isEqualTo("eu");
+
+    Schema withUnknown = new Schema(Types.NestedField.required(1, "id", Types.LongType.get()),
+        Types.NestedField.optional(2, "u", Types.UnknownType.get()));
+    assertThat(mapper.map(FieldNameRecordMapperTest.tuple(Map.of("value", "{\"id\":1}")), withUnknown).getField("u")).isNull();
+    assertThatThrownBy(() -> mapper.map(FieldNameRecordMapperTest.tuple(Map.of("value", "{\"id\":1,\"u\":3}")), withUnknown))
+        .hasMessageContaining("column 'u' expects unknown but got JSON number");
   }
 }
