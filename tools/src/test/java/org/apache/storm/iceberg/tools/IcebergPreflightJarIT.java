@@ -170,6 +170,8 @@ class IcebergPreflightJarIT {
   }
 
   @Test
+  // Long tier: starting S3Mock's JVM is most of its time; the quick tier probes S3 in the kernel's PreflightTest.
+  @EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
   void aTableOnS3IsProbedThroughS3FileIoAndAMissingBucketFails() throws Exception {
     S3MockServer s3 = S3MockServer.shared();
     Map<String, String> catalog = new java.util.HashMap<>(sqlite());
