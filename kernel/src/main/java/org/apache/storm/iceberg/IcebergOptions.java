@@ -190,13 +190,18 @@ public final class IcebergOptions implements Serializable {
 
   /** As {@link #preflight()}, checking the mapper against tuples of these fields (null when unknown). */
   public PreflightReport preflight(List<String> tupleFields) {
-    PreflightReport sink = new PreflightReport(Preflight.run(settings, tupleFields, Thread.currentThread().getContextClassLoader())
-        .stream().map(line -> new PreflightReport.Line(PreflightReport.Status.valueOf(line.status().name()), line.check(),
-            line.message())).toList());
-    return sink.and(new PreflightReport(List.of(new PreflightReport.Line(PreflightReport.Status.WARN, "topology",
-        "not checked: the topology is not known here; IcebergTopologies.preflight(conf, topology), or the tools jar's"
-            + " check --flux, checks the message timeout, tick tuples, pending tuples and groupings too"))));
+    return sinkPreflight(tupleFields).and(new PreflightReport(List.of(new PreflightReport.Line(PreflightReport.Status.WARN,
+        "topology", "not checked: the topology is not known here; IcebergTopologies.preflight(conf, topology), or the"
+            + " tools jar's check --flux, checks the message timeout, tick tuples, pending tuples and groupings too"))));
   }
+
+  /** The sink's own checks, without the line about the topology, which {@link IcebergTopologies#preflight} checks itself. */
+  PreflightReport sinkPreflight(List<String> tupleFields) {
+    return new PreflightReport(Preflight.run(settings, tupleFields, Thread.currentThread().getContextClassLoader()).stream()
+        .map(line -> new PreflightReport.Line(PreflightReport.Status.valueOf(line.status().name()), line.check(), line.message()))
+        .toList());
+  }
+
 
   /** What the sink's stages read; the bolts hand it to them. */
   SinkSettings settings() {

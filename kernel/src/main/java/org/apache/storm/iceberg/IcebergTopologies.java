@@ -125,7 +125,7 @@ public final class IcebergTopologies {
     PreflightReport preflight(StormTopology topology) {
       PreflightReport.Line component = new PreflightReport.Line(PreflightReport.Status.PASS, "component",
           "'" + id + "' runs " + role.boltName() + " in " + task.componentTasks() + " task(s)");
-      PreflightReport sink = role.writes() ? options.preflight(upstreamFields(topology, common)) : options.preflight();
+      PreflightReport sink = options.sinkPreflight(role.writes() ? upstreamFields(topology, common) : null);
       PreflightReport.Line topologyChecks;
       try {
         runChecks();
@@ -136,8 +136,7 @@ public final class IcebergTopologies {
       }
       List<PreflightReport.Line> lines = new ArrayList<>();
       lines.add(component);
-      // The sink's own preflight cannot see the topology; its warning about that is answered here.
-      sink.lines().stream().filter(line -> !line.check().equals("topology")).forEach(lines::add);
+      lines.addAll(sink.lines());
       lines.add(topologyChecks);
       return new PreflightReport(lines);
     }

@@ -53,7 +53,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * with its fix, when the one thing it checks is wrong; nothing it probes stays behind.
  */
 class PreflightTest {
-  static final String[] CHECKS = {"secrets", "catalog", "table", "format-version", "write-mode", "branch", "mapper", "format",
+  static final String[] CHECKS = {"secrets", "catalog", "table", "format-version", "columns", "write-mode", "branch", "mapper", "format",
       "hadoop", "data-files", "wal", "topology"};
 
   @TempDir Path dir;
@@ -215,8 +215,22 @@ class PreflightTest {
     PreflightReport extra = options.preflight(List.of("id", "region", "colour"));
     assertThat(status(extra, "mapper")).isEqualTo(Status.WARN);
     assertThat(message(extra, "mapper")).isEqualTo("mapper 'field-name' fills [id, region] from the tuples' fields;"
-        + " [event_time, payload] will be null; fields [colour] match no column: a strict mapper refuses such tuples,"
+        + " [event_time, payload] will take their default or null; fields [colour] match no column: a strict mapper refuses such tuples,"
         + " otherwise the fields are dropped");
+  }
+
+  @Test
+  void theMapperCheckMatchesAsTheMapperDoesFormerNamesAndWriteDefaultsIncluded() {
+    Map<String, String> catalog = TestCatalogs.hadoop(dir);
+    Table table = createTable(catalog, Map.of(TableProperties.FORMAT_VERSION, "3"));
+    table.updateSchema().renameColumn("id", "event_id").commit();
+    table.updateSchema().addRequiredColumn("source", org.apache.iceberg.types.Types.StringType.get(),
+        org.apache.iceberg.expressions.Literal.of("web")).commit();
+
+    PreflightReport report = options(catalog).build().preflight(List.of("id", "region"));
+    assertThat(status(report, "mapper")).as("%s", report).isEqualTo(Status.PASS);
+    assertThat(message(report, "mapper")).isEqualTo("mapper 'field-name' fills [id, region] from the tuples' fields;"
+        + " [event_time, payload, source] will take their default or null");
   }
 
   @Test

@@ -94,7 +94,7 @@ class IcebergPreflightJarIT {
     Run run = javaJar("check", "--options", optionsFile(hadoop()).toString());
 
     assertThat(run.exitCode()).as("stdout:\n%s\nstderr:\n%s", run.stdout(), run.stderr()).isZero();
-    for (String check : List.of("secrets", "catalog", "table", "format-version", "write-mode", "branch", "mapper", "format", "hadoop",
+    for (String check : List.of("secrets", "catalog", "table", "format-version", "columns", "write-mode", "branch", "mapper", "format", "hadoop",
         "data-files", "wal")) {
       assertThat(line(run, check)).startsWith("PASS");
     }

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.Schema;
@@ -49,6 +50,7 @@ import org.apache.storm.iceberg.kernel.secrets.SecretReferences;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.kernel.table.WorkerHadoopConfiguration;
 import org.apache.storm.iceberg.spi.FieldMatchingMapper;
+import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
@@ -124,9 +126,13 @@ public final class Preflight {
       OpenedTable.requireWritableVersion(table);
       return "format version " + TableUtil.formatVersion(table) + " is written";
     });
+    check("columns", () -> {
+      OpenedTable.requireWritableColumns(table);
+      return "every column type is written";
+    });
     check("write-mode", () -> writeMode(table));
     check("branch", () -> branch(table));
-    checkLine("mapper", () -> mapper(table.schema(), tupleFields));
+    checkLine("mapper", () -> mapper(table, tupleFields));
     FileFormatWriter writer = check("format", () -> formatWriter(table), this::describeFormat);
     if (writer == null) {
       notChecked("hadoop", "no format writer");
@@ -236,38 +242,64 @@ public final class Preflight {
         : "branch " + name + " does not exist yet: the first commit creates it from main's current snapshot";
   }
 
-  private Line mapper(Schema schema, List<String> tupleFields) {
+  /**
+   * The mapper's columns against the table. A field-matching mapper's matching is judged leniently,
+   * as the most forgiving mapper would match: by name or former name, ignoring case. A column with a
+   * write default need not be given.
+   */
+  private Line mapper(Table table, List<String> tupleFields) {
+    Schema schema = table.schema();
     SinkSettings.Providers providers = settings.providers();
     ProviderChoice<?> choice = providers.multiRecordMapper() != null ? providers.multiRecordMapper() : providers.recordMapper();
     Object mapper = choice.resolve(loader);
     String name = choice.name() != null ? "mapper '" + choice.name() + "'" : "mapper " + mapper.getClass().getName();
-    List<Types.NestedField> required = schema.columns().stream().filter(Types.NestedField::isRequired).toList();
-    List<Types.NestedField> optional = schema.columns().stream().filter(Types.NestedField::isOptional).toList();
+    List<Types.NestedField> required = schema.columns().stream().filter(column -> column.isRequired() && column.writeDefault() == null)
+        .toList();
+    List<Types.NestedField> optional = schema.columns().stream().filter(column -> !required.contains(column)).toList();
     String fills = "a tuple must give " + (required.isEmpty() ? "no column" : columns(required))
-        + (optional.isEmpty() ? "" : "; " + columns(optional) + " are null when it does not");
+        + (optional.isEmpty() ? "" : "; " + columns(optional) + " take their default or null when it does not");
     if (!(mapper instanceof FieldMatchingMapper)) {
       return new Line(Status.PASS, "mapper", name + " reads tuples its own way: " + fills);
     }
     if (tupleFields == null) {
       return new Line(Status.PASS, "mapper", name + " fills each column from the tuple field of its name: " + fills);
     }
-    List<String> missing = required.stream().map(Types.NestedField::name).filter(column -> !tupleFields.contains(column)).toList();
+    FormerNamesSchema named = FormerNamesSchema.of(schema, table.schemas().values());
+    List<String> missing = required.stream().filter(column -> fieldOf(named, column, tupleFields) == null)
+        .map(Types.NestedField::name).toList();
     if (!missing.isEmpty()) {
       throw new IllegalStateException("the tuples carry fields " + tupleFields + " but not the required column(s) " + missing
           + " of table " + settings.target().table() + ": every tuple would be refused; declare those fields upstream,"
           + " or make the columns optional");
     }
-    List<String> unmatched = tupleFields.stream().filter(field -> schema.findField(field) == null)
+    List<String> filled = schema.columns().stream().map(column -> fieldOf(named, column, tupleFields)).filter(Objects::nonNull)
+        .toList();
+    List<String> unmatched = tupleFields.stream().filter(field -> filled.stream().noneMatch(field::equalsIgnoreCase))
         .filter(field -> !field.equals(settings.rowLevel().operationField()) && !field.equals(settings.rowLevel().sequenceField()))
         .toList();
-    List<String> nulls = optional.stream().map(Types.NestedField::name).filter(column -> !tupleFields.contains(column)).toList();
-    String seen = name + " fills " + tupleFields.stream().filter(field -> schema.findField(field) != null).toList() + " from the"
-        + " tuples' fields" + (nulls.isEmpty() ? "" : "; " + nulls + " will be null");
+    List<String> nulls = optional.stream().filter(column -> fieldOf(named, column, tupleFields) == null)
+        .map(Types.NestedField::name).toList();
+    String seen = name + " fills " + filled + " from the tuples' fields" + (nulls.isEmpty() ? "" : "; " + nulls
+        + " will take their default or null");
     if (unmatched.isEmpty()) {
       return new Line(Status.PASS, "mapper", seen);
     }
     return new Line(Status.WARN, "mapper", seen + "; fields " + unmatched + " match no column: a strict mapper refuses"
         + " such tuples, otherwise the fields are dropped");
+  }
+
+  /** The tuple field that fills {@code column}: its name, else a former one, ignoring case; or null. */
+  private static String fieldOf(FormerNamesSchema schema, Types.NestedField column, List<String> tupleFields) {
+    List<String> names = new ArrayList<>(List.of(column.name()));
+    names.addAll(schema.formerNames(column.fieldId()));
+    for (String name : names) {
+      for (String field : tupleFields) {
+        if (field.equalsIgnoreCase(name)) {
+          return field;
+        }
+      }
+    }
+    return null;
   }
 
   /** The writer the sink's batches would get, made with its write properties over the table's. */

@@ -131,6 +131,7 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
       table = create(catalog, identifier, target.autoCreate());
     }
     requireWritableVersion(table);
+    requireWritableColumns(table);
     return table;
   }
 
@@ -140,7 +141,6 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
    * their key.
    */
   public static void requireWritableVersion(Table table) {
-    requireWritableColumns(table);
     int version = TableUtil.formatVersion(table);
     if (version < 1 || version > MAX_FORMAT_VERSION) {
       throw new IllegalStateException(
@@ -154,7 +154,7 @@ public record OpenedTable(Catalog catalog, Table table, ClassLoader loader) {
    * Refuses a table with a geometry or geography column: Iceberg 1.11's Parquet, Avro and ORC
    * writers cannot write either type (they fail building the writer, whatever the values).
    */
-  static void requireWritableColumns(Table table) {
+  public static void requireWritableColumns(Table table) {
     for (org.apache.iceberg.types.Types.NestedField column : org.apache.iceberg.types.TypeUtil.indexById(table.schema().asStruct()).values()) {
       org.apache.iceberg.types.Type.TypeID type = column.type().typeId();
       if (type == org.apache.iceberg.types.Type.TypeID.GEOMETRY || type == org.apache.iceberg.types.Type.TypeID.GEOGRAPHY) {
