@@ -21,7 +21,6 @@ package org.apache.storm.iceberg.trident;
 
 import java.util.List;
 import java.util.Map;
-import org.apache.iceberg.DataFile;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
 import org.apache.storm.iceberg.kernel.trident.TridentDescriptors;
@@ -83,7 +82,7 @@ final class FilesAggregator implements Aggregator<FilesAggregator.Batch> {
   @Override
   public void complete(Batch batch, TridentCollector collector) {
     try {
-      List<DataFile> files = batch.writing == null ? List.of() : batch.writing.finish().dataFiles();
+      TridentFiles.Files files = batch.writing == null ? new TridentFiles.Files(List.of(), List.of()) : batch.writing.finish();
       collector.emit(new Values(TridentDescriptors.encode(task.table(), partitionIndex, files, System.currentTimeMillis())));
     } catch (RuntimeException e) {
       throw TridentTransactions.failed("Cannot close a Trident batch's data files", e);

@@ -24,8 +24,6 @@ import org.apache.storm.iceberg.kernel.options.OptionsAccess;
 import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.iceberg.kernel.trident.TridentChecks;
 import org.apache.storm.iceberg.IcebergOptions;
-import org.apache.storm.iceberg.kernel.options.OptionsAccess;
-import org.apache.storm.iceberg.kernel.trident.TridentChecks;
 import org.apache.storm.trident.Stream;
 import org.apache.storm.trident.TridentState;
 import org.apache.storm.tuple.Fields;
@@ -43,10 +41,16 @@ import org.apache.storm.tuple.Fields;
  * in one snapshot under a commit id built from the WAL namespace, the topology's name, the state
  * name and the txid. A replay is handled as {@link IcebergState} handles it, for the transaction as
  * a whole, so no partitioning is required in front, and the stream's parallelism may change freely.
+ *
+ * <p>In the row-level write modes (upsert, changelog) the stream is partitioned by a hash of each
+ * change's key before it is written ({@link KeyHashFunction}), so every change of a key collapses in
+ * one partition's batch, and the transaction's row delta holds at most one row per key.
  */
 public final class IcebergTrident {
   /** The field of the descriptors the writing partitions send the committing state. */
   static final String DESCRIPTOR_FIELD = "iceberg_data_files";
+  /** The field a row-level stream is partitioned by: its key's hash. */
+  static final String KEY_HASH_FIELD = "iceberg_key_hash";
 
   private IcebergTrident() {}
 
@@ -63,7 +67,13 @@ public final class IcebergTrident {
         "a Trident transaction is one append to one table; route upstream with one state per table, or write with IcebergBolt, which routes");
     TridentChecks.requireNoDeadLetterStream(OptionsAccess.settings(options), "IcebergTrident.persist");
     Fields descriptor = new Fields(DESCRIPTOR_FIELD);
-    return stream
+    Stream partitioned = stream;
+    if (OptionsAccess.settings(options).rowLevel().byKey()) {
+      // The transaction commits every partition's changes in one row delta, where two rows of one key
+      // would both survive: each key's changes must collapse in one partition.
+      partitioned = stream.each(fields, new KeyHashFunction(options), new Fields(KEY_HASH_FIELD)).partitionBy(new Fields(KEY_HASH_FIELD));
+    }
+    return partitioned
         .partitionAggregate(fields, new FilesAggregator(options), descriptor)
         .global()
         .partitionPersist(new WholeStreamStateFactory(options), descriptor, new WholeStreamUpdater());

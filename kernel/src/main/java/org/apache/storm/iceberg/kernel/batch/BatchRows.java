@@ -227,9 +227,7 @@ abstract class BatchRows<T> {
           .orElseThrow(() -> new IllegalStateException("file format " + format.format() + " (" + format + ") writes no"
               + " delete files, which the row-level write modes need; choose parquet, orc or avro"));
       // The key columns with their former names: a delete may still carry a renamed key column under its old name.
-      this.keyMapperSchema = org.apache.storm.iceberg.spi.FormerNamesSchema.of(org.apache.iceberg.types.TypeUtil.select(mapperSchema,
-          java.util.Arrays.stream(sink.key().fieldIds()).boxed().collect(java.util.stream.Collectors.toSet())),
-          table.schemas().values());
+      this.keyMapperSchema = sink.key().mapperSchema(mapperSchema, table.schemas().values());
       this.partitionSource = new InternalRecordWrapper(schema.asStruct());
     }
 

@@ -32,6 +32,7 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.RowLevel;
+import org.apache.storm.iceberg.spi.FormerNamesSchema;
 
 /**
  * The key a row-level sink changes a table by: the options' key columns, or the table's identifier
@@ -100,5 +101,18 @@ public record ChangeKey(int[] fieldIds, Schema schema) {
     }
     int[] fieldIds = ids.stream().mapToInt(Integer::intValue).toArray();
     return new ChangeKey(fieldIds, TypeUtil.select(schema, ids));
+  }
+
+  /**
+   * The key columns of {@code mapperSchema} with their former names in {@code history}: what a
+   * mapper maps a removing change against, since a delete may still carry a renamed key column
+   * under its old name.
+   */
+  public FormerNamesSchema mapperSchema(Schema mapperSchema, Iterable<Schema> history) {
+    Set<Integer> ids = new LinkedHashSet<>();
+    for (int id : fieldIds) {
+      ids.add(id);
+    }
+    return FormerNamesSchema.of(TypeUtil.select(mapperSchema, ids), history);
   }
 }

@@ -31,12 +31,13 @@ import java.util.TreeSet;
 import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.ContentFileParser;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.util.JsonUtil;
 
 /**
- * The versioned JSON the kernel persists or sends about a set of data files: a WAL entry, or a
- * split-sink descriptor. It carries a format version, an id (the commit id of a WAL entry, the batch
+ * The versioned JSON the kernel persists or sends about a set of data files (and, for row-level
+ * changes, their equality-delete files): a WAL entry, a split-sink descriptor or a Trident descriptor. It carries a format version, an id (the commit id of a WAL entry, the batch
  * id of a descriptor), the table, the component and task index that wrote it, when, and each file as
  * {@link ContentFileParser} writes it (spec id, partition data and column metrics included).
  *
@@ -47,6 +48,11 @@ import org.apache.iceberg.util.JsonUtil;
 public final class DataFilesCodec {
   /** Version 2 adds {@code oldest-tuple-ms}; version 1 entries are still read, taking it as {@code created-at-ms}. */
   public static final int VERSION = 2;
+  /**
+   * Version 3 adds {@code delete-files}. Only an entry with delete files is written as version 3, so
+   * that an older reader refuses it rather than commit its rows without their deletes.
+   */
+  public static final int VERSION_WITH_DELETES = 3;
 
   /**
    * A set of data files and where they came from.
@@ -60,10 +66,18 @@ public final class DataFilesCodec {
    * @param oldestTupleMillis when the oldest tuple whose record the files hold reached its task
    * @param positions the source positions whose records the files hold ({@code Positions#encode}),
    *     or null for none; a split-sink descriptor carries them to the committer
+   * @param deleteFiles the equality-delete files committed with the data files (row-level changes)
    */
   public record Entry(
       String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files, long oldestTupleMillis,
-      String positions) {
+      String positions, List<DeleteFile> deleteFiles) {
+    /** An entry without delete files. */
+    public Entry(
+        String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files,
+        long oldestTupleMillis, String positions) {
+      this(id, table, component, taskIndex, createdAtMillis, files, oldestTupleMillis, positions, List.of());
+    }
+
     /** An entry whose oldest tuple is taken to have arrived when the entry was written. */
     public Entry(String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files) {
       this(id, table, component, taskIndex, createdAtMillis, files, createdAtMillis);
@@ -82,7 +96,7 @@ public final class DataFilesCodec {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (JsonGenerator json = JsonUtil.factory().createGenerator(bytes)) {
       json.writeStartObject();
-      json.writeNumberField("version", VERSION);
+      json.writeNumberField("version", entry.deleteFiles().isEmpty() ? VERSION : VERSION_WITH_DELETES);
       json.writeStringField("id", entry.id());
       json.writeStringField("table", entry.table());
       json.writeStringField("component", entry.component());
@@ -97,6 +111,13 @@ public final class DataFilesCodec {
         ContentFileParser.toJson(file, specs.get(file.specId()), json);
       }
       json.writeEndArray();
+      if (!entry.deleteFiles().isEmpty()) {
+        json.writeArrayFieldStart("delete-files");
+        for (DeleteFile file : entry.deleteFiles()) {
+          ContentFileParser.toJson(file, specs.get(file.specId()), json);
+        }
+        json.writeEndArray();
+      }
       json.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot serialize the data files of " + entry.id(), e);
@@ -110,24 +131,12 @@ public final class DataFilesCodec {
     try {
       JsonNode root = JsonUtil.mapper().readTree(payload);
       version = JsonUtil.getInt("version", root);
-      if (version != 1 && version != VERSION) {
+      if (version < 1 || version > VERSION_WITH_DELETES) {
         throw corrupt(version, location, null);
       }
-      List<DataFile> files = new ArrayList<>();
-      for (JsonNode file : JsonUtil.get("files", root)) {
-        int specId = JsonUtil.getInt("spec-id", file);
-        if (!specs.containsKey(specId)) {
-          throw new UnknownSpecException(
-              "entry at " + location + " holds a file of partition spec id " + specId
-                  + ", which the table does not have (its spec ids are " + new TreeSet<>(specs.keySet()) + ")",
-              specId);
-        }
-        ContentFile<?> content = ContentFileParser.fromJson(file, specs);
-        if (!(content instanceof DataFile)) {
-          throw corrupt(version, location, null);
-        }
-        files.add((DataFile) content);
-      }
+      List<DataFile> files = files(JsonUtil.get("files", root), DataFile.class, version, location, specs);
+      List<DeleteFile> deletes = version < VERSION_WITH_DELETES
+          ? List.of() : files(JsonUtil.get("delete-files", root), DeleteFile.class, version, location, specs);
       return new Entry(
           JsonUtil.getString("id", root),
           JsonUtil.getString("table", root),
@@ -136,12 +145,33 @@ public final class DataFilesCodec {
           JsonUtil.getLong("created-at-ms", root),
           files,
           version == 1 ? JsonUtil.getLong("created-at-ms", root) : JsonUtil.getLong("oldest-tuple-ms", root),
-          JsonUtil.getStringOrNull("source-positions", root));
+          JsonUtil.getStringOrNull("source-positions", root),
+          deletes);
     } catch (CorruptEntryException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
       throw corrupt(version, location, e);
     }
+  }
+
+  private static <F extends ContentFile<F>> List<F> files(
+      JsonNode array, Class<F> kind, int version, String location, Map<Integer, PartitionSpec> specs) {
+    List<F> files = new ArrayList<>();
+    for (JsonNode file : array) {
+      int specId = JsonUtil.getInt("spec-id", file);
+      if (!specs.containsKey(specId)) {
+        throw new UnknownSpecException(
+            "entry at " + location + " holds a file of partition spec id " + specId
+                + ", which the table does not have (its spec ids are " + new TreeSet<>(specs.keySet()) + ")",
+            specId);
+      }
+      ContentFile<?> content = ContentFileParser.fromJson(file, specs);
+      if (!kind.isInstance(content)) {
+        throw corrupt(version, location, null);
+      }
+      files.add(kind.cast(content));
+    }
+    return files;
   }
 
   private static CorruptEntryException corrupt(int version, String location, Exception cause) {

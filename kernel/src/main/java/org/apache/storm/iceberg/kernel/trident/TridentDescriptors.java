@@ -20,36 +20,37 @@
 package org.apache.storm.iceberg.kernel.trident;
 
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.UUID;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
 
 /**
  * The descriptors a Trident writer partition sends the whole-stream committer: the data files it
- * wrote for one batch, in the split sink's {@link DataFilesCodec} JSON. A partition with no records
+ * wrote for one batch, and in a row-level write mode its equality deletes, in the split sink's
+ * {@link DataFilesCodec} JSON. A partition with no records
  * sends one with no files, so the committer sees every transaction, even one replayed empty.
  */
 public final class TridentDescriptors {
   private TridentDescriptors() {}
 
-  /** Encodes {@code files}, written against the table's current specs. */
-  public static String encode(Table table, int partitionIndex, List<DataFile> files, long nowMillis) {
+  /** Encodes a batch's {@code files}, written against the table's current specs. */
+  public static String encode(Table table, int partitionIndex, TridentFiles.Files files, long nowMillis) {
     DataFilesCodec.Entry entry =
         new DataFilesCodec.Entry("trident-" + partitionIndex + "-" + UUID.randomUUID(), table.name(), "trident-writer",
-            partitionIndex, nowMillis, files);
+            partitionIndex, nowMillis, files.dataFiles(), nowMillis, null, files.deleteFiles());
     return new String(DataFilesCodec.encode(entry, table.specs()), StandardCharsets.UTF_8);
   }
 
   /** Decodes a descriptor, refreshing the table once if a file's spec is newer than the metadata held. */
-  public static List<DataFile> decode(Table table, String descriptor) {
+  public static TridentFiles.Files decode(Table table, String descriptor) {
     byte[] payload = descriptor.getBytes(StandardCharsets.UTF_8);
+    DataFilesCodec.Entry entry;
     try {
-      return DataFilesCodec.decode(payload, "a Trident descriptor", table.specs()).files();
+      entry = DataFilesCodec.decode(payload, "a Trident descriptor", table.specs());
     } catch (DataFilesCodec.UnknownSpecException e) {
       table.refresh();
-      return DataFilesCodec.decode(payload, "a Trident descriptor", table.specs()).files();
+      entry = DataFilesCodec.decode(payload, "a Trident descriptor", table.specs());
     }
+    return new TridentFiles.Files(entry.files(), entry.deleteFiles());
   }
 }

@@ -71,11 +71,6 @@ public record TridentTask(Table table, TridentFiles files, TridentTransactions t
 
   private static TridentTask open(
       SinkSettings settings, Map<String, Object> conf, IMetricsContext context, TaskIdentity task, String partition) {
-    if (settings.rowLevel().byKey() && (partition == null || TransactionScope.WHOLE_STREAM.equals(partition))) {
-      throw new IllegalStateException("IcebergTrident.persist writes append mode only so far; for write mode "
-          + settings.rowLevel().mode().name().toLowerCase(java.util.Locale.ROOT) + " use stream.partitionBy(<key fields>)"
-          + ".partitionPersist(new IcebergStateFactory(options), ...), one commit per partition and transaction");
-    }
     if (settings.rowLevel().byKey() && settings.trident().stateType() == org.apache.storm.trident.state.StateType.NON_TRANSACTIONAL) {
       throw new IllegalStateException("A non-transactional Trident state cannot write write mode "
           + settings.rowLevel().mode().name().toLowerCase(java.util.Locale.ROOT) + ": a replayed transaction could undo a"
