@@ -1,0 +1,89 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.kernel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileMetadata;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The JSON entries and descriptors carry their files whole: data files, and for row-level changes
+ * their equality deletes, which only a reader that knows them may accept.
+ */
+class DataFilesCodecTest {
+  static final PartitionSpec SPEC = PartitionSpec.unpartitioned();
+  static final Map<Integer, PartitionSpec> SPECS = Map.of(SPEC.specId(), SPEC);
+
+  static final DataFile DATA = DataFiles.builder(SPEC)
+      .withPath("/t/data/a.parquet").withFormat(FileFormat.PARQUET).withFileSizeInBytes(100).withRecordCount(3).build();
+  static final DeleteFile DELETES = FileMetadata.deleteFileBuilder(SPEC)
+      .ofEqualityDeletes(1).withPath("/t/data/a-deletes.parquet").withFormat(FileFormat.PARQUET)
+      .withFileSizeInBytes(50).withRecordCount(2).build();
+
+  static DataFilesCodec.Entry entry(List<DeleteFile> deletes) {
+    return new DataFilesCodec.Entry("batch-1", "db.accounts", "writer", 2, 42L, List.of(DATA), 40L, null, deletes);
+  }
+
+  @Test
+  void anEntryWithEqualityDeletesKeepsThemAndIsWrittenAsVersion3() {
+    String json = new String(DataFilesCodec.encode(entry(List.of(DELETES)), SPECS), StandardCharsets.UTF_8);
+    assertThat(json).contains("\"version\":3");
+
+    DataFilesCodec.Entry decoded = DataFilesCodec.decode(json.getBytes(StandardCharsets.UTF_8), "test", SPECS);
+    assertThat(decoded.files()).extracting(DataFile::location).containsExactly("/t/data/a.parquet");
+    assertThat(decoded.deleteFiles()).singleElement().satisfies(file -> {
+      assertThat(file.location()).isEqualTo("/t/data/a-deletes.parquet");
+      assertThat(file.equalityFieldIds()).containsExactly(1);
+      assertThat(file.recordCount()).isEqualTo(2);
+    });
+  }
+
+  @Test
+  void anEntryWithoutDeletesStaysVersion2SoThatEarlierReadersStillReadIt() {
+    String json = new String(DataFilesCodec.encode(entry(List.of()), SPECS), StandardCharsets.UTF_8);
+    assertThat(json).contains("\"version\":2").doesNotContain("delete-files");
+    assertThat(DataFilesCodec.decode(json.getBytes(StandardCharsets.UTF_8), "test", SPECS).deleteFiles()).isEmpty();
+  }
+
+  @Test
+  void aDeleteFileWhereADataFileBelongsIsRefusedAsCorrupt() {
+    String json = new String(DataFilesCodec.encode(entry(List.of(DELETES)), SPECS), StandardCharsets.UTF_8);
+    String swapped = json.replace("\"files\":[", "\"files\":[" + deleteFileJson(json) + ",");
+    assertThatThrownBy(() -> DataFilesCodec.decode(swapped.getBytes(StandardCharsets.UTF_8), "wal/entry", SPECS))
+        .hasMessage("unrecognized version 3 or corrupt entry at wal/entry");
+  }
+
+  private static String deleteFileJson(String json) {
+    int start = json.indexOf('[', json.indexOf("\"delete-files\"")) + 1;
+    int end = json.lastIndexOf(']');
+    return json.substring(start, end);
+  }
+}
