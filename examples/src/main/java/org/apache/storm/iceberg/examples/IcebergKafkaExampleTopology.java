@@ -25,6 +25,7 @@ import static org.apache.iceberg.types.Types.NestedField.required;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.types.Types;
@@ -34,11 +35,13 @@ import org.apache.storm.StormSubmitter;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.IcebergBolt;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.WriteMode;
 import org.apache.storm.kafka.spout.FirstPollOffsetStrategy;
 import org.apache.storm.kafka.spout.KafkaSpout;
 import org.apache.storm.kafka.spout.KafkaSpoutConfig;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
+import org.apache.storm.tuple.Values;
 
 /**
  * Exactly-once from Kafka: storm-kafka-client's {@link KafkaSpout} (at-least-once) into {@link
@@ -49,12 +52,20 @@ import org.apache.storm.tuple.Fields;
  *
  * <pre>
  *   storm jar storm-iceberg-examples-…-topology.jar org.apache.storm.iceberg.examples.IcebergKafkaExampleTopology \
- *     cluster /shared/warehouse --bootstrap-servers broker1:9092 --topic events [--at-least-once] \
+ *     cluster /shared/warehouse --bootstrap-servers broker1:9092 --topic events [--at-least-once | --changelog] \
  *     [--catalog-property key=value]...
  * </pre>
  *
  * <p>{@code --at-least-once} leaves source positions out, to compare (into {@code
  * examples.kafka_events_at_least_once}): a replay then writes its rows again. The warehouse and {@code --catalog-property} are as {@link ExampleMain} describes.
+ *
+ * <p>{@code --changelog} adds a second output: the same records, read as a change stream, kept by
+ * a second {@code IcebergBolt} ({@link #CHANGES_SINK}, 2 tasks, also grouped by topic and partition,
+ * with source positions) in changelog mode in {@code examples.kafka_changes}, a table of one row
+ * per key, format version 2. A record's key is the row's key, its value the key's new value, and
+ * its offset the change's sequence number; a made-up rule stands in for a real change feed's
+ * operation: a value divisible by 7 deletes its key ({@link #operation(long)}). The topic must be
+ * keyed (each key's records in one partition, in order), as a change feed is.
  */
 public final class IcebergKafkaExampleTopology {
   public static final String NAME = "iceberg-kafka-example";
@@ -63,11 +74,15 @@ public final class IcebergKafkaExampleTopology {
   public static final String AT_LEAST_ONCE_TABLE = "examples.kafka_events_at_least_once";
   public static final String SPOUT = "kafka";
   public static final String SINK = "iceberg";
+  /** The changelog sink of {@code --changelog}. */
+  public static final String CHANGES_SINK = "iceberg-changes";
+  public static final String CHANGES_TABLE = "examples.kafka_changes";
   /** The consumer group; the table, not the group's offsets, records what landed. */
   public static final String GROUP = "iceberg-kafka-example";
   static final String BOOTSTRAP_SERVERS = "--bootstrap-servers";
   static final String TOPIC = "--topic";
   static final String AT_LEAST_ONCE = "--at-least-once";
+  static final String CHANGELOG = "--changelog";
   /** One column per field of KafkaSpout's default record translator. */
   public static final Schema SCHEMA = new Schema(
       required(1, "topic", Types.StringType.get()),
@@ -75,6 +90,9 @@ public final class IcebergKafkaExampleTopology {
       required(3, "offset", Types.LongType.get()),
       optional(4, "key", Types.LongType.get()),
       required(5, "value", Types.LongType.get()));
+  /** {@code --changelog}'s table: each key's newest value; the key is the identifier field. */
+  public static final Schema CHANGES_SCHEMA = new Schema(
+      List.of(required(1, "key", Types.LongType.get()), required(2, "value", Types.LongType.get())), Set.of(1));
 
   private IcebergKafkaExampleTopology() {}
 
@@ -82,9 +100,12 @@ public final class IcebergKafkaExampleTopology {
     try {
       CommandLine line = CommandLine.parse(args);
       IcebergOptions options = options(line.shared().catalogProperties(), line.bootstrapServers(), line.positions());
-      StormSubmitter.submitTopology(NAME, LocalExampleRun.Pipeline.BOLTS.config(), topology(line.bootstrapServers(), line.topic(), options));
-      System.out.println("submitted " + NAME + ": topic " + line.topic() + " into " + table(line.positions()) + " under "
-          + line.shared().warehouse + (line.positions() ? ", with source positions" : ", at-least-once"));
+      IcebergOptions changes = line.changelog() ? changelogOptions(line.shared().catalogProperties(), line.bootstrapServers()) : null;
+      StormSubmitter.submitTopology(NAME, LocalExampleRun.Pipeline.BOLTS.config(),
+          topology(line.bootstrapServers(), line.topic(), options, changes));
+      System.out.println("submitted " + NAME + ": topic " + line.topic() + " into " + table(line.positions())
+          + (line.changelog() ? " and, as a changelog, " + CHANGES_TABLE : "") + " under " + line.shared().warehouse
+          + (line.positions() ? ", with source positions" : ", at-least-once"));
       System.exit(0);
     } catch (Exception e) {
       e.printStackTrace();
@@ -93,17 +114,22 @@ public final class IcebergKafkaExampleTopology {
   }
 
   /** The command line: the Kafka flags, then what {@link ExampleMain.CommandLine} parses. */
-  record CommandLine(String bootstrapServers, String topic, boolean positions, ExampleMain.CommandLine shared) {
+  record CommandLine(String bootstrapServers, String topic, boolean positions, boolean changelog, ExampleMain.CommandLine shared) {
     static CommandLine parse(String[] args) {
       List<String> rest = new ArrayList<>(List.of(args));
       String bootstrapServers = take(rest, BOOTSTRAP_SERVERS);
       String topic = take(rest, TOPIC);
       boolean positions = !rest.remove(AT_LEAST_ONCE);
+      boolean changelog = rest.remove(CHANGELOG);
+      if (changelog && !positions) {
+        throw new IllegalArgumentException(CHANGELOG + " needs source positions (a replayed change could undo a newer one):"
+            + " leave out " + AT_LEAST_ONCE);
+      }
       ExampleMain.CommandLine shared = ExampleMain.CommandLine.parse(rest.toArray(String[]::new), 0);
       if (!shared.cluster) {
         throw new IllegalArgumentException(NAME + " reads a Kafka topic and runs on a cluster only: start its command line with 'cluster'");
       }
-      return new CommandLine(bootstrapServers, topic, positions, shared);
+      return new CommandLine(bootstrapServers, topic, positions, changelog, shared);
     }
   }
 
@@ -121,8 +147,41 @@ public final class IcebergKafkaExampleTopology {
     return options.build();
   }
 
+  /**
+   * {@code --changelog}'s sink: changelog mode, keyed by {@code key}, the operation in the tuple's
+   * {@code op} field and the sequence number in its {@code offset} (growing per key, since a key's
+   * records share a partition).
+   */
+  static IcebergOptions changelogOptions(Map<String, String> catalog, String bootstrapServers) {
+    return new IcebergOptions.Builder()
+        .withCatalogProperties(catalog)
+        .withTable(CHANGES_TABLE)
+        .withAutoCreate(CHANGES_SCHEMA, PartitionSpec.unpartitioned())
+        .withWriteMode(WriteMode.CHANGELOG)
+        .withKeyColumns("key")
+        .withChangeFields("op", "offset")
+        .withSourcePositions("kafka", Map.of("bootstrap.servers", bootstrapServers))
+        .withCommitIntervalRecords(5_000)
+        .withCommitIntervalMillis(1_000)
+        .withTickIntervalSecs(1)
+        .build();
+  }
+
+  /**
+   * The made-up operation of {@code --changelog}: a value divisible by 7 deletes its key ({@code
+   * d}), any other value updates it ({@code u}: inserts the row, or replaces the key's row).
+   */
+  public static String operation(long value) {
+    return value % 7 == 0 ? "d" : "u";
+  }
+
   static StormTopology topology(String bootstrapServers, String topic, IcebergOptions options) {
-    KafkaSpoutConfig<Long, Long> spoutConfig = new KafkaSpoutConfig.Builder<Long, Long>(bootstrapServers, topic)
+    return topology(bootstrapServers, topic, options, null);
+  }
+
+  /** With {@code changes} (null for none), the records' changelog too, into a second sink. */
+  static StormTopology topology(String bootstrapServers, String topic, IcebergOptions options, IcebergOptions changes) {
+    KafkaSpoutConfig.Builder<Long, Long> spoutConfig = new KafkaSpoutConfig.Builder<Long, Long>(bootstrapServers, topic)
         .setProp(ConsumerConfig.GROUP_ID_CONFIG, GROUP)
         .setProp(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class)
         .setProp(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, LongDeserializer.class)
@@ -130,11 +189,21 @@ public final class IcebergKafkaExampleTopology {
         .setProcessingGuarantee(KafkaSpoutConfig.ProcessingGuarantee.AT_LEAST_ONCE)
         .setFirstPollOffsetStrategy(FirstPollOffsetStrategy.UNCOMMITTED_EARLIEST)
         // Sets only how much a restarted spout reads again: the sink skips what the table holds.
-        .setOffsetCommitPeriodMs(10_000)
-        .build();
+        .setOffsetCommitPeriodMs(10_000);
+    if (changes != null) {
+      // The default translator's fields, and each record's operation for the changelog sink (the
+      // append sink has no column for it, and leaves it out).
+      spoutConfig.setRecordTranslator(
+          record -> new Values(record.topic(), record.partition(), record.offset(), record.key(), record.value(), operation(record.value())),
+          new Fields("topic", "partition", "offset", "key", "value", "op"));
+    }
     TopologyBuilder builder = new TopologyBuilder();
-    builder.setSpout(SPOUT, new KafkaSpout<>(spoutConfig), 1);
+    builder.setSpout(SPOUT, new KafkaSpout<>(spoutConfig.build()), 1);
     builder.setBolt(SINK, new IcebergBolt(options), 4).fieldsGrouping(SPOUT, new Fields("topic", "partition"));
+    if (changes != null) {
+      // Each partition to one task, in order: a key's changes with it.
+      builder.setBolt(CHANGES_SINK, new IcebergBolt(changes), 2).fieldsGrouping(SPOUT, new Fields("topic", "partition"));
+    }
     return builder.createTopology();
   }
 

@@ -62,5 +62,29 @@ class IcebergKafkaExampleTopologyTest {
     assertThat(grouping.get_fields()).isEqualTo(List.of("topic", "partition"));
     assertThat(topology.get_bolts().get(IcebergKafkaExampleTopology.SINK).get_common().get_parallelism_hint()).isEqualTo(4);
     assertThat(IcebergKafkaExampleTopology.table(true)).isNotEqualTo(IcebergKafkaExampleTopology.table(false));
+    assertThat(topology.get_bolts()).doesNotContainKey(IcebergKafkaExampleTopology.CHANGES_SINK);
+  }
+
+  @Test
+  void changelogAddsASecondSinkGroupedByPartitionThatReadsEachRecordsOperationAndNeedsSourcePositions() {
+    IcebergKafkaExampleTopology.CommandLine line = IcebergKafkaExampleTopology.CommandLine.parse(new String[] {
+        "cluster", "/shared/wh", "--bootstrap-servers", "broker1:9092", "--topic", "events", "--changelog"});
+    assertThat(line.changelog()).isTrue();
+    assertThat(line.positions()).isTrue();
+    assertThatThrownBy(() -> IcebergKafkaExampleTopology.CommandLine.parse(new String[] {
+        "cluster", "--bootstrap-servers", "b:9092", "--topic", "events", "--changelog", "--at-least-once"}))
+        .hasMessageContaining("--changelog needs source positions");
+
+    var catalog = LocalExampleRun.catalogProperties(Paths.get("/shared/wh"));
+    StormTopology topology = IcebergKafkaExampleTopology.topology("broker1:9092", "events",
+        IcebergKafkaExampleTopology.options(catalog, "broker1:9092", true),
+        IcebergKafkaExampleTopology.changelogOptions(catalog, "broker1:9092"));
+    Grouping grouping = topology.get_bolts().get(IcebergKafkaExampleTopology.CHANGES_SINK).get_common().get_inputs()
+        .get(new GlobalStreamId(IcebergKafkaExampleTopology.SPOUT, "default"));
+    assertThat(grouping.get_fields()).isEqualTo(List.of("topic", "partition"));
+    assertThat(topology.get_spouts().get(IcebergKafkaExampleTopology.SPOUT).get_common().get_streams().get("default")
+        .get_output_fields()).containsExactly("topic", "partition", "offset", "key", "value", "op");
+    assertThat(List.of(0L, 1L, 6L, 7L, 14L, 15L).stream().map(IcebergKafkaExampleTopology::operation))
+        .containsExactly("d", "u", "u", "d", "d", "u");
   }
 }

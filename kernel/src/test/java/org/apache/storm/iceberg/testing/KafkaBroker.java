@@ -195,11 +195,24 @@ public final class KafkaBroker implements AutoCloseable {
    * topic holds exactly that many (the producer is idempotent: a retried send is not written twice).
    */
   public void produceIds(String topic, int partitions, long count) throws Exception {
+    produceIds(topic, partitions, count, 0);
+  }
+
+  /**
+   * As {@link #produceIds(String, int, long)}, with key {@code id % keys} (none when {@code keys} is
+   * 0): a keyed topic whose key's records all share one partition, since {@code keys} must be a
+   * multiple of {@code partitions} ({@code id % partitions} is then {@code key % partitions}).
+   */
+  public void produceIds(String topic, int partitions, long count, long keys) throws Exception {
+    if (keys != 0 && keys % partitions != 0) {
+      throw new IllegalArgumentException(keys + " keys over " + partitions + " partitions: one key's records would land in"
+          + " several partitions; use a multiple of " + partitions);
+    }
     Properties props = producerProperties();
     try (KafkaProducer<Long, Long> producer = new KafkaProducer<>(props, new LongSerializer(), new LongSerializer())) {
       List<Future<RecordMetadata>> sent = new ArrayList<>();
       for (long id = 0; id < count; id++) {
-        sent.add(producer.send(new ProducerRecord<>(topic, (int) (id % partitions), null, id)));
+        sent.add(producer.send(new ProducerRecord<>(topic, (int) (id % partitions), keys == 0 ? null : id % keys, id)));
       }
       producer.flush();
       for (Future<RecordMetadata> future : sent) {

@@ -45,15 +45,20 @@ import org.apache.storm.utils.NimbusClient;
  * group held at each: the worker that runs sink tasks only, the worker that also runs the spout,
  * then the first again. Each kill waits for a commit of one of the victim's sink tasks since the
  * last restart (so the victim holds the stream's tuples), and each waits for the Supervisor to
- * restart the victim.
+ * restart the victim. With the changelog sink, each victim runs tasks of it too: they die with the
+ * worker, whatever they hold (waiting for their commits as well would only wait out the time a
+ * restarted changelog task holds changes back behind the gap its predecessor left).
  */
 final class KafkaKills {
   static final String SPOUT = IcebergKafkaExampleTopology.SPOUT;
   static final String SINK = IcebergKafkaExampleTopology.SINK;
+  static final String CHANGES_SINK = IcebergKafkaExampleTopology.CHANGES_SINK;
 
   private final ClusterSession session;
   private final KafkaBroker broker;
   private final Table table;
+  /** Whether the topology has the changelog sink. */
+  private final boolean changelog;
   private final String topic;
   private final long records;
   private final List<String> kills = new ArrayList<>();
@@ -63,10 +68,11 @@ final class KafkaKills {
   /** Rows the table held beyond the group's committed offsets when the spout's worker died: read again. */
   private long heldBeyondCommittedAtSpoutKill = -1;
 
-  KafkaKills(ClusterSession session, KafkaBroker broker, Table table, String topic, long records) {
+  KafkaKills(ClusterSession session, KafkaBroker broker, Table table, boolean changelog, String topic, long records) {
     this.session = session;
     this.broker = broker;
     this.table = table;
+    this.changelog = changelog;
     this.topic = topic;
     this.records = records;
   }
@@ -94,7 +100,8 @@ final class KafkaKills {
    * the restarted spout reads again); returns when the Supervisor restarted it.
    */
   private long killAfterACommit(NimbusClient nimbus, int port, long since) throws Exception {
-    Set<String> taskIndices = sinkTaskIndices(nimbus, port);
+    Set<String> taskIndices = sinkTaskIndices(nimbus, port, SINK);
+    Set<String> changesIndices = changelog ? sinkTaskIndices(nimbus, port, CHANGES_SINK) : Set.of();
     boolean spout = port == spoutPort;
     long[] rowsAndCommitted = session.await("a commit of sink task " + taskIndices + " on port " + port + " since the last restart"
         + (spout ? ", and rows in the table beyond the group's committed offsets" : ""), Duration.ofMinutes(2), () -> {
@@ -118,8 +125,8 @@ final class KafkaKills {
     if (spout) {
       heldBeyondCommittedAtSpoutKill = rows - committed;
     }
-    String kill = "port " + port + (spout ? " (spout and sink)" : " (sink only)") + " at " + rows + " rows, group offsets "
-        + committed;
+    String kill = "port " + port + (spout ? " (spout and sink" : " (sink only") + " tasks " + taskIndices
+        + (changelog ? ", changelog sink tasks " + changesIndices : "") + ") at " + rows + " rows, group offsets " + committed;
     kills.add(kill);
     ClusterSession.log("kill -9 of worker pid " + victim + " on " + kill);
     session.await("the Supervisor to restart the worker on port " + port, Duration.ofMinutes(2),
@@ -153,11 +160,11 @@ final class KafkaKills {
     return kills + "; records read again after the spout's worker died: at least " + heldBeyondCommittedAtSpoutKill;
   }
 
-  /** The task indices (as the sink's snapshots record them) of the sink tasks on {@code port}. */
-  private static Set<String> sinkTaskIndices(NimbusClient nimbus, int port) throws Exception {
+  /** The task indices (as the sink's snapshots record them) of {@code component}'s tasks on {@code port}. */
+  private static Set<String> sinkTaskIndices(NimbusClient nimbus, int port, String component) throws Exception {
     List<ExecutorSummary> sinks = new ArrayList<>();
     for (ExecutorSummary executor : nimbus.getClient().getTopologyInfoByName(IcebergKafkaExampleTopology.NAME).get_executors()) {
-      if (executor.get_component_id().equals(SINK)) {
+      if (executor.get_component_id().equals(component)) {
         sinks.add(executor);
       }
     }
@@ -168,7 +175,7 @@ final class KafkaKills {
         indices.add(String.valueOf(index));
       }
     }
-    assertThat(indices).as("sink tasks on port %d", port).isNotEmpty();
+    assertThat(indices).as("%s tasks on port %d", component, port).isNotEmpty();
     return indices;
   }
 }

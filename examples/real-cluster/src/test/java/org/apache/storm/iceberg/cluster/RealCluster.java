@@ -125,6 +125,19 @@ final class RealCluster {
     return command;
   }
 
+  /** The lines of the workers' logs that contain every one of {@code texts} (a restarted worker appends to its port's log). */
+  List<String> workerLogLines(String... texts) throws IOException {
+    List<String> lines = new ArrayList<>();
+    for (Path file : logFiles()) {
+      if (file.getFileName().toString().equals("worker.log")) {
+        try (Stream<String> all = Files.lines(file)) {
+          all.filter(line -> Stream.of(texts).allMatch(line::contains)).forEach(lines::add);
+        }
+      }
+    }
+    return lines;
+  }
+
   /** The daemons' and workers' logs, newest content last: what explains a failure. */
   List<Path> logFiles() throws IOException {
     List<Path> files = new ArrayList<>();
