@@ -214,6 +214,9 @@ class RowLevelChangesTest {
     sink.execute(change("c", 2, "y", 6));
     assertThat(rows()).isEqualTo(Map.of(2L, "y"));
     assertThat(recorder.failedIds()).isEmpty();
+    assertThat(counter("iceberg-fields-unmatched"))
+        .as("the operation and sequence fields are read by the sink: only topic, partition and offset go unwritten")
+        .isEqualTo(3);
   }
 
   @Test

@@ -76,7 +76,8 @@ public final class BatchFactory {
     this.mapper = mapper;
     this.task = task;
     if (mapper instanceof FieldMatchingMapper matching) {
-      matching.onUnmatchedFields(new UnmatchedFieldsLog(table.name(), metrics));
+      matching.onUnmatchedFields(
+          new UnmatchedFieldsLog(table.name(), table::schema, metrics, changes == null ? java.util.Set.of() : changes.fields().names()));
     }
   }
 

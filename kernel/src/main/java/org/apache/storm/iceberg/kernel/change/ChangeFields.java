@@ -48,6 +48,18 @@ public final class ChangeFields {
   }
 
   /** The tuple's operation; {@link ChangeOp#INSERT} (an upsert) when no operation field is read. */
+  /** The fields (or paths) the operation and sequence number are read from, those named. */
+  public java.util.Set<String> names() {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    if (operationField != null) {
+      names.add(operationField);
+    }
+    if (sequenceField != null) {
+      names.add(sequenceField);
+    }
+    return names;
+  }
+
   public ChangeOp operation(ITuple tuple) {
     return operationField == null ? ChangeOp.INSERT : ChangeOp.parse(reader.read(tuple, operationField), operationField);
   }
