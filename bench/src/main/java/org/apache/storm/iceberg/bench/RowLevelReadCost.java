@@ -62,7 +62,7 @@ import org.apache.storm.iceberg.kernel.table.OpenedTable;
  * <p>The cost grows with the square of the commits: a data file's rows meet every equality-delete
  * file committed after it, and Iceberg's generic reader opens each of those files again for every
  * data file it reads (it caches none). At 100 commits a scan opens about 4,000 delete files, at
- * 1,000 about 500,000, a quarter of an hour on 2 cores; so the default is 100 commits, which
+ * 1,000 about 400,000, 5 to 15 minutes on 2 cores; so the default is 100 commits, which
  * bench/run.sh runs in about a minute, and 1,000 is a run by hand ({@code RowLevelReadCost 1000}).
  *
  * <p>Arguments: commits, changes per commit, update percent, scan repetitions (defaults 100 10 50
