@@ -97,7 +97,7 @@ public final class RowLevelReadCost {
 
       Map<String, Table> tables = tables(upsertDir, appendDir);
       for (Map.Entry<String, Table> table : tables.entrySet()) {
-        Files files = Files.of(table.getValue());
+        PlannedFiles files = PlannedFiles.of(table.getValue());
         results.add("RowLevelReadCost", params, table.getKey() + " data files", 0, files.data, "files");
         results.add("RowLevelReadCost", params, table.getKey() + " equality-delete files", 0, files.equalityDeletes, "files");
         results.add("RowLevelReadCost", params, table.getKey() + " delete files opened per scan", 0, files.deletesPerScan, "files");
@@ -163,8 +163,8 @@ public final class RowLevelReadCost {
   }
 
   /** What a scan of the table plans: data files, distinct equality-delete files, and delete files summed over the data files. */
-  private record Files(long data, long equalityDeletes, long deletesPerScan) {
-    static Files of(Table table) {
+  private record PlannedFiles(long data, long equalityDeletes, long deletesPerScan) {
+    static PlannedFiles of(Table table) {
       long data = 0;
       long opened = 0;
       Set<String> equality = new HashSet<>();
@@ -181,7 +181,7 @@ public final class RowLevelReadCost {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      return new Files(data, equality.size(), opened);
+      return new PlannedFiles(data, equality.size(), opened);
     }
   }
 }
