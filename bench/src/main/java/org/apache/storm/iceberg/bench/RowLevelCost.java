@@ -73,7 +73,8 @@ public final class RowLevelCost {
   }
 
   private void measure(Results results, int updatePercent, int reps) {
-    String params = "columns=" + rows.data.columns + " batch=" + batch + " updates=" + updatePercent + "% format=v" + formatVersion;
+    String params = "columns=" + rows.data.columns + " batch=" + batch + " rows=" + (long) batch * batches + " updates=" + updatePercent
+        + "% format=v" + formatVersion;
     for (int rep = 0; rep <= reps; rep++) {
       Run append = null;
       Run upsert = null;
