@@ -85,11 +85,21 @@ BASELINES = {
         "split-sink snapshots/s": "iceberg-bolt snapshots/s",
         "split-sink records/s": "iceberg-bolt records/s",
     },
+    "RowLevelCost": {
+        "upsert per-cpu-s": "append per-cpu-s",
+        "upsert records/s": "append records/s",
+    },
+    "FlinkUpsertPeer": {
+        "flink-IcebergSink upsert per-cpu-s": "flink-IcebergSink append per-cpu-s",
+        "flink-IcebergSink upsert records/s": "flink-IcebergSink append records/s",
+    },
+    "RowLevelReadCost": {"upsert scan ms": "append scan ms"},
 }
 
 # Suites whose repetitions run both variants back to back, so a repetition's two figures share the
 # machine's weather and their ratio is steadier than the ratio of medians.
-PAIRED = {"KernelVsLimit", "EndToEnd", "TridentEndToEnd", "DedupCost", "PartitionGrouping", "CommitLatency"}
+PAIRED = {"KernelVsLimit", "EndToEnd", "TridentEndToEnd", "DedupCost", "PartitionGrouping", "CommitLatency",
+          "RowLevelCost", "FlinkUpsertPeer", "RowLevelReadCost"}
 
 # The Storm-against-Flink table: (mode, suite, variant in records/s); its per-CPU figure is the variant
 # + " per-cpu-s". Each is compared with both Flink sinks at the same `partitions`.
@@ -120,11 +130,33 @@ TARGETS = [
 ]
 
 # The suites in bench/run.sh's order; a suite not listed comes after them.
-SUITE_ORDER = ["MapperBenchmark", "KernelVsLimit", "EndToEnd", "DedupCost", "TridentEndToEnd", "FlinkPeer", "CommitScaling",
-               "CommitLatency", "PartitionGrouping", "BatchMemory", "RoutingMemory", "TridentMemory", "SnapshotLookup",
+SUITE_ORDER = ["MapperBenchmark", "KernelVsLimit", "EndToEnd", "DedupCost", "RowLevelCost", "RowLevelReadCost",
+               "TridentEndToEnd", "FlinkPeer", "FlinkUpsertPeer", "CommitScaling", "CommitLatency", "PartitionGrouping", "BatchMemory", "RoutingMemory", "TridentMemory", "SnapshotLookup",
                "Soak"]
 
 SUITE_NOTES = {
+    "RowLevelCost": "A prepared IcebergBolt (as DedupCost's: Kafka source positions, unpartitioned table, HadoopCatalog "
+    "on local disk, a commit every `batch` records) in append mode and in upsert mode (key `c0`, the table's "
+    "identifier field), on the same tuples, format version as shown. `updates`: the share of the changes that "
+    "repeat a key already written (`UpsertKeys` in bench/rows; the rest bring new keys), so a run ends with about "
+    "(100 − updates) % of its rows as distinct keys. cpu-ns/record: the executing thread's CPU (the commits run on "
+    "the bolt's commit thread); `upsert/append per cpu-s` is its paired ratio. per-cpu-s and records/s: records per "
+    "process CPU second and per wall second from the first tuple until every tuple is acked (commits, GC and the "
+    "JIT included), the measure FlinkUpsertPeer uses. Each repetition runs both modes, in alternating order.",
+    "RowLevelReadCost": "Our sink in upsert mode commits `commits` batches of `changes/commit` changes (keys from "
+    "`UpsertKeys`, `updates` of them repeating a key) to a v2 table; the baseline holds the same final rows, one per "
+    "key, appended in one commit (the shape a compaction leaves). Each table is read whole by Iceberg's generic "
+    "reader (`IcebergGenerics.read(table).build()`, deletes applied, planning included), the two alternating, and "
+    "checked row for row. `delete files opened per scan`: the delete files the scan's tasks carry, summed over the "
+    "data files: the generic reader opens each again for every data file, so it grows with the square of the "
+    "commits. There is no compaction module yet (issue #32); the compacted table joins this section when there is.",
+    "FlinkUpsertPeer": "Flink 1.20 MiniCluster as FlinkPeer's (parallelism 1, a checkpoint = commit every 1 s, "
+    "HadoopCatalog, Parquet), IcebergSink with `equalityFieldColumns(c0)` and `upsert(true)` against IcebergSink "
+    "appending, on the rows RowLevelCost writes at the same `rows` (the same `UpsertKeys` and values; "
+    "`SameRowsAsFlinkPeerTest` and `FlinkUpsertPeerRowsTest` pin their digest). The append table has no identifier "
+    "field (Flink's sink would take it as an equality field and key and track every row). Each repetition runs both "
+    "modes in one process, in alternating order; the warm-up repetition's upsert table is read back and checked. "
+    "per-cpu-s: records per process CPU second from the first row to the job's end.",
     "MapperBenchmark": "JMH, the record mappers per tuple on 5- and 50-column schemas (long, string, double, "
     "timestamptz and int columns in turn), operations per microsecond of wall time. Baselines of the same run: "
     "`positionalCopy` builds the record by copying the tuple's values by position, with no name lookup and no "
@@ -467,6 +499,52 @@ def flink_section(rows):
     return "\n".join(out) + "\n"
 
 
+def row_level_flink_section(rows):
+    """Upsert against append for our sink and for Flink's on the same rows, and our upsert against Flink's."""
+    def paired_median(suite, params, variant, base):
+        r = ratio(rows, suite, params, variant, base)
+        if r is None:
+            return None
+        return statistics.median(r[1]) if r[1] else r[0]
+
+    def key(params):
+        return tuple(param(params, k) for k in ("columns", "rows", "updates", "format"))
+
+    ours = {key(p): p for (s, p, v) in rows if s == "RowLevelCost" and v == "upsert per-cpu-s"}
+    out = []
+    for params in sorted({p for (s, p, v) in rows if s == "FlinkUpsertPeer"}, key=natural):
+        storm = ours.get(key(params))
+        if storm is None:
+            continue
+        x = paired_median("RowLevelCost", storm, "upsert per-cpu-s", "append per-cpu-s")
+        x_thread = statistics.median(rows[("RowLevelCost", storm, "upsert/append per cpu-s")][0]) \
+            if ("RowLevelCost", storm, "upsert/append per cpu-s") in rows else None
+        y = paired_median("FlinkUpsertPeer", params, "flink-IcebergSink upsert per-cpu-s", "flink-IcebergSink append per-cpu-s")
+        med = {name: statistics.median(rows[k][0]) for name, k in (
+            ("ours", ("RowLevelCost", storm, "upsert per-cpu-s")),
+            ("ours append", ("RowLevelCost", storm, "append per-cpu-s")),
+            ("flink", ("FlinkUpsertPeer", params, "flink-IcebergSink upsert per-cpu-s")),
+            ("flink append", ("FlinkUpsertPeer", params, "flink-IcebergSink append per-cpu-s"))) if k in rows}
+        cells = [f"**{x:.2f}×**" if x else "", f"{x_thread:.2f}×" if x_thread else "", f"**{y:.2f}×**" if y else ""]
+        for a, b in (("ours", "flink"), ("ours append", "flink append")):
+            cells.append(f"**{med[a] / med[b]:.2f}×**" if a in med and med.get(b) else "")
+        columns, n, updates, version = key(params)
+        out.append(f"| {columns} | {n} | {updates} | {version} | " + " | ".join(cells) + " |")
+    if not out:
+        return ""
+    return "\n".join([
+        "## Row-level: Storm against Flink\n",
+        "Upsert against append on the same rows, for our sink (RowLevelCost: an IcebergBolt driven directly) and for "
+        "Flink's IcebergSink (FlinkUpsertPeer: a whole MiniCluster job), each pair measured in one process and paired by "
+        "repetition; then our upsert against Flink's upsert (and our append against Flink's append) in records per "
+        "process CPU second, a ratio of medians from two processes. Our side has no spout, acker or transport and "
+        "Flink's has its source, keyBy and checkpoints, so the last two columns favour ours; the paired ratios within "
+        "each sink are the fair comparison.\n",
+        "| columns | rows | updates | format | ours upsert/append per process CPU-s | ours, per thread CPU-s "
+        "| Flink upsert/append per process CPU-s | our upsert / Flink's upsert | our append / Flink's append |",
+        "|---:|---:|---:|---|---:|---:|---:|---:|---:|"] + out) + "\n"
+
+
 def included(directory):
     """The hand-written sections: every .md file of the directory in the order of its name, license comment dropped."""
     if not os.path.isdir(directory):
@@ -524,6 +602,7 @@ def main():
             print(SUITE_NOTES[suite] + "\n")
         print(soak_section(args.csv) if suite == "Soak" else suite_section(rows, suite))
     print(flink_section(rows))
+    print(row_level_flink_section(rows))
     for _, text in hand:
         print(text)
 

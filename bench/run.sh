@@ -21,7 +21,7 @@
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
 #                                MapperBenchmark KernelVsLimit EndToEnd TridentEndToEnd FlinkPeer CommitScaling
 #                                CommitLatency PartitionGrouping BatchMemory RoutingMemory TridentMemory DedupCost
-#                                Soak SnapshotLookup RowLevelCost
+#                                Soak SnapshotLookup RowLevelCost RowLevelReadCost FlinkUpsertPeer
 # SOAK_MINUTES sets how long the Soak suite holds each sink at 80 % of its peak (default 10).
 # JMH options can be overridden with JMH_OPTS (default: 1 fork, 3 warm-up and 5 measured 1 s iterations).
 # Builds with the reactor (never `mvn install`: the local repository is shared).
@@ -71,8 +71,17 @@ run EndToEnd $harness.EndToEnd 400000 50000 3
 run DedupCost $harness.DedupCost 100000 5 5
 # What the row-level write modes cost a record against append, on the same tuples.
 run RowLevelCost $harness.RowLevelCost 100000 5 5
+# The same at 50 columns, 100,000 rows a run (FlinkUpsertPeer writes both lines' rows through Flink's sink).
+run RowLevelCost $harness.RowLevelCost 50000 2 2 10,90 50
+# A full scan after 100 upsert commits against the same rows appended once: what compaction (#32) would buy.
+run RowLevelReadCost $harness.RowLevelReadCost 100 10 50 2
 run TridentEndToEnd $harness.TridentEndToEnd 400000 50000 3
 run FlinkPeer java -Xmx4g $opens -jar bench/flink-peer/target/flink-peer.jar 2000000 3 "$csv"
+# Flink's IcebergSink in upsert mode against its own append, on the rows of the two RowLevelCost lines
+# (500,000 rows at 5 columns: at 100,000 a Flink job's fixed cost is a large share of its CPU).
+upsert_peer="java -Xmx4g $opens -cp bench/flink-peer/target/flink-peer.jar org.apache.storm.iceberg.bench.flink.FlinkUpsertPeer"
+run FlinkUpsertPeer $upsert_peer 500000 2 "$csv" 5 10,90 2
+run FlinkUpsertPeer $upsert_peer 100000 2 "$csv" 50 10,90 2
 run CommitScaling $harness.CommitScaling 20000 2 1,4,8,16
 run CommitLatency $harness.CommitLatency 300 3
 run PartitionGrouping $harness.PartitionGrouping 256000 3 16,128

@@ -31,6 +31,7 @@ import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.bench.rows.BenchRows;
 import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.task.GeneralTopologyContext;
@@ -41,16 +42,13 @@ import org.apache.storm.tuple.TupleImpl;
 
 /**
  * The rows every benchmark writes: {@code columns} optional columns {@code c0..}, cycling through
- * long, string, double, timestamptz and int, as the mapper benchmark does. Row {@code i} has
+ * long, string, double, timestamptz and int, as the mapper benchmark does; the values are {@link
+ * BenchRows}'s, which the Flink peer writes too. Row {@code i} has
  * {@code c0 = i}, so {@code bucket(16, c0)} spreads rows evenly over 16 partitions. Values are what
  * the field-name mapper expects from a tuple (timestamps as epoch millis) and what Iceberg's generic
  * writer expects in a record (timestamps as {@code OffsetDateTime}).
  */
 public final class BenchData {
-  private static final Type[] TYPES = {
-    Types.LongType.get(), Types.StringType.get(), Types.DoubleType.get(), Types.TimestampType.withZone(), Types.IntegerType.get()
-  };
-  private static final long EPOCH_MILLIS = 1_793_534_400_000L; // 2026-11-01T12:00:00Z
   static final String SOURCE = "events";
 
   /**
@@ -71,7 +69,7 @@ public final class BenchData {
     List<Types.NestedField> schemaFields = new ArrayList<>();
     List<String> names = new ArrayList<>();
     for (int i = 0; i < columns; i++) {
-      schemaFields.add(Types.NestedField.optional(i + 1, "c" + i, TYPES[i % TYPES.length]));
+      schemaFields.add(Types.NestedField.optional(i + 1, "c" + i, type(i)));
       names.add("c" + i);
     }
     this.schema = new Schema(schemaFields);
@@ -97,25 +95,22 @@ public final class BenchData {
 
   /** The tuple values of row {@code row}, as a spout would emit them. */
   public List<Object> values(long row) {
-    List<Object> values = new ArrayList<>(columns);
-    for (int i = 0; i < columns; i++) {
-      values.add(value(TYPES[i % TYPES.length], row, i));
-    }
-    return values;
+    return BenchRows.values(row, columns);
   }
 
-  private static Object value(Type type, long row, int column) {
-    switch (type.typeId()) {
+  /** The Iceberg type of column {@code column}: what {@link BenchRows#kind} says its values are. */
+  static Type type(int column) {
+    switch (BenchRows.kind(column)) {
       case LONG:
-        return row + column;
+        return Types.LongType.get();
       case STRING:
-        return "value-" + (row % 1000) + "-" + column;
+        return Types.StringType.get();
       case DOUBLE:
-        return row * 0.5d + column;
-      case TIMESTAMP:
-        return EPOCH_MILLIS + row * 10L;
+        return Types.DoubleType.get();
+      case TIMESTAMP_MILLIS:
+        return Types.TimestampType.withZone();
       default:
-        return (int) (row % 100_000) + column;
+        return Types.IntegerType.get();
     }
   }
 
@@ -132,8 +127,8 @@ public final class BenchData {
   public Record record(long row) {
     GenericRecord record = GenericRecord.create(schema);
     for (int i = 0; i < columns; i++) {
-      Object value = value(TYPES[i % TYPES.length], row, i);
-      if (TYPES[i % TYPES.length].typeId() == Type.TypeID.TIMESTAMP) {
+      Object value = BenchRows.value(row, i);
+      if (BenchRows.kind(i) == BenchRows.Kind.TIMESTAMP_MILLIS) {
         value = java.time.Instant.ofEpochMilli((Long) value).atOffset(java.time.ZoneOffset.UTC);
       }
       record.set(i, value);
@@ -145,8 +140,8 @@ public final class BenchData {
   public InternalRow internalRow(long row) {
     InternalRow internal = new InternalRow(columns);
     for (int i = 0; i < columns; i++) {
-      Object value = value(TYPES[i % TYPES.length], row, i);
-      internal.set(i, TYPES[i % TYPES.length].typeId() == Type.TypeID.TIMESTAMP ? (Long) value * 1000L : value);
+      Object value = BenchRows.value(row, i);
+      internal.set(i, BenchRows.kind(i) == BenchRows.Kind.TIMESTAMP_MILLIS ? (Long) value * 1000L : value);
     }
     return internal;
   }

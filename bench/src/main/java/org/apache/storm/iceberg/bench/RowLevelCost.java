@@ -19,130 +19,91 @@
 
 package org.apache.storm.iceberg.bench;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import java.util.Random;
-import java.util.Set;
-import org.apache.iceberg.PartitionSpec;
-import org.apache.iceberg.Schema;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.types.Types;
-import org.apache.storm.generated.StormTopology;
-import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.WriteMode;
-import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
-import org.apache.storm.iceberg.kernel.table.OpenedTable;
-import org.apache.storm.task.GeneralTopologyContext;
-import org.apache.storm.tuple.Fields;
-import org.apache.storm.tuple.MessageId;
-import org.apache.storm.tuple.Tuple;
-import org.apache.storm.tuple.TupleImpl;
+import org.apache.storm.iceberg.bench.KeyedRows.Run;
+import org.apache.storm.iceberg.bench.rows.UpsertKeys;
 
 /**
  * What the row-level write modes cost a record against append, on the same tuples: the kernel's CPU
- * per record through a prepared {@link PreparedBolt} with Kafka source positions, in append mode and
- * in upsert mode (key {@code c0}, required), on format version 2. A share of the tuples ({@code
- * update-percent}) repeats a key written earlier in the run (an update); the rest bring new keys.
- * Each batch then costs upsert its collapse (one map entry per key until the seal), one equality
- * delete per key and a row delta.
+ * per record through a prepared {@link PreparedBolt} with Kafka source positions ({@link
+ * KeyedRows}), in append mode and in upsert mode (key {@code c0}, required), on format version 2.
+ * The keys come from {@link UpsertKeys}: a share of the tuples ({@code update-percent}) repeats a key
+ * written earlier in the run (an update); the rest bring new keys. Each batch then costs upsert its
+ * collapse (one map entry per key until the seal), one equality delete per key and a row delta. The
+ * Flink peer ({@code FlinkUpsertPeer} in bench/flink-peer) writes the same rows through Flink's sink.
  *
- * <p>Arguments: records per batch, batches per run, repetitions, update percentages (defaults
- * 100000 5 5 10,90). Each repetition runs both modes, in alternating order; repetition 0 warms the
- * JIT and is not reported.
+ * <p>Figures: the executing thread's CPU per record ({@code cpu-ns/record}, what the bolt's own
+ * thread pays), and records per process CPU second ({@code per-cpu-s}) and per wall second from the
+ * first tuple until every tuple is acked (commits, GC and the JIT included, as the Flink peer
+ * measures its job).
+ *
+ * <p>Arguments: records per batch, batches per run, repetitions, update percentages, column counts,
+ * format versions (defaults 100000 5 5 10,90 5 2). Each repetition runs both modes, in alternating order; repetition 0
+ * warms the JIT and is not reported.
  */
 public final class RowLevelCost {
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-  private static final long FIRST_OFFSET = 100_000_000L;
-
   private final int batch;
   private final int batches;
-  private final BenchData data = new BenchData(5, 1);
-  private final Schema keyed;
-  private final Fields fields;
-  private final GeneralTopologyContext context;
+  private final int formatVersion;
+  private final KeyedRows rows;
 
-  private RowLevelCost(int batch, int batches) {
+  private RowLevelCost(int batch, int batches, int columns, int formatVersion) {
     this.batch = batch;
     this.batches = batches;
-    List<Types.NestedField> columns = new ArrayList<>(data.schema.columns());
-    columns.set(0, Types.NestedField.required(columns.get(0).fieldId(), columns.get(0).name(), columns.get(0).type()));
-    this.keyed = new Schema(columns, Set.of(columns.get(0).fieldId()));
-    List<String> names = new ArrayList<>(data.fields.toList());
-    names.addAll(List.of(FixedIdentityPositions.TOPIC, FixedIdentityPositions.PARTITION, FixedIdentityPositions.OFFSET));
-    this.fields = new Fields(names);
-    this.context = new GeneralTopologyContext(new StormTopology(), BenchData.WORKER_CONF, Map.of(1, BenchData.SOURCE),
-        Map.of(BenchData.SOURCE, List.of(1)), Map.of(BenchData.SOURCE, Map.of("default", fields)), "bench-1");
+    this.formatVersion = formatVersion;
+    this.rows = new KeyedRows(columns);
   }
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
     int batch = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
     int batches = args.length > 1 ? Integer.parseInt(args[1]) : 5;
     int reps = args.length > 2 ? Integer.parseInt(args[2]) : 5;
     String updates = args.length > 3 ? args[3] : "10,90";
-    RowLevelCost bench = new RowLevelCost(batch, batches);
+    String columnCounts = args.length > 4 ? args[4] : "5";
+    String versions = args.length > 5 ? args[5] : "2";
     Results results = new Results();
-    for (String percent : updates.split(",")) {
-      int updatePercent = Integer.parseInt(percent.trim());
-      String params = "columns=5 batch=" + batch + " updates=" + updatePercent + "%";
-      for (int rep = 0; rep <= reps; rep++) {
-        double append = 0;
-        double upsert = 0;
-        for (int v = 0; v < 2; v++) {
-          if ((v + rep) % 2 == 0) {
-            append = bench.cpuNanosPerRecord(WriteMode.APPEND, updatePercent);
-          } else {
-            upsert = bench.cpuNanosPerRecord(WriteMode.UPSERT, updatePercent);
-          }
-        }
-        if (rep > 0) {
-          results.add("RowLevelCost", params, "append cpu-ns/record", rep, append, "ns");
-          results.add("RowLevelCost", params, "upsert cpu-ns/record", rep, upsert, "ns");
-          results.add("RowLevelCost", params, "upsert/append per cpu-s", rep, append / upsert, "ratio");
+    for (String columns : columnCounts.split(",")) {
+      for (String version : versions.split(",")) {
+        RowLevelCost bench = new RowLevelCost(batch, batches, Integer.parseInt(columns.trim()), Integer.parseInt(version.trim()));
+        for (String percent : updates.split(",")) {
+          bench.measure(results, Integer.parseInt(percent.trim()), reps);
         }
       }
     }
   }
 
-  /** Runs {@code batch * batches} records through a prepared bolt on a new v2 table in {@code mode}. */
-  double cpuNanosPerRecord(WriteMode mode, int updatePercent) {
+  private void measure(Results results, int updatePercent, int reps) {
+    String params = "columns=" + rows.data.columns + " batch=" + batch + " rows=" + (long) batch * batches + " updates=" + updatePercent
+        + "% format=v" + formatVersion;
+    for (int rep = 0; rep <= reps; rep++) {
+      Run append = null;
+      Run upsert = null;
+      for (int v = 0; v < 2; v++) {
+        if ((v + rep) % 2 == 0) {
+          append = run(WriteMode.APPEND, updatePercent);
+        } else {
+          upsert = run(WriteMode.UPSERT, updatePercent);
+        }
+      }
+      if (rep > 0) {
+        results.add("RowLevelCost", params, "append cpu-ns/record", rep, append.threadCpuNanosPerRecord(), "ns");
+        results.add("RowLevelCost", params, "upsert cpu-ns/record", rep, upsert.threadCpuNanosPerRecord(), "ns");
+        results.add("RowLevelCost", params, "upsert/append per cpu-s", rep,
+            append.threadCpuNanosPerRecord() / upsert.threadCpuNanosPerRecord(), "ratio");
+        results.add("RowLevelCost", params, "append per-cpu-s", rep, append.perProcessCpuSecond(), "records/cpu-s");
+        results.add("RowLevelCost", params, "upsert per-cpu-s", rep, upsert.perProcessCpuSecond(), "records/cpu-s");
+        results.add("RowLevelCost", params, "append records/s", rep, append.perSecond(), "records/s");
+        results.add("RowLevelCost", params, "upsert records/s", rep, upsert.perSecond(), "records/s");
+      }
+    }
+  }
+
+  /** Runs {@code batch * batches} records through a prepared bolt on a new table in {@code mode}. */
+  private Run run(WriteMode mode, int updatePercent) {
     try (TempTables tables = new TempTables("bench-row-level")) {
-      Catalog catalog = OpenedTable.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null));
-      catalog.createTable(TableIdentifier.of("db", "events"), keyed, PartitionSpec.unpartitioned(),
-          Map.of(TableProperties.FORMAT_VERSION, "2"));
-      IcebergOptions.Builder options = new IcebergOptions.Builder()
-          .withCatalogName("bench")
-          .withCatalogProperties(tables.hadoop())
-          .withTable("db.events")
-          .withCommitIntervalRecords(batch)
-          .withSourcePositions(new FixedIdentityPositions());
-      if (mode != WriteMode.APPEND) {
-        options.withWriteMode(mode);
-      }
-      long total = (long) batch * batches;
-      Random random = new Random(42);
-      long cpu;
-      try (PreparedBolt prepared = new PreparedBolt(options.build(), fields)) {
-        long cpuStarted = THREADS.getCurrentThreadCpuTime();
-        for (long i = 0; i < total; i++) {
-          long key = i > 0 && random.nextInt(100) < updatePercent ? random.nextLong(i) : i;
-          List<Object> values = new ArrayList<>(data.values(key));
-          values.addAll(List.of("events", 0, FIRST_OFFSET + i));
-          Tuple tuple = new TupleImpl(context, values, BenchData.SOURCE, 1, "default", MessageId.makeRootId(i, i));
-          prepared.bolt.execute(tuple);
-        }
-        cpu = THREADS.getCurrentThreadCpuTime() - cpuStarted;
-        prepared.settle(total);
-        if (prepared.counts.acked != total) {
-          throw new IllegalStateException(
-              "acked " + prepared.counts.acked + " of " + total + ", failed " + prepared.counts.failed, prepared.counts.lastError);
-        }
-      }
-      return (double) cpu / total;
+      rows.createTable(tables.hadoop(), formatVersion);
+      UpsertKeys keys = new UpsertKeys(updatePercent);
+      return rows.write(tables.hadoop(), mode, batch, (long) batch * batches, keys::next);
     }
   }
 }

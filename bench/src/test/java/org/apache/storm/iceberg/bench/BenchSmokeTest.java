@@ -46,6 +46,8 @@ class BenchSmokeTest {
     Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the deduplication harness");
     DedupCost.main(new String[] {"300", "2", "0", "3x2", "100"});
     RowLevelCost.main(new String[] {"300", "2", "0", "10"});
+    // Five upsert commits read back against the model (the harness throws on a key read twice or missing).
+    RowLevelReadCost.measure(new Results(), 5, 20, 50, 0);
   }
 
   @Test

@@ -25,9 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,10 +33,7 @@ import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.iceberg.PartitionSpec;
@@ -52,12 +47,10 @@ import org.apache.iceberg.flink.TableLoader;
 import org.apache.iceberg.flink.sink.FlinkSink;
 import org.apache.iceberg.flink.sink.IcebergSink;
 import org.apache.iceberg.hadoop.HadoopCatalog;
-import org.apache.iceberg.types.Type;
-import org.apache.iceberg.types.Types;
 
 /**
- * Flink's {@link IcebergSink} writing the rows the Storm benchmarks write (5 columns; values as
- * {@code BenchData} makes them, repeated here because this module has no Storm on its classpath)
+ * Flink's {@link IcebergSink} writing the rows the Storm benchmarks write (5 columns; values from
+ * the shared {@code BenchRows}, through {@link FlinkRows}, as this module has no Storm on its classpath)
  * into the same kind of table: a HadoopCatalog on local disk, format version 2, Parquet, unpartitioned
  * or bucket(16, c0). Flink runs in a local MiniCluster with parallelism 1 (one slot: source, mapper
  * and writer chained; the committer beside them) and checkpoints every second, each checkpoint one
@@ -71,10 +64,6 @@ import org.apache.iceberg.types.Types;
  * <p>Arguments: rows per run, repetitions, results CSV file (defaults 500000 3, stdout only).
  */
 public final class FlinkPeer {
-  private static final Type[] TYPES = {
-    Types.LongType.get(), Types.StringType.get(), Types.DoubleType.get(), Types.TimestampType.withZone(), Types.IntegerType.get()
-  };
-  private static final long EPOCH_MILLIS = 1_793_534_400_000L;
   private static final int COLUMNS = 5;
   static final AtomicLong FIRST_ROW_NANOS = new AtomicLong();
   static final AtomicLong FIRST_ROW_CPU_NANOS = new AtomicLong();
@@ -93,9 +82,9 @@ public final class FlinkPeer {
           double[] rate = run(rows, partitions, v2);
           String variant = v2 ? "flink-IcebergSink" : "flink-FlinkSink";
           if (rep > 0) {
-            report(out, params, variant, rep, rate[0], "records/s");
-            report(out, params, variant + " per-cpu-s", rep, rate[1], "records/cpu-s");
-            report(out, params, variant + " rows-committed-pct", rep, rate[2], "%");
+            report(out, "FlinkPeer", params, variant, rep, rate[0], "records/s");
+            report(out, "FlinkPeer", params, variant + " per-cpu-s", rep, rate[1], "records/cpu-s");
+            report(out, "FlinkPeer", params, variant + " rows-committed-pct", rep, rate[2], "%");
           }
         }
       }
@@ -110,7 +99,7 @@ public final class FlinkPeer {
   static double[] run(long rows, int partitions, boolean v2) throws Exception {
     Path dir = Files.createTempDirectory("bench-flink");
     try {
-      Schema schema = schema();
+      Schema schema = FlinkRows.schema(COLUMNS);
       PartitionSpec spec = partitions <= 1 ? PartitionSpec.unpartitioned() : PartitionSpec.builderFor(schema).bucket("c0", partitions).build();
       org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
       String warehouse = dir.resolve("warehouse").toUri().toString();
@@ -155,47 +144,20 @@ public final class FlinkPeer {
     }
   }
 
-  static Schema schema() {
-    List<Types.NestedField> fields = new ArrayList<>();
-    for (int i = 0; i < COLUMNS; i++) {
-      fields.add(Types.NestedField.optional(i + 1, "c" + i, TYPES[i % TYPES.length]));
-    }
-    return new Schema(fields);
-  }
-
-  /** Row {@code row} as BenchData makes it, in Flink's internal row format. */
-  static RowData row(long row) {
+  /** Row {@code row} as the Storm benchmarks write it, in Flink's internal row format; the first row starts the clocks. */
+  private static RowData row(long row) {
     if (FIRST_ROW_NANOS.get() == 0 && FIRST_ROW_NANOS.compareAndSet(0, System.nanoTime())) {
       FIRST_ROW_CPU_NANOS.set(cpuNanos());
     }
-    GenericRowData data = new GenericRowData(COLUMNS);
-    for (int i = 0; i < COLUMNS; i++) {
-      switch (TYPES[i % TYPES.length].typeId()) {
-        case LONG:
-          data.setField(i, row + i);
-          break;
-        case STRING:
-          data.setField(i, StringData.fromString("value-" + (row % 1000) + "-" + i));
-          break;
-        case DOUBLE:
-          data.setField(i, row * 0.5d + i);
-          break;
-        case TIMESTAMP:
-          data.setField(i, TimestampData.fromEpochMillis(EPOCH_MILLIS + row * 10L));
-          break;
-        default:
-          data.setField(i, (int) (row % 100_000) + i);
-      }
-    }
-    return data;
+    return FlinkRows.row(row, COLUMNS);
   }
 
   static long cpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
-  private static void report(Path out, String params, String variant, int rep, double value, String unit) throws IOException {
-    String line = String.format(Locale.ROOT, "%s,%s,%s,%d,%.3f,%s%n", "FlinkPeer", params.replace(',', ';'), variant, rep, value, unit);
+  static void report(Path out, String suite, String params, String variant, int rep, double value, String unit) throws IOException {
+    String line = String.format(Locale.ROOT, "%s,%s,%s,%d,%.3f,%s%n", suite, params.replace(',', ';'), variant, rep, value, unit);
     System.out.print(line);
     if (out != null) {
       Files.writeString(out, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
