@@ -22,6 +22,7 @@ package org.apache.storm.iceberg.trident;
 import java.util.Objects;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
 import org.apache.storm.iceberg.kernel.options.RoutingChecks;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.trident.TridentChecks;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.trident.Stream;
@@ -42,9 +43,8 @@ import org.apache.storm.tuple.Fields;
  * name and the txid. A replay is handled as {@link IcebergState} handles it, for the transaction as
  * a whole, so no partitioning is required in front, and the stream's parallelism may change freely.
  *
- * <p>In the row-level write modes (upsert, changelog) the stream is partitioned by a hash of each
- * change's key before it is written ({@link KeyHashFunction}), so every change of a key collapses in
- * one partition's batch, and the transaction's row delta holds at most one row per key.
+ * <p>The row-level write modes (upsert, changelog) take {@link #persist(Stream, Fields,
+ * IcebergOptions, int)}, which partitions the stream by key before it is written.
  */
 public final class IcebergTrident {
   /** The field of the descriptors the writing partitions send the committing state. */
@@ -55,27 +55,63 @@ public final class IcebergTrident {
   private IcebergTrident() {}
 
   /**
-   * Persists {@code fields} of {@code stream} into the options' table.
+   * Persists {@code fields} of {@code stream} into the options' table, in append mode: each partition
+   * of {@code stream} writes its own tuples.
    *
    * @return the committing state, as {@code partitionPersist} returns it
-   * @throws IllegalArgumentException when the options name a dead-letter stream, which Trident states do not have
+   * @throws IllegalArgumentException when the options name a dead-letter stream, which Trident states
+   *     do not have, or a row-level write mode, which needs {@link #persist(Stream, Fields, IcebergOptions, int)}
    */
   public static TridentState persist(Stream stream, Fields fields, IcebergOptions options) {
     Objects.requireNonNull(options, "options");
-    TridentChecks.requireNoSchemaEvolution(OptionsAccess.settings(options));
-    RoutingChecks.refuseRouting(OptionsAccess.settings(options), "IcebergTrident.persist",
-        "a Trident transaction is one append to one table; route upstream with one state per table, or write with IcebergBolt, which routes");
-    TridentChecks.requireNoDeadLetterStream(OptionsAccess.settings(options), "IcebergTrident.persist");
-    Fields descriptor = new Fields(DESCRIPTOR_FIELD);
-    Stream partitioned = stream;
-    if (OptionsAccess.settings(options).rowLevel().byKey()) {
-      // The transaction commits every partition's changes in one row delta, where two rows of one key
-      // would both survive: each key's changes must collapse in one partition.
-      partitioned = stream.each(fields, new KeyHashFunction(options), new Fields(KEY_HASH_FIELD)).partitionBy(new Fields(KEY_HASH_FIELD));
+    SinkSettings settings = OptionsAccess.settings(options);
+    if (settings.rowLevel().byKey()) {
+      throw new IllegalArgumentException("IcebergTrident.persist in write mode "
+          + settings.rowLevel().mode().name().toLowerCase(java.util.Locale.ROOT) + " partitions the stream by key into"
+          + " writing partitions of their own: say how many, with IcebergTrident.persist(stream, fields, options, writers)");
     }
-    return partitioned
-        .partitionAggregate(fields, new FilesAggregator(options), descriptor)
-        .global()
-        .partitionPersist(new WholeStreamStateFactory(options), descriptor, new WholeStreamUpdater());
+    check(settings);
+    return commit(stream.partitionAggregate(fields, new FilesAggregator(options), new Fields(DESCRIPTOR_FIELD)), options);
+  }
+
+  /**
+   * Persists {@code fields} of {@code stream} into the options' table, written by {@code writers}
+   * partitions. In the row-level write modes (upsert, changelog) the stream is partitioned by a hash
+   * of each change's key ({@link KeyHashFunction}) first: every change of a key reaches one writing
+   * partition, whose batch collapses them, so the transaction's one row delta holds at most one row
+   * per key. In append mode the stream is shuffled to the writers.
+   *
+   * @param writers the writing partitions' parallelism
+   * @return the committing state, as {@code partitionPersist} returns it
+   * @throws IllegalArgumentException when the options name a dead-letter stream, or {@code writers} is not positive
+   */
+  public static TridentState persist(Stream stream, Fields fields, IcebergOptions options, int writers) {
+    Objects.requireNonNull(options, "options");
+    if (writers < 1) {
+      throw new IllegalArgumentException("IcebergTrident.persist needs at least one writing partition, got " + writers);
+    }
+    SinkSettings settings = OptionsAccess.settings(options);
+    check(settings);
+    Stream partitioned = settings.rowLevel().byKey()
+        // One row delta commits every partition's changes, where two rows of one key would both survive.
+        ? stream.each(fields, new KeyHashFunction(options), new Fields(KEY_HASH_FIELD)).partitionBy(new Fields(KEY_HASH_FIELD))
+        : stream.shuffle();
+    return commit(
+        partitioned.partitionAggregate(fields, new FilesAggregator(options), new Fields(DESCRIPTOR_FIELD)).parallelismHint(writers),
+        options);
+  }
+
+  private static void check(SinkSettings settings) {
+    TridentChecks.requireNoSchemaEvolution(settings);
+    RoutingChecks.refuseRouting(settings, "IcebergTrident.persist",
+        "a Trident transaction is one commit to one table; route upstream with one state per table, or write with IcebergBolt,"
+            + " which routes");
+    TridentChecks.requireNoDeadLetterStream(settings, "IcebergTrident.persist");
+  }
+
+  /** The one committing state, fed every writing partition's descriptors. */
+  private static TridentState commit(Stream descriptors, IcebergOptions options) {
+    Fields descriptor = new Fields(DESCRIPTOR_FIELD);
+    return descriptors.global().partitionPersist(new WholeStreamStateFactory(options), descriptor, new WholeStreamUpdater());
   }
 }

@@ -64,7 +64,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * {@code IcebergTrident.persist} in upsert mode in Storm's LocalCluster: four spout partitions emit
  * ids, each an update of its key (a day), whose sequence number is the id; the stream is
- * written by two partitions and committed in one row delta per transaction. At the end the table
+ * partitioned by key to two writing partitions and committed in one row delta per transaction. At the end the table
  * read back (deletes applied) equals the model built from the transactions the spout's final
  * attempts emitted, key for key: per transaction in order, the highest id of each key.
  */
@@ -72,6 +72,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class PersistChangesLocalClusterTest {
   static final long EVENTS = 400;
   static final int BATCH = 10;
+  static final int WRITERS = 2;
   /**
    * The table: one row per day, holding the id of its newest update. Every spout partition updates
    * every day, so without the key partitioning two writers would hold changes of one key.
@@ -113,7 +114,7 @@ class PersistChangesLocalClusterTest {
     Stream stream = type == StateType.TRANSACTIONAL
         ? trident.newStream("tx-" + key, new TransactionalIdsSpout(key, EVENTS, TridentRuns.SPOUT_PARTITIONS, BATCH))
         : trident.newStream("tx-" + key, new OpaqueIdsSpout(key, EVENTS, TridentRuns.SPOUT_PARTITIONS, BATCH, 3));
-    IcebergTrident.persist(stream.parallelismHint(TridentRuns.STATE_PARALLELISM), new Fields(TestTables.FIELDS), options);
+    IcebergTrident.persist(stream.parallelismHint(TridentRuns.STATE_PARALLELISM), new Fields(TestTables.FIELDS), options, WRITERS);
     String name = "persist-changes-" + key.substring(0, 8);
     cluster.submitTopology(name, TridentRuns.config(), trident.build());
     TridentLedger ledger = TridentLedger.of(key);
@@ -127,8 +128,15 @@ class PersistChangesLocalClusterTest {
     table.refresh();
     List<Snapshot> snapshots = new java.util.ArrayList<>();
     table.snapshots().forEach(snapshots::add);
-    assertThat(snapshots).as("one snapshot per transaction with ids (an opaque replay replaces in one more)")
-        .allSatisfy(s -> assertThat(s.summary()).containsKey(TridentRuns.TXID));
+    assertThat(snapshots).allSatisfy(s -> assertThat(s.summary()).containsKey(TridentRuns.TXID));
+    List<String> txids = snapshots.stream().map(s -> s.summary().get(TridentRuns.TXID)).toList();
+    if (type == StateType.TRANSACTIONAL) {
+      assertThat(txids).as("each transaction committed once").doesNotHaveDuplicates();
+    } else {
+      assertThat(snapshots.stream().filter(s -> txids.indexOf(s.summary().get(TridentRuns.TXID)) != snapshots.indexOf(s)))
+          .as("a transaction committed again only to replace its earlier commit")
+          .allSatisfy(s -> assertThat(s.summary().get(TridentRuns.COMMIT_ID)).contains("replaces-"));
+    }
     assertThat(snapshots.stream().mapToLong(s -> Long.parseLong(s.summary().getOrDefault("added-equality-deletes", "0"))).sum())
         .as("equality deletes committed").isPositive();
   }
