@@ -311,5 +311,7 @@ class TridentTransactionsTest {
     assertThat(payloads()).isEqualTo(expected);
     assertThat(TestTables.snapshots(table)).extracting(s -> s.summary().get("storm.iceberg.trident-txid"))
         .containsExactly(type == StateType.TRANSACTIONAL ? new String[] {"1", "2", "3"} : new String[] {"1", "2", "2", "3"});
+    assertThat(registry.counter("iceberg-equality-deletes-committed").getCount())
+        .as("one per key each committed transaction changed").isEqualTo(type == StateType.TRANSACTIONAL ? 10 + 10 + 3 : 10 + 10 + 5 + 3);
   }
 }

@@ -118,11 +118,11 @@ class WholeStreamChangesTest {
       keys.prepare(CONF, new DetachedTridentContext(0, 1));
     }
 
-    /** The partition persist sends a change to: its key hash's, as {@code partitionBy} does. */
+    /** The partition persist sends a change to: its key hash's, chosen as Storm's fields grouping chooses. */
     int byKey(TridentTuple change) {
       Emitted hash = new Emitted();
       keys.execute(change, hash);
-      return Math.floorMod((Integer) hash.values.get(0).get(0), PARTITIONS);
+      return org.apache.storm.utils.TupleUtils.chooseTaskIndex(hash.values.get(0), PARTITIONS);
     }
 
     /** One transaction: each partition writes its changes and sends its descriptor; the state commits them together. */
@@ -235,6 +235,20 @@ class WholeStreamChangesTest {
     restarted.run(9, next, restarted::byKey);
     apply(model, next);
     assertThat(rows()).as("after transaction 9").isEqualTo(asRows(model));
+  }
+
+  @Test
+  void keysSpreadOverThePartitionsAndEqualKeysHashAlikeWhateverTheirJavaForm() {
+    createTable(2, StateType.TRANSACTIONAL);
+    Stages stages = new Stages();
+    java.util.Set<Integer> reached = new java.util.HashSet<>();
+    for (long key = 0; key < 6; key++) {
+      reached.add(stages.byKey(tuples.create(Arrays.asList(key, "eu", "x", "c", 1L))));
+    }
+    assertThat(reached).as("partitions six keys reach").hasSizeGreaterThan(1);
+    assertThat(stages.byKey(tuples.create(Arrays.asList(5, "eu", "x", "c", 1L))))
+        .as("an int key and a long key of one value")
+        .isEqualTo(stages.byKey(tuples.create(Arrays.asList(5L, "us", null, "d", 2L))));
   }
 
   @Test

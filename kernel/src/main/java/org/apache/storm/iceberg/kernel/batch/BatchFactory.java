@@ -77,7 +77,8 @@ public final class BatchFactory {
     this.task = task;
     if (mapper instanceof FieldMatchingMapper matching) {
       matching.onUnmatchedFields(
-          new UnmatchedFieldsLog(table.name(), table::schema, metrics, changes == null ? java.util.Set.of() : changes.fields().names()));
+          new UnmatchedFieldsLog(table.name(), schema -> schema == mapperSchema, metrics,
+              changes == null ? java.util.Set.of() : changes.fields().names()));
     }
   }
 

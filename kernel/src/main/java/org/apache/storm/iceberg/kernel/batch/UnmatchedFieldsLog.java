@@ -38,34 +38,37 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Only mappers that match fields by name report: the kernel cannot tell which fields any other
  * mapper means to leave unread. The fields the sink reads itself (a row-level change's operation
- * and sequence number) are not reported, nor a column's field left out of a narrower schema (a
- * delete is mapped against the key columns alone). One task's executor thread calls it.
+ * and sequence number) are not reported, nor what a narrower schema leaves out (a delete is mapped
+ * against the key columns alone). One task's executor thread calls it.
  */
 final class UnmatchedFieldsLog implements FieldMatchingMapper.UnmatchedFields {
   private static final Logger LOG = LoggerFactory.getLogger(UnmatchedFieldsLog.class);
 
   private final String table;
-  private final java.util.function.Supplier<Schema> tableSchema;
+  private final java.util.function.Predicate<Schema> fullSchema;
   private final SinkMetrics metrics;
   private final Map<Integer, Set<String>> reportedBySchemaId = new HashMap<>();
   private final Set<String> readBySink;
 
   /**
-   * @param tableSchema the table's current schema
+   * @param fullSchema whether a schema the mapper reports against is the batch's whole one, not a narrower one
    * @param readBySink fields the sink reads itself, never reported
    */
-  UnmatchedFieldsLog(String table, java.util.function.Supplier<Schema> tableSchema, SinkMetrics metrics, Set<String> readBySink) {
+  UnmatchedFieldsLog(String table, java.util.function.Predicate<Schema> fullSchema, SinkMetrics metrics, Set<String> readBySink) {
     this.table = table;
-    this.tableSchema = tableSchema;
+    this.fullSchema = fullSchema;
     this.metrics = metrics;
     this.readBySink = readBySink;
   }
 
   @Override
   public void found(Schema schema, List<String> fields) {
+    if (!fullSchema.test(schema)) {
+      return;
+    }
     Set<String> reported = reportedBySchemaId.computeIfAbsent(schema.schemaId(), id -> new HashSet<>());
     for (String field : fields) {
-      if (reported.add(field) && !readBySink.contains(field) && tableSchema.get().findField(field) == null) {
+      if (!readBySink.contains(field) && reported.add(field)) {
         metrics.fieldUnmatched();
         LOG.warn(
             "Tuple field '{}' matches no column of table {} (schema id {}), under a current or a former name:"

@@ -19,6 +19,8 @@
 
 package org.apache.storm.iceberg.kernel.change;
 
+import java.util.HashSet;
+import java.util.Set;
 import org.apache.storm.iceberg.spi.FieldPathReader;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.tuple.ITuple;
@@ -47,10 +49,9 @@ public final class ChangeFields {
     return tuple.contains(field) ? tuple.getValueByField(field) : null;
   }
 
-  /** The tuple's operation; {@link ChangeOp#INSERT} (an upsert) when no operation field is read. */
-  /** The fields (or paths) the operation and sequence number are read from, those named. */
-  public java.util.Set<String> names() {
-    java.util.Set<String> names = new java.util.HashSet<>();
+  /** The fields (or paths) the operation and the sequence number are read from: those the options name. */
+  public Set<String> names() {
+    Set<String> names = new HashSet<>();
     if (operationField != null) {
       names.add(operationField);
     }
@@ -60,6 +61,7 @@ public final class ChangeFields {
     return names;
   }
 
+  /** The tuple's operation; {@link ChangeOp#INSERT} (an upsert) when no operation field is read. */
   public ChangeOp operation(ITuple tuple) {
     return operationField == null ? ChangeOp.INSERT : ChangeOp.parse(reader.read(tuple, operationField), operationField);
   }

@@ -161,6 +161,10 @@ public final class CommitterTask implements TableTask {
       table.refresh();
       entry = DataFilesCodec.decode(payload, origin, table.specs());
     }
+    if (!entry.deleteFiles().isEmpty()) {
+      throw new IllegalArgumentException(origin + " holds equality-delete files, which the split sink does not commit:"
+          + " write row-level changes with IcebergBolt or IcebergTrident.persist");
+    }
     if (!entry.table().equals(table.name())) {
       throw new IllegalArgumentException(
           origin + " is for table " + entry.table() + "; writers and committer must name the same table");

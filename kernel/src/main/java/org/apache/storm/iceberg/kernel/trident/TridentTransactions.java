@@ -77,10 +77,6 @@ public final class TridentTransactions {
     return plan != null && plan.writes();
   }
 
-  public void add(List<DataFile> batchFiles) {
-    files.addAll(batchFiles);
-  }
-
   /** Adds a written batch's files and, in a row-level write mode, its equality deletes: one row delta commits them. */
   public void add(TridentFiles.Files written) {
     files.addAll(written.dataFiles());
@@ -100,6 +96,10 @@ public final class TridentTransactions {
       plan = null;
     }
     outcome.ifPresent(settled -> metrics.committed(settled, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started));
+    if (outcome.isPresent() && outcome.get().landed() && !deletes.isEmpty()) {
+      // One key-only equality delete per key a partition's batch changed.
+      metrics.deletesCommitted(deletes.stream().mapToLong(DeleteFile::recordCount).sum(), deletes.size());
+    }
     files.clear();
     deletes.clear();
     if (outcome.isPresent() && !outcome.get().landed()) {
