@@ -97,6 +97,14 @@ public final class Faults {
   public final AtomicInteger staleRejected = new AtomicInteger();
   /** Late first attempts that were applied after all: each one a duplicate. */
   public final AtomicInteger staleApplied = new AtomicInteger();
+  /**
+   * When false, the real FileIO's data files reach the writers unwrapped, and {@link
+   * #dataFileWriteFailures} and {@link #dataFileCloseFailures} are never taken. For a test that
+   * fails no data file: Parquet and ORC then get the Hadoop file a user's HadoopFileIO gives them and
+   * copy its loaded Configuration, instead of parsing Hadoop's default XML for every file (a sixth
+   * of a row-level model run's CPU).
+   */
+  public volatile boolean dataFileFaults = true;
   /** One-shot faults outside the commit: each count is how many times the point fails next. */
   public final AtomicInteger dataFileWriteFailures = new AtomicInteger();
   public final AtomicInteger dataFileCloseFailures = new AtomicInteger();

@@ -62,7 +62,7 @@ final class FaultyFileIO implements FileIO, SupportsPrefixOperations {
     if (isWal(path)) {
       return new FaultyOutputFile(file, faults.walWriteFailuresBefore, faults.walWriteFailuresAfter, "WAL entry");
     }
-    if (path.contains("/data/")) {
+    if (path.contains("/data/") && faults.dataFileFaults) {
       // An in-memory Parquet data file goes to Parquet as a Hadoop file, which spares Parquet a
       // fresh Hadoop Configuration per file; the same faults fail its create and close there.
       OutputFile hadoopFile = delegate instanceof org.apache.iceberg.inmemory.InMemoryFileIO
