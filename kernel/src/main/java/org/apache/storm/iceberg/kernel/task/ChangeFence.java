@@ -40,7 +40,11 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  * committed one, the offsets in between are a gap: later changes are held back until the gap's
  * offsets have arrived or, since a gap may hold no records (a compacted topic, transaction markers),
  * until the replays are due ({@code gapWaitMillis} after the task saw the gap, twice the message
- * timeout by default). Called from the executor thread (intake) and the commit thread (commits).
+ * timeout by default). When the sink never committed a change of the partition, the gap reaches
+ * back to offset 0: a predecessor's first batch may have failed before anything landed, and its
+ * replays must land first. On a partition that does not start at offset 0 (its oldest records
+ * deleted), a stream's first start therefore waits that long once. Called from the executor thread
+ * (intake) and the commit thread (commits).
  */
 final class ChangeFence {
   /** A fenced source partition: what failed, and what of it landed since. */
@@ -80,11 +84,11 @@ final class ChangeFence {
 
   /**
    * Notes the first change this task sees of {@code position}'s partition: beyond the offset after
-   * {@code largestCommitted} (-1 for none), the offsets in between are a gap.
+   * {@code largestCommitted} (-1 for none: offset 0), the offsets in between are a gap.
    */
   synchronized void seen(SourcePosition position, long largestCommitted) {
     String key = key(position.source(), position.partition());
-    if (seen.add(key) && largestCommitted >= 0 && position.offset() > largestCommitted + 1) {
+    if (seen.add(key) && position.offset() > largestCommitted + 1) {
       gaps.put(key, new Gap(largestCommitted + 1, position.offset() - 1, clock.getAsLong() + gapWaitMillis));
     }
   }
