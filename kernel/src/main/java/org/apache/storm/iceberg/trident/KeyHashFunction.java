@@ -29,7 +29,10 @@ import org.apache.storm.trident.operation.TridentOperationContext;
 import org.apache.storm.trident.tuple.TridentTuple;
 import org.apache.storm.tuple.Values;
 
-/** Adds each change's key hash ({@link ChangeKeyHash}), which {@link IcebergTrident#persist} partitions a row-level stream by. */
+/**
+ * Adds each change's key hash ({@link ChangeKeyHash}), which {@link IcebergTrident#persist} partitions
+ * a row-level stream by.
+ */
 final class KeyHashFunction extends BaseFunction {
   private static final long serialVersionUID = 1L;
 
@@ -48,5 +51,12 @@ final class KeyHashFunction extends BaseFunction {
   @Override
   public void execute(TridentTuple tuple, TridentCollector collector) {
     collector.emit(new Values(keys.hash(tuple)));
+  }
+
+  @Override
+  public void cleanup() {
+    if (keys != null) {
+      keys.close();
+    }
   }
 }

@@ -252,6 +252,20 @@ class WholeStreamChangesTest {
   }
 
   @Test
+  void aKeyColumnRenamedFromOutsideStillHashesAlikeUnderEitherName() {
+    createTable(2, StateType.TRANSACTIONAL);
+    Stages stages = new Stages();
+    table.updateSchema().renameColumn("id", "account_id").commit();
+    TridentTupleView.FreshOutputFactory renamed =
+        new TridentTupleView.FreshOutputFactory(new Fields("account_id", "region", "payload", "op", "seq"));
+    for (long key = 0; key < 6; key++) {
+      assertThat(stages.byKey(renamed.create(Arrays.asList(key, "eu", "x", "c", 1L))))
+          .as("key %d under its new name and its former one", key)
+          .isEqualTo(stages.byKey(tuples.create(Arrays.asList(key, "eu", "x", "c", 1L))));
+    }
+  }
+
+  @Test
   void aKeysChangesSpreadOverTwoPartitionsOfOneTransactionWouldLeaveItTwice() {
     createTable(2, StateType.TRANSACTIONAL);
     Stages stages = new Stages();

@@ -82,7 +82,7 @@ public final class ComponentChecks {
     String mode = rowLevel.mode().name().toLowerCase(java.util.Locale.ROOT);
     if (role != Role.SINK) {
       throw new IllegalStateException("The split sink (IcebergWriterBolt, IcebergCommitterBolt) writes append mode only so"
-          + " far; write mode " + mode + " runs in IcebergBolt");
+          + " far; write mode " + mode + " runs in IcebergBolt and in the Trident states");
     }
     if (settings.sourcePositions() == null) {
       throw new IllegalStateException("IcebergBolt in write mode " + mode + " needs Kafka source positions"

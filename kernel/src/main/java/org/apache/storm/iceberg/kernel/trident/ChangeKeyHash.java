@@ -26,62 +26,103 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.util.StructLikeWrapper;
 import org.apache.storm.iceberg.kernel.change.ChangeKey;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
+import org.apache.storm.iceberg.kernel.secrets.Redaction;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.tuple.ITuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A hash of each change's key, by which {@code IcebergTrident.persist} partitions a row-level
  * stream: every change of a key then reaches one writing partition, whose batch collapses them, so
- * the transaction's one row delta holds one delete and at most one row per key. The key is read as
- * the writer reads it (the record mapper against the key columns, former names included) and hashed
- * in Iceberg's internal representation, so that equal keys hash alike whatever Java form the mapper
- * gave them.
+ * the transaction's one row delta holds one delete and at most one row per key. The key is read by
+ * the record mapper against the key columns (former names included) and hashed in Iceberg's
+ * internal representation, so that equal keys hash alike whatever Java form the mapper gave them.
  *
- * <p>A tuple whose key cannot be read hashes to 0: the writer meets it too and reports the mapping
- * error as it does for any tuple.
+ * <p>A tuple whose key cannot be read is read again once the table was refreshed (a key column may
+ * have been renamed), at most every {@value #REFRESH_MILLIS} ms; if it still cannot be, it hashes to
+ * 0, with a warning the first time: the writer meets it too and reports the mapping error as it does
+ * for any tuple. Not thread-safe: one Trident function instance owns it.
  */
-public final class ChangeKeyHash {
-  private final RecordMapper mapper;
-  private final Schema keySchema;
-  private final InternalRecordWrapper internal;
-  private final StructLikeWrapper hashed;
+public final class ChangeKeyHash implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(ChangeKeyHash.class);
+  static final long REFRESH_MILLIS = 10_000;
 
-  private ChangeKeyHash(RecordMapper mapper, Schema keySchema) {
+  private final OpenedTable opened;
+  private final SinkSettings.RowLevel rowLevel;
+  private final RecordMapper mapper;
+  private int schemaId = -1;
+  private Schema keySchema;
+  private InternalRecordWrapper internal;
+  private StructLikeWrapper hashed;
+  private long refreshedAtMillis;
+  private boolean warned;
+
+  private ChangeKeyHash(OpenedTable opened, SinkSettings.RowLevel rowLevel, RecordMapper mapper) {
+    this.opened = opened;
+    this.rowLevel = rowLevel;
     this.mapper = mapper;
-    this.keySchema = keySchema;
-    this.internal = new InternalRecordWrapper(keySchema.asStruct());
-    this.hashed = StructLikeWrapper.forType(keySchema.asStruct());
+    readKey();
   }
 
   /**
-   * Opens the table once, to read its key, and closes the catalog again.
+   * Opens the table, to read its key; {@link #close} closes its catalog.
    *
    * @throws IllegalStateException when the table cannot take row-level changes, naming why
    */
   public static ChangeKeyHash open(SinkSettings settings) {
-    return OpenedTable.open(settings.target()).build(opened -> {
-      try {
-        Table table = opened.table();
-        ChangeKey key = ChangeKey.of(table, settings.rowLevel());
-        FormerNamesSchema mapperSchema = FormerNamesSchema.of(table.schema(), table.schemas().values());
-        RecordMapper mapper = settings.providers().recordMapper().resolve(opened.loader());
-        return new ChangeKeyHash(mapper, key.mapperSchema(mapperSchema, table.schemas().values()));
-      } finally {
-        OpenedTable.closeCatalog(opened.catalog());
-      }
-    });
+    return OpenedTable.open(settings.target()).build(opened -> new ChangeKeyHash(
+        opened, settings.rowLevel(), settings.providers().recordMapper().resolve(opened.loader())));
+  }
+
+  private void readKey() {
+    Table table = opened.table();
+    if (table.schema().schemaId() == schemaId) {
+      return;
+    }
+    ChangeKey key = ChangeKey.of(table, rowLevel);
+    keySchema = key.mapperSchema(table.schema(), table.schemas().values());
+    internal = new InternalRecordWrapper(keySchema.asStruct());
+    hashed = StructLikeWrapper.forType(keySchema.asStruct());
+    schemaId = table.schema().schemaId();
   }
 
   /** The hash of {@code tuple}'s key, or 0 when its key cannot be read. */
   public int hash(ITuple tuple) {
-    Record key;
-    try {
-      key = mapper.map(tuple, keySchema);
-    } catch (RuntimeException unreadable) {
+    Record key = keyOf(tuple);
+    if (key == null && System.currentTimeMillis() - refreshedAtMillis >= REFRESH_MILLIS) {
+      refreshedAtMillis = System.currentTimeMillis();
+      try {
+        opened.table().refresh();
+        readKey();
+      } catch (RuntimeException e) {
+        LOG.warn("Cannot refresh table {} to read a change's key again", opened.table().name(), Redaction.of(e));
+      }
+      key = keyOf(tuple);
+    }
+    if (key == null) {
+      if (!warned) {
+        warned = true;
+        LOG.warn("A change's key cannot be read for table {}: it goes to the first writing partition, whose writer"
+            + " reports why (logged once)", opened.table().name());
+      }
       return 0;
     }
-    return key == null ? 0 : hashed.set(internal.wrap(key)).hashCode();
+    return hashed.set(internal.wrap(key)).hashCode();
+  }
+
+  private Record keyOf(ITuple tuple) {
+    try {
+      return mapper.map(tuple, keySchema);
+    } catch (RuntimeException unreadable) {
+      return null;
+    }
+  }
+
+  @Override
+  public void close() {
+    OpenedTable.closeCatalog(opened.catalog());
   }
 }

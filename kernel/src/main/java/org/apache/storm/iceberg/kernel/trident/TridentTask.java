@@ -72,7 +72,7 @@ public record TridentTask(Table table, TridentFiles files, TridentTransactions t
   private static TridentTask open(
       SinkSettings settings, Map<String, Object> conf, IMetricsContext context, TaskIdentity task, String partition) {
     if (settings.rowLevel().byKey() && settings.trident().stateType() == org.apache.storm.trident.state.StateType.NON_TRANSACTIONAL) {
-      throw new IllegalStateException("A non-transactional Trident state cannot write write mode "
+      throw new IllegalStateException("A non-transactional Trident state cannot take write mode "
           + settings.rowLevel().mode().name().toLowerCase(java.util.Locale.ROOT) + ": a replayed transaction could undo a"
           + " newer change; use a transactional or opaque spout and state type");
     }
