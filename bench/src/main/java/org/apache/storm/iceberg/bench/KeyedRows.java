@@ -45,11 +45,12 @@ import org.apache.storm.tuple.TupleImpl;
  * The row-level benchmarks' tuples and sink: {@link BenchData}'s rows keyed by {@code c0} (required,
  * the table's identifier field), each tuple carrying a Kafka position after the row, written through
  * a prepared {@link PreparedBolt} with source positions (which the row-level modes need) to an
- * unpartitioned table {@code db.events} in a HadoopCatalog. Offsets are nine digits and never repeat,
- * so every tuple is written.
+ * unpartitioned table {@code db.events} in a HadoopCatalog. Offsets start at 0, as a new topic's
+ * do, and never repeat, so every tuple is written: a partition the sink never committed whose first
+ * offset is later makes the change fence wait for the replays of the offsets before it.
  */
 final class KeyedRows {
-  private static final long FIRST_OFFSET = 100_000_000L;
+  private static final long FIRST_OFFSET = 0;
 
   final BenchData data;
   private final Schema keyed;
