@@ -494,7 +494,7 @@ class RowLevelChangesTest {
   }
 
   /**
-   * Seeded model runs on every format case: 150 each in the long tier (CI's time budget; 250 each,
+   * Seeded model runs on every format case: 100 each in the long tier (CI's time budget; 250 each,
    * 1,000 in all, took 5:15 on 2 threads), 3 in the quick tier; {@code
    * -Drow-level.schedules=N} runs N, {@code -Drow-level.seed=S} replays seed S alone. Every run is
    * played to its end and the failing seeds are reported together, first seed first.
@@ -504,7 +504,7 @@ class RowLevelChangesTest {
   void seededChangeStreamsWithReplaysAndCommitFaultsLeaveTheTableEqualToTheSource(int formatVersion, String fileFormat)
       throws Exception {
     Long only = Long.getLong("row-level.seed");
-    int runs = only != null ? 1 : Integer.getInteger("row-level.schedules", TestTiers.isLongTier() ? 150 : 3);
+    int runs = only != null ? 1 : Integer.getInteger("row-level.schedules", TestTiers.isLongTier() ? 100 : 3);
     Map<Long, String> failures = new java.util.concurrent.ConcurrentSkipListMap<>();
     long started = System.nanoTime();
     long cpuStarted = processCpuNanos();
