@@ -25,6 +25,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.apache.iceberg.Schema;
 import org.apache.storm.iceberg.spi.FieldMatchingMapper;
 import org.slf4j.Logger;
@@ -45,7 +46,7 @@ final class UnmatchedFieldsLog implements FieldMatchingMapper.UnmatchedFields {
   private static final Logger LOG = LoggerFactory.getLogger(UnmatchedFieldsLog.class);
 
   private final String table;
-  private final java.util.function.Predicate<Schema> fullSchema;
+  private final Predicate<Schema> fullSchema;
   private final SinkMetrics metrics;
   private final Map<Integer, Set<String>> reportedBySchemaId = new HashMap<>();
   private final Set<String> readBySink;
@@ -54,7 +55,7 @@ final class UnmatchedFieldsLog implements FieldMatchingMapper.UnmatchedFields {
    * @param fullSchema whether a schema the mapper reports against is the batch's whole one, not a narrower one
    * @param readBySink fields the sink reads itself, never reported
    */
-  UnmatchedFieldsLog(String table, java.util.function.Predicate<Schema> fullSchema, SinkMetrics metrics, Set<String> readBySink) {
+  UnmatchedFieldsLog(String table, Predicate<Schema> fullSchema, SinkMetrics metrics, Set<String> readBySink) {
     this.table = table;
     this.fullSchema = fullSchema;
     this.metrics = metrics;

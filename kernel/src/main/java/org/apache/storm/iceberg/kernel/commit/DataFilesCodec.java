@@ -37,8 +37,9 @@ import org.apache.iceberg.util.JsonUtil;
 
 /**
  * The versioned JSON the kernel persists or sends about a set of data files (and, for row-level
- * changes, their equality-delete files): a WAL entry, a split-sink descriptor or a Trident descriptor. It carries a format version, an id (the commit id of a WAL entry, the batch
- * id of a descriptor), the table, the component and task index that wrote it, when, and each file as
+ * changes, their equality-delete files): a WAL entry, a split-sink descriptor or a Trident
+ * descriptor. It carries a format version, an id (the commit id of a WAL entry, the batch id of a
+ * descriptor), the table, the component and task index that wrote it, when, and each file as
  * {@link ContentFileParser} writes it (spec id, partition data and column metrics included).
  *
  * <p>Decoding rejects an unknown version or an unreadable payload with "unrecognized version N or
