@@ -19,7 +19,9 @@
 
 package org.apache.storm.iceberg.testing;
 
+import java.util.List;
 import org.apache.storm.LocalCluster;
+import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * and dropped: Storm's in-process supervisor then raced a topology killed by one class against the
  * next class's submission ("Unable to read local file ... stormcode.ser") and halted the JVM.
  */
-public final class SharedLocalCluster implements ParameterResolver {
+public final class SharedLocalCluster implements ParameterResolver, AfterEachCallback {
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedLocalCluster.class);
 
   @Override
@@ -48,36 +50,32 @@ public final class SharedLocalCluster implements ParameterResolver {
     return testClass.getStore(NAMESPACE).getOrComputeIfAbsent(Running.class, key -> new Running(), Running.class).cluster;
   }
 
+  /** Fails the test during which Storm tried to halt the JVM ({@link StormHalts}). */
+  @Override
+  public void afterEach(ExtensionContext context) {
+    List<String> halts = StormHalts.takeUnexpected();
+    if (!halts.isEmpty()) {
+      throw new AssertionError("Storm tried to halt the test JVM during " + context.getDisplayName() + ":\n" + String.join("\n", halts));
+    }
+  }
+
   /** The cluster, as a class-store value JUnit closes when the class's tests end. */
   private static final class Running implements AutoCloseable {
     final LocalCluster cluster;
-    final NimbusCleanupTimer cleanupTimer;
 
     Running() {
+      StormHalts.install();
+      StormHalts.clusterStarting();
       try {
         cluster = new LocalCluster();
       } catch (Exception e) {
         throw new IllegalStateException("Cannot start the shared LocalCluster", e);
       }
-      try {
-        cleanupTimer = NimbusCleanupTimer.guard(cluster.getNimbus());
-      } catch (RuntimeException e) {
-        closeQuietly(cluster, e);
-        throw e;
-      }
-    }
-
-    private static void closeQuietly(LocalCluster cluster, RuntimeException cause) {
-      try {
-        cluster.close();
-      } catch (Exception e) {
-        cause.addSuppressed(e);
-      }
     }
 
     @Override
     public void close() throws Exception {
-      cleanupTimer.closing();
+      StormHalts.clusterClosing();
       cluster.close();
     }
   }
