@@ -25,6 +25,7 @@ import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.kernel.position.Positions;
+import org.apache.storm.iceberg.spi.SinkSnapshotKeys;
 import org.apache.storm.iceberg.spi.SourcePosition;
 
 /**
@@ -49,9 +50,9 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  */
 public final class PositionsLedger {
   /** The summary key of the positions a sink's commits hold. */
-  public static final String POSITIONS_KEY = SummaryKeys.RESERVED_PREFIX + "source-positions";
+  public static final String POSITIONS_KEY = SinkSnapshotKeys.SOURCE_POSITIONS;
   /** The summary key naming the sink whose positions {@link #POSITIONS_KEY} holds. */
-  public static final String SCOPE_KEY = SummaryKeys.RESERVED_PREFIX + "positions-scope";
+  public static final String SCOPE_KEY = SinkSnapshotKeys.POSITIONS_SCOPE;
 
   private final String scope;
   private final CommitBranch branch;

@@ -21,6 +21,7 @@ package org.apache.storm.iceberg.kernel.commit;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.storm.iceberg.spi.SinkSnapshotKeys;
 
 /**
  * The snapshot-summary keys of the commit protocol. The commit stage owns them; {@code
@@ -29,9 +30,9 @@ import java.util.Map;
  */
 public final class SummaryKeys {
   /** Prefix of every key the sink writes; user snapshot properties may not use it. */
-  public static final String RESERVED_PREFIX = "storm.iceberg.";
+  public static final String RESERVED_PREFIX = SinkSnapshotKeys.RESERVED_PREFIX;
   /** The commit id of every snapshot the sink commits, by which a commit is found again. */
-  public static final String COMMIT_ID = RESERVED_PREFIX + "commit-id";
+  public static final String COMMIT_ID = SinkSnapshotKeys.COMMIT_ID;
 
   private SummaryKeys() {}
 

@@ -21,6 +21,7 @@ package org.apache.storm.iceberg.kernel.commit;
 
 import java.util.Map;
 import org.apache.iceberg.Snapshot;
+import org.apache.storm.iceberg.spi.SinkSnapshotKeys;
 
 /**
  * One partition of one Trident state, as the sink's snapshots name it. A state's name joins the WAL
@@ -36,9 +37,9 @@ public record TransactionScope(String state, String partition) {
   /** The partition name of a state that commits a whole stream's transaction at once. */
   public static final String WHOLE_STREAM = "whole-stream";
 
-  static final String STATE_KEY = SummaryKeys.RESERVED_PREFIX + "trident-state";
-  static final String PARTITION_KEY = SummaryKeys.RESERVED_PREFIX + "trident-partition";
-  static final String TXID_KEY = SummaryKeys.RESERVED_PREFIX + "trident-txid";
+  static final String STATE_KEY = SinkSnapshotKeys.TRIDENT_STATE;
+  static final String PARTITION_KEY = SinkSnapshotKeys.TRIDENT_PARTITION;
+  static final String TXID_KEY = SinkSnapshotKeys.TRIDENT_TXID;
 
   public static TransactionScope of(String walNamespace, String topology, String stateName, String partition) {
     return new TransactionScope(walNamespace + "/" + topology + "/" + stateName, partition);

@@ -1,0 +1,252 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.maintenance;
+
+import static org.apache.storm.iceberg.OptionsInternals.settings;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
+import org.apache.storm.iceberg.spi.SinkSnapshotKeys;
+import org.apache.storm.iceberg.spi.WalEntry;
+import org.apache.storm.iceberg.spi.WalScope;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.testing.FieldPositions;
+import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.testing.TestTiers;
+import org.apache.storm.iceberg.testing.Tuples;
+import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Snapshot expiry on real catalogs, against a real sink task with Kafka-style source positions: the
+ * sink's token outlives any number of other writers' commits, so a restarted sink still skips what
+ * it committed; Iceberg's own expiry with the same settings loses it, and the sink writes its
+ * replays again.
+ */
+class SnapshotExpiryTest {
+  static final String[] FIELDS = {"id", "region", "event_time", "payload", "topic", "partition", "offset"};
+  /** Other writers' commits after the sink's last: 1,000 in the long tier, as the issue asks. */
+  static final int FOREIGN_COMMITS = TestTiers.isLongTier() ? 1_000 : 100;
+  static final SnapshotExpiry.Settings EXPIRE_ALL_BUT_ONE = new SnapshotExpiry.Settings(Duration.ZERO, 1, true, Set.of());
+
+  @TempDir Path dir;
+  final Tuples tuples = new Tuples(FIELDS);
+  final AtomicLong clock = new AtomicLong(1_000_000);
+  Map<String, String> catalogProperties;
+  Table table;
+  WalStore wal;
+
+  @AfterEach
+  void forgetIdentities() {
+    FieldPositions.IDENTITIES.clear();
+  }
+
+  void start(String kind) {
+    catalogProperties = kind.equals("hadoop") ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
+    Catalog catalog = TestCatalogs.load(catalogProperties);
+    if (catalog instanceof SupportsNamespaces namespaces) {
+      namespaces.createNamespace(Namespace.of("db"));
+    }
+    table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
+    wal = new TableFileIoWalStoreFactory().create(Map.of());
+  }
+
+  SinkTask sink(String topology) {
+    IcebergOptions options = new IcebergOptions.Builder()
+        .withCatalogName("test")
+        .withCatalogProperties(catalogProperties)
+        .withTable("db.events")
+        .withCommitIntervalRecords(5)
+        .withSourcePositions(new FieldPositions())
+        .build();
+    return SinkTasks.open(settings(options), new TaskIdentity(topology, "iceberg", 7, 0, 1), new RecordingCollector().collector(), clock::get);
+  }
+
+  void send(SinkTask sink, long fromOffset, long toOffsetExclusive) {
+    for (long offset = fromOffset; offset < toOffsetExclusive; offset++) {
+      sink.execute(tuples.tuple(offset, "eu", null, "p" + offset, "events", 0, offset));
+    }
+  }
+
+  void foreignCommits(int count) {
+    for (int i = 0; i < count; i++) {
+      table.newFastAppend().set("writer", "another-job").commit();
+    }
+  }
+
+  List<Long> ids() {
+    table.refresh();
+    List<Long> ids = new ArrayList<>(TestTables.ids(table));
+    ids.sort(null);
+    return ids;
+  }
+
+  Snapshot newestSinkSnapshot() {
+    table.refresh();
+    Snapshot newest = null;
+    for (Snapshot snapshot : TestTables.snapshots(table)) {
+      if (snapshot.summary().containsKey(SinkSnapshotKeys.SOURCE_POSITIONS)) {
+        newest = snapshot;
+      }
+    }
+    return newest;
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"jdbc", "hadoop"})
+  void theSinksTokenOutlivesOtherWritersCommitsAndItsReplaysAreStillSkipped(String kind) {
+    start(kind);
+    send(sink("orders-v1"), 0, 10);
+    long token = newestSinkSnapshot().snapshotId();
+    foreignCommits(FOREIGN_COMMITS);
+
+    table.refresh();
+    SnapshotExpiry.Result result = new SnapshotExpiry(EXPIRE_ALL_BUT_ONE, wal).run(table, System.currentTimeMillis() + 1, false);
+
+    assertThat(result.tokenKept()).isTrue();
+    assertThat(result.keptFor().orElseThrow().deepest().kind()).isEqualTo("source positions");
+    assertThat(result.keptFor().orElseThrow().deepest().snapshotId()).isEqualTo(token);
+    assertThat(result.expiredSnapshotIds()).as("the sink's first commit, older than its token, goes").hasSize(1);
+    table.refresh();
+    assertThat(table.snapshot(token)).isNotNull();
+    assertThat(TestTables.snapshots(table)).hasSize(FOREIGN_COMMITS + 1);
+
+    send(sink("orders-v2"), 0, 15);
+    assertThat(ids()).isEqualTo(LongStream.range(0, 15).boxed().toList());
+  }
+
+  /** The control: Iceberg's expiry with the same settings, unguarded, and the replays come back. */
+  @Test
+  void unguardedIcebergsExpiryLosesTheTokenAndTheSinkWritesItsReplaysAgain() {
+    start("jdbc");
+    send(sink("orders-v1"), 0, 10);
+    foreignCommits(10);
+    table.refresh();
+    table.expireSnapshots().expireOlderThan(System.currentTimeMillis() + 1).retainLast(1).commit();
+
+    send(sink("orders-v2"), 0, 15);
+    assertThat(ids()).as("offsets 0-9 twice").hasSize(25);
+  }
+
+  @Test
+  void aCommitAPendingWalEntryMustSettleAgainstIsKeptUntilTheEntryIsSettled() {
+    start("jdbc");
+    table.newFastAppend().set(SinkSnapshotKeys.COMMIT_ID, "commit-of-a-crashed-task").commit();
+    long landed = table.currentSnapshot().snapshotId();
+    foreignCommits(20);
+    WalScope scope = new WalScope(table, "default", "orders-v1", "iceberg", 0);
+    wal.put(scope, "commit-of-a-crashed-task", "{}".getBytes(StandardCharsets.UTF_8));
+
+    table.refresh();
+    SnapshotExpiry.Result kept = new SnapshotExpiry(EXPIRE_ALL_BUT_ONE, wal).run(table, System.currentTimeMillis() + 1, false);
+    assertThat(kept.keptFor().orElseThrow().deepest())
+        .isEqualTo(new SinkTokens.Token("pending WAL entry", "commit-of-a-crashed-task", landed, table.snapshot(landed).timestampMillis()));
+    table.refresh();
+    assertThat(table.snapshot(landed)).isNotNull();
+
+    wal.delete(scope, "commit-of-a-crashed-task");
+    table.refresh();
+    SnapshotExpiry.Result settled = new SnapshotExpiry(EXPIRE_ALL_BUT_ONE, wal).run(table, System.currentTimeMillis() + 1, false);
+    assertThat(settled.tokenKept()).isFalse();
+    assertThat(settled.expiredSnapshotIds()).hasSize(20).contains(landed);
+  }
+
+  @Test
+  void aTridentStatesNewestTransactionIsKeptAndARetiredSinkIsNot() {
+    start("jdbc");
+    table.newFastAppend().set(SinkSnapshotKeys.TRIDENT_STATE, "default/orders-v1/iceberg").set(SinkSnapshotKeys.TRIDENT_PARTITION, "0")
+        .set(SinkSnapshotKeys.TRIDENT_TXID, "41").commit();
+    long transaction = table.currentSnapshot().snapshotId();
+    foreignCommits(5);
+
+    table.refresh();
+    SnapshotExpiry.Result kept = new SnapshotExpiry(EXPIRE_ALL_BUT_ONE, wal).run(table, System.currentTimeMillis() + 1, true);
+    assertThat(kept.keptFor().orElseThrow().deepest().owner()).isEqualTo("default/orders-v1/iceberg partition 0");
+    assertThat(kept.expiredSnapshotIds()).isEmpty();
+
+    SnapshotExpiry.Settings retired = new SnapshotExpiry.Settings(Duration.ZERO, 1, true, Set.of("default"));
+    SnapshotExpiry.Result dry = new SnapshotExpiry(retired, wal).run(table, System.currentTimeMillis() + 1, true);
+    assertThat(dry.tokenKept()).isFalse();
+    assertThat(dry.expiredSnapshotIds()).hasSize(5).contains(transaction);
+    table.refresh();
+    assertThat(TestTables.snapshots(table)).as("a dry run expires nothing").hasSize(6);
+  }
+
+  @Test
+  void aWalStoreThatCannotListExpiresNothingAndSaysWhy() {
+    start("jdbc");
+    foreignCommits(3);
+    WalStore unlisted = new WalStore() {
+      @Override
+      public String put(WalScope scope, String commitId, byte[] payload) {
+        return "nowhere";
+      }
+
+      @Override
+      public List<WalEntry> list(WalScope scope) {
+        return List.of();
+      }
+
+      @Override
+      public void delete(WalScope scope, String commitId) {}
+    };
+    table.refresh();
+    assertThatThrownBy(() -> new SnapshotExpiry(EXPIRE_ALL_BUT_ONE, unlisted).run(table, System.currentTimeMillis() + 1, false))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("Cannot expire snapshots of test.db.events: its WAL store")
+        .hasMessageEndingWith("use a WAL store that lists (the default, table FileIO, does)");
+    table.refresh();
+    assertThat(TestTables.snapshots(table)).hasSize(3);
+  }
+
+  @Test
+  void settingsThatKeepNothingAreRefusedWithTheFix() {
+    assertThatThrownBy(() -> new SnapshotExpiry.Settings(Duration.ofHours(1), 0, true, Set.of()))
+        .hasMessage("expiry retain-last 0 keeps no snapshot: give at least 1");
+    assertThatThrownBy(() -> new SnapshotExpiry.Settings(Duration.ofHours(-1), 1, true, Set.of()))
+        .hasMessage("expiry max age PT-1H is negative: give the age snapshots may reach, e.g. PT24H");
+  }
+}
