@@ -1,0 +1,249 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.maintenance;
+
+import static org.apache.storm.iceberg.OptionsInternals.settings;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.LocationProviders;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableOperations;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.encryption.EncryptionManager;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.LocationProvider;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.SnapshotUtil;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.WriteMode;
+import org.apache.storm.iceberg.kernel.env.TaskIdentity;
+import org.apache.storm.iceberg.kernel.task.SinkTask;
+import org.apache.storm.iceberg.kernel.task.SinkTasks;
+import org.apache.storm.iceberg.testing.FieldPositions;
+import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.Tuples;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Compaction of tables a real sink task writes in upsert mode (equality deletes), on format versions
+ * 2 and 3, on a JDBC catalog: after it the table reads back equal to a model of the source, with
+ * fewer files; and when the sink commits updates while a compaction is between plan and commit,
+ * the compaction still commits and the sink's updates still win.
+ */
+class DataCompactionTest {
+  static final Schema SCHEMA = new Schema(
+      List.of(
+          Types.NestedField.required(1, "id", Types.LongType.get()),
+          Types.NestedField.optional(2, "region", Types.StringType.get()),
+          Types.NestedField.optional(3, "payload", Types.StringType.get())),
+      java.util.Set.of(1));
+  static final String[] FIELDS = {"id", "region", "payload", "op", "topic", "partition", "offset"};
+  static final Map<String, String> SMALL_FILES = Map.of("min-input-files", "2");
+
+  @TempDir Path dir;
+  final AtomicLong clock = new AtomicLong(1_000_000);
+  final Tuples tuples = new Tuples(FIELDS);
+  final Map<Long, String> model = new TreeMap<>();
+  Map<String, String> catalogProperties;
+  Table table;
+  SinkTask sink;
+  long nextOffset;
+
+  @AfterEach
+  void forgetIdentities() {
+    FieldPositions.IDENTITIES.clear();
+  }
+
+  void start(int formatVersion) {
+    catalogProperties = TestCatalogs.jdbcSqlite(dir);
+    Catalog catalog = TestCatalogs.load(catalogProperties);
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+    table = catalog.createTable(TableIdentifier.of("db", "accounts"), SCHEMA, PartitionSpec.builderFor(SCHEMA).bucket("id", 2).build(),
+        Map.of(TableProperties.FORMAT_VERSION, String.valueOf(formatVersion)));
+    IcebergOptions options = new IcebergOptions.Builder()
+        .withCatalogName("test")
+        .withCatalogProperties(catalogProperties)
+        .withTable("db.accounts")
+        .withCommitIntervalRecords(4)
+        .withWriteMode(WriteMode.UPSERT)
+        .withChangeFields("op", null)
+        .withSourcePositions(new FieldPositions())
+        .build();
+    sink = SinkTasks.open(settings(options), new TaskIdentity("accounts", "iceberg", 7, 0, 1), new RecordingCollector().collector(), clock::get);
+  }
+
+  /** Upserts {@code ids}, each to a payload naming {@code round}, in batches of four; the model follows. */
+  void upsert(String round, long... ids) {
+    for (long id : ids) {
+      String payload = round + "-" + id;
+      sink.execute(tuples.tuple(id, "eu", payload, "u", "accounts", 0, nextOffset++));
+      model.put(id, payload);
+    }
+  }
+
+  Map<Long, String> rows() {
+    table.refresh();
+    Map<Long, String> rows = new TreeMap<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      for (Record record : records) {
+        assertThat(rows.put((Long) record.getField("id"), (String) record.getField("payload"))).as("key %s twice", record.getField("id")).isNull();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  int dataFiles() {
+    table.refresh();
+    int files = 0;
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      for (FileScanTask ignored : tasks) {
+        files++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return files;
+  }
+
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void compactionLeavesTheModelsRowsInFewerFiles(int formatVersion) {
+    start(formatVersion);
+    for (int round = 0; round < 6; round++) {
+      upsert("r" + round, 1, 2, 3, 4, 5, 6, 7, 8);
+    }
+    assertThat(rows()).isEqualTo(model);
+    int before = dataFiles();
+
+    DataCompaction.Result result = new DataCompaction(SMALL_FILES).run(table, "main");
+
+    assertThat(result.groupsCommitted()).isEqualTo(result.groupsPlanned()).isPositive();
+    assertThat(rows()).isEqualTo(model);
+    assertThat(dataFiles()).as("data files after compaction (%s before)", before).isLessThanOrEqualTo(2).isLessThan(before);
+    assertThat(table.currentSnapshot().summary()).containsEntry(DataCompaction.SUMMARY_KEY, "compaction");
+  }
+
+  /**
+   * The race the sink must always win: the sink commits updates of the very keys a compaction is
+   * rewriting, after the compaction planned and wrote and before it commits. Its equality deletes
+   * must still reach the compacted rows (starting sequence number), so the compaction commits and
+   * the newest values are what the table holds.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void theSinksUpdatesCommittedDuringACompactionStillWin(int formatVersion) {
+    start(formatVersion);
+    for (int round = 0; round < 4; round++) {
+      upsert("r" + round, 1, 2, 3, 4);
+    }
+    Table compacting = withCommitHook(table, () -> upsert("during-compaction", 1, 2, 3, 4));
+
+    DataCompaction.Result result = new DataCompaction(SMALL_FILES).run(compacting, "main");
+
+    assertThat(rows()).isEqualTo(model).containsEntry(1L, "during-compaction-1");
+    assertThat(result.groupsCommitted()).as("groups committed of %s", result.groupsPlanned()).isEqualTo(result.groupsPlanned()).isPositive();
+    List<String> since = new java.util.ArrayList<>();
+    for (Snapshot snapshot : SnapshotUtil.ancestorsBetween(table, table.currentSnapshot().snapshotId(), result.startingSnapshotId())) {
+      since.add(0, snapshot.summary().containsKey(DataCompaction.SUMMARY_KEY) ? "compaction" : "sink");
+    }
+    assertThat(since).as("the sink's commit landed first, then each group's").startsWith("sink").endsWith("compaction")
+        .containsOnly("sink", "compaction").filteredOn("compaction"::equals).hasSize(result.groupsCommitted());
+  }
+
+  /** The table, its commits preceded, once, by {@code beforeFirstCommit}. */
+  static Table withCommitHook(Table table, Runnable beforeFirstCommit) {
+    TableOperations real = ((HasTableOperations) table).operations();
+    TableOperations hooked = new TableOperations() {
+      boolean ran;
+
+      @Override
+      public TableMetadata current() {
+        return real.current();
+      }
+
+      @Override
+      public TableMetadata refresh() {
+        return real.refresh();
+      }
+
+      @Override
+      public void commit(TableMetadata base, TableMetadata metadata) {
+        if (!ran) {
+          ran = true;
+          beforeFirstCommit.run();
+        }
+        real.commit(base, metadata);
+      }
+
+      @Override
+      public FileIO io() {
+        return real.io();
+      }
+
+      @Override
+      public EncryptionManager encryption() {
+        return real.encryption();
+      }
+
+      @Override
+      public String metadataFileLocation(String fileName) {
+        return real.metadataFileLocation(fileName);
+      }
+
+      @Override
+      public LocationProvider locationProvider() {
+        return LocationProviders.locationsFor(current().location(), current().properties());
+      }
+
+      @Override
+      public long newSnapshotId() {
+        return real.newSnapshotId();
+      }
+    };
+    return new BaseTable(hooked, table.name());
+  }
+}
