@@ -70,5 +70,6 @@ public class IcebergBolt extends SinkTaskBolt {
   @Override
   public void declareOutputFields(OutputFieldsDeclarer declarer) {
     declareDeadLetterStream(declarer);
+    declareCommitEventStream(options, declarer);
   }
 }

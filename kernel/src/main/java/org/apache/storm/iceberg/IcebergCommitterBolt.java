@@ -110,7 +110,8 @@ public class IcebergCommitterBolt extends BaseRichBolt {
 
   @Override
   public void declareOutputFields(OutputFieldsDeclarer declarer) {
-    // The end of the line: nothing downstream.
+    // The end of the line for tuples; only commit events, when asked for, go on.
+    SinkTaskBolt.declareCommitEventStream(options, declarer);
   }
 
   @Override

@@ -133,6 +133,7 @@ public final class IcebergOptions implements Serializable {
           .optional("branch", text(Builder::withBranch))
           .optional("schema-evolution", text((builder, value) -> builder.withSchemaEvolution(SchemaEvolution.named(value))))
           .optional("dead-letter-stream", text(Builder::withDeadLetterStream))
+          .optional("commit-events", text(Builder::withCommitEvents))
           .optional("max-dead-letter-fraction", OptionKeys.<Builder>fractionPerRecords(Builder::withMaxDeadLetterFraction))
           .optional("write-mode", text((builder, value) -> builder.withWriteMode(WriteMode.named(value))))
           .optional("key-columns", OptionKeys.<Builder>textList(Builder::withKeyColumns))
@@ -243,6 +244,8 @@ public final class IcebergOptions implements Serializable {
   public int groupCommitMaxDataFiles() { return settings.splitSink().groupCommitMaxDataFiles(); }
   public Map<String, String> writeProperties() { return settings.providers().writeProperties(); }
   public String branch() { return settings.commits().branch(); }
+  /** The commit-event stream's id, or null when there is none. */
+  public String commitEventsStream() { return settings.commits().commitEventsStream(); }
   /** The dead-letter stream's id, or null when there is none. */
   public String deadLetterStream() { return settings.deadLetters() == null ? null : settings.deadLetters().streamId(); }
 
@@ -563,6 +566,17 @@ public final class IcebergOptions implements Serializable {
     /** Emits each tuple that cannot be written on this stream, anchored, then acks it, instead of failing it; bolts only. */
     public Builder withDeadLetterStream(String streamId) {
       draft.deadLetterStream = Objects.requireNonNull(streamId, "withDeadLetterStream");
+      return this;
+    }
+
+    /**
+     * Emits one tuple per commit that landed on this stream, unanchored, with the fields {@code
+     * CommitEventFields} names (table, snapshot, files and bytes added, duration): what drives table
+     * maintenance ({@code IcebergMaintenanceBolt}, fed by a fields grouping on the table). {@link
+     * IcebergBolt} and {@link IcebergCommitterBolt} emit them; the Trident state does not.
+     */
+    public Builder withCommitEvents(String streamId) {
+      draft.commitEventsStream = Objects.requireNonNull(streamId, "withCommitEvents");
       return this;
     }
 

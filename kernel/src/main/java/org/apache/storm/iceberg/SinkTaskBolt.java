@@ -22,6 +22,7 @@ package org.apache.storm.iceberg;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.task.ComponentChecks;
+import org.apache.storm.iceberg.spi.CommitEventFields;
 import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
@@ -95,6 +96,13 @@ abstract class SinkTaskBolt extends BaseRichBolt {
   final void declareDeadLetterStream(OutputFieldsDeclarer declarer) {
     if (options.deadLetterStream() != null) {
       declarer.declareStream(options.deadLetterStream(), DeadLetterFields.fields());
+    }
+  }
+
+  /** Declares the commit-event stream when the options name one. */
+  static void declareCommitEventStream(IcebergOptions options, OutputFieldsDeclarer declarer) {
+    if (options.commitEventsStream() != null) {
+      declarer.declareStream(options.commitEventsStream(), CommitEventFields.fields());
     }
   }
 

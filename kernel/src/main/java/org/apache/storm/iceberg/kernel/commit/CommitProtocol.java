@@ -31,6 +31,7 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.SnapshotAncestryValidator;
+import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.kernel.position.Positions;
 import org.apache.storm.iceberg.spi.WalScope;
@@ -128,6 +129,16 @@ public final class CommitProtocol {
     this.settler = new CommitSettler(table, branch, retries);
     this.deadline = deadline;
     this.positionsLedger = positionsLedger;
+  }
+
+  /**
+   * The snapshot that carries {@code commitId}, a commit attempted at {@code attemptMillis} that
+   * landed, or null when it is not on the branch (any more). Refreshes the table.
+   */
+  public Snapshot landedSnapshot(String commitId, long attemptMillis) {
+    table.refresh();
+    Long id = SnapshotLookup.find(table, branch, commitId, new SnapshotLookup.Window(null, attemptMillis));
+    return id == null ? null : table.snapshot(id);
   }
 
   /** The name of the table this protocol commits to. */

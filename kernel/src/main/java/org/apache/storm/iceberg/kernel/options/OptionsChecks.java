@@ -142,6 +142,25 @@ public final class OptionsChecks {
     return new SinkSettings.DeadLetters(streamId, maxFraction, perRecords);
   }
 
+  /**
+   * The commit-event stream id, or null for none; refuses a stream id Storm reserves, the default
+   * stream (the writer bolt's descriptors go there) and the dead-letter stream's id.
+   */
+  public static String commitEvents(String streamId, String deadLetterStream) {
+    if (streamId == null) {
+      return null;
+    }
+    if (streamId.isBlank() || streamId.startsWith("__") || streamId.equals("default")) {
+      throw new IllegalArgumentException("withCommitEvents needs a stream id of its own, not blank, not 'default' and not"
+          + " starting with '__' (Storm's system streams), got '" + streamId + "': e.g. \"iceberg-commits\"");
+    }
+    if (streamId.equals(deadLetterStream)) {
+      throw new IllegalArgumentException("withCommitEvents: stream '" + streamId + "' is also the dead-letter stream; give"
+          + " the commit events a stream of their own, e.g. \"iceberg-commits\"");
+    }
+    return streamId;
+  }
+
   /** A fraction of tuples: above 0, at most 1. */
   public static double requireFraction(double fraction, String setter) {
     if (!(fraction > 0 && fraction <= 1)) {

@@ -102,6 +102,7 @@ public final class OptionsDraft {
   public boolean schemaEvolution;
   /** Null for no dead-letter stream: tuples that cannot be written are failed. */
   public String deadLetterStream;
+  public String commitEventsStream;
   /** 1 (with any window) for no bound on the share of tuples dead-lettered. */
   public double maxDeadLetterFraction = 1;
   public long deadLetterWindowRecords = 1;
@@ -130,7 +131,7 @@ public final class OptionsDraft {
             tickIntervalSecs),
         new SinkSettings.Providers(recordMapper, fileFormat, walStore, sealPolicies, writeProperties, multiRecordMapper),
         new SinkSettings.Commits(walNamespace, snapshotProperties, commitRetries, commitRetryBackoffMillis,
-            commitDeadlineMarginMillis, branch, maxPendingCommits),
+            commitDeadlineMarginMillis, branch, maxPendingCommits, OptionsChecks.commitEvents(commitEventsStream, deadLetterStream)),
         new SinkSettings.SplitSink(groupCommitIntervalMillis, groupCommitMaxDataFiles),
         new SinkSettings.Trident(tridentStateName, tridentStateType),
         sourcePositions == null ? null : new SinkSettings.SourcePositions(sourcePositions, sourceResetAccepted),

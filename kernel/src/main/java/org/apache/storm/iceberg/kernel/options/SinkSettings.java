@@ -217,7 +217,8 @@ public record SinkSettings(
       long retryBackoffMillis,
       long deadlineMarginMillis,
       String branch,
-      int maxPendingCommits)
+      int maxPendingCommits,
+      String commitEventsStream)
       implements Serializable {
     public static final int DEFAULT_RETRIES = CommitSettler.Retries.DEFAULT_MAX;
     public static final int DEFAULT_MAX_PENDING_COMMITS = 1;

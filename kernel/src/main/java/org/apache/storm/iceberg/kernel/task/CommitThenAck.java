@@ -51,14 +51,19 @@ final class CommitThenAck {
   private final TableLifecycle lifecycle;
   private final ChangeTripwires tripwires;
   private final ChangeFence fence;
+  private final CommitEvents events;
 
   CommitThenAck(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env) {
-    this(protocol, lifecycle, env, null);
+    this(protocol, lifecycle, env, null, null);
   }
 
-  /** @param fence what keeps row-level changes in source order across a failed batch, or null */
-  CommitThenAck(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env, ChangeFence fence) {
+  /**
+   * @param fence what keeps row-level changes in source order across a failed batch, or null
+   * @param commitEventsStream where each landed commit is announced, or null for nowhere
+   */
+  CommitThenAck(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env, ChangeFence fence, String commitEventsStream) {
     this.fence = fence;
+    this.events = new CommitEvents(commitEventsStream, protocol);
     this.protocol = protocol;
     this.lifecycle = lifecycle;
     this.collector = env.collector();
@@ -115,9 +120,13 @@ final class CommitThenAck {
 
   private CommitOutcome commitOnly(
       List<DataFile> files, List<DeleteFile> deletes, Map<String, String> summary, long oldestTupleMillis, Positions positions) {
+    long attemptMillis = System.currentTimeMillis();
     long started = System.nanoTime();
     CommitOutcome outcome = protocol.commit(files, deletes, summary, oldestTupleMillis, positions.isEmpty() ? null : positions);
-    metrics.committed(outcome, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started);
+    long tookNanos = System.nanoTime() - started;
+    long bytes = SealedBatch.bytesOf(files);
+    metrics.committed(outcome, files.size(), bytes, tookNanos);
+    events.landed(outcome, attemptMillis, files.size(), bytes, deletes.size(), tookNanos / 1_000_000);
     return outcome;
   }
 
@@ -125,6 +134,7 @@ final class CommitThenAck {
   void settle(CommitOutcome outcome, HeldTuples tuples) {
     if (outcome.landed()) {
       tuples.ackAll(collector);
+      events.emit(outcome, collector);
     } else {
       BatchFailures.failAll(collector, tuples, lifecycle.reportable(outcome.error()));
     }

@@ -89,7 +89,8 @@ public final class CommitterTask implements TableTask {
     this.catalog = opened.catalog();
     this.table = opened.table();
     this.protocol = protocol;
-    this.committer = new CommitThenAck(protocol, TableLifecycle.of(opened, settings.target(), env.metrics()), env);
+    this.committer = new CommitThenAck(protocol, TableLifecycle.of(opened, settings.target(), env.metrics()), env, null,
+        settings.commits().commitEventsStream());
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();
