@@ -90,7 +90,7 @@ class CommitEventsTest {
     List<List<Object>> expected = new ArrayList<>();
     for (Snapshot snapshot : TestTables.snapshots(table)) {
       Map<String, String> summary = snapshot.summary();
-      expected.add(List.of(table.name(), snapshot.snapshotId(), snapshot.sequenceNumber(),
+      expected.add(List.of("db.events", snapshot.snapshotId(), snapshot.sequenceNumber(),
           Integer.parseInt(summary.get(SnapshotSummary.ADDED_FILES_PROP)), Long.parseLong(summary.get(SnapshotSummary.ADDED_FILE_SIZE_PROP)), 0));
     }
     return expected;

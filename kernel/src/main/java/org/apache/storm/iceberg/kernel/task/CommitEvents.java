@@ -24,6 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.apache.iceberg.Snapshot;
 import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
+import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Values;
 import org.slf4j.Logger;
@@ -37,15 +38,34 @@ import org.slf4j.LoggerFactory;
 final class CommitEvents {
   private static final Logger LOG = LoggerFactory.getLogger(CommitEvents.class);
 
+  /** No stream: nothing described, nothing emitted. */
+  static final CommitEvents NONE = new CommitEvents(null, null, null);
+
   private final String stream;
+  private final String table;
   private final CommitProtocol protocol;
   /** Described, not yet emitted, by commit id. */
   private final Map<String, Values> described = new ConcurrentHashMap<>();
 
-  /** @param stream the stream to emit on, or null for none */
-  CommitEvents(String stream, CommitProtocol protocol) {
+  /**
+   * @param stream the stream to emit on, or null for none
+   * @param table the table as the catalog names it ({@code db.events}), which a maintenance task loads
+   */
+  private CommitEvents(String stream, String table, CommitProtocol protocol) {
     this.stream = stream;
+    this.table = table;
     this.protocol = protocol;
+  }
+
+  /** The events of the one table {@code settings} target, committed by {@code protocol}. */
+  static CommitEvents of(SinkSettings settings, CommitProtocol protocol) {
+    String stream = settings.commits().commitEventsStream();
+    if (stream == null) {
+      return NONE;
+    }
+    // A routed task's per-table settings name their table; the protocol's name carries the catalog's in front.
+    String table = settings.target().table();
+    return new CommitEvents(stream, table != null ? table : protocol.tableName(), protocol);
   }
 
   /** Describes a commit that landed, attempted at {@code attemptMillis}; off the executor is fine. */
@@ -59,7 +79,7 @@ final class CommitEvents {
       LOG.debug("No snapshot of {} carries commit {} any more; no commit event", protocol.tableName(), outcome.commitId());
       return;
     }
-    described.put(outcome.commitId(), new Values(protocol.tableName(), snapshot.snapshotId(), snapshot.sequenceNumber(),
+    described.put(outcome.commitId(), new Values(table, snapshot.snapshotId(), snapshot.sequenceNumber(),
         dataFiles, dataBytes, deleteFiles, durationMillis));
   }
 

@@ -54,16 +54,16 @@ final class CommitThenAck {
   private final CommitEvents events;
 
   CommitThenAck(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env) {
-    this(protocol, lifecycle, env, null, null);
+    this(protocol, lifecycle, env, null, CommitEvents.NONE);
   }
 
   /**
    * @param fence what keeps row-level changes in source order across a failed batch, or null
-   * @param commitEventsStream where each landed commit is announced, or null for nowhere
+   * @param events where each landed commit is announced
    */
-  CommitThenAck(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env, ChangeFence fence, String commitEventsStream) {
+  CommitThenAck(CommitProtocol protocol, TableLifecycle lifecycle, TaskEnvironment env, ChangeFence fence, CommitEvents events) {
     this.fence = fence;
-    this.events = new CommitEvents(commitEventsStream, protocol);
+    this.events = events;
     this.protocol = protocol;
     this.lifecycle = lifecycle;
     this.collector = env.collector();

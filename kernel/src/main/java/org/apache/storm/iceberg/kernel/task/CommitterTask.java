@@ -90,7 +90,7 @@ public final class CommitterTask implements TableTask {
     this.table = opened.table();
     this.protocol = protocol;
     this.committer = new CommitThenAck(protocol, TableLifecycle.of(opened, settings.target(), env.metrics()), env, null,
-        settings.commits().commitEventsStream());
+        CommitEvents.of(settings, protocol));
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();

@@ -53,7 +53,8 @@ final class TaskCommitProtocol {
     HadoopCatalogWarning.warnIfCommitsMayRace(opened.catalog(), opened.table(), settings.target().catalogProperties(), env);
     Table committed = opened.catalog().loadTable(settings.target().tableIdentifier());
     CommitProtocol protocol = open(committed, settings, env, opened.loader());
-    return new CommitPipeline(new CommitThenAck(protocol, parts.lifecycle(), env, parts.fence(), settings.commits().commitEventsStream()), commitThread,
+    return new CommitPipeline(new CommitThenAck(protocol, parts.lifecycle(), env, parts.fence(),
+        CommitEvents.of(settings, protocol)), commitThread,
         settings.commits().maxPendingCommits(), env.metrics());
   }
 

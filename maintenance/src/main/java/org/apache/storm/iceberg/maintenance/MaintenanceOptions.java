@@ -1,0 +1,324 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.maintenance;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What {@link IcebergMaintenanceBolt} maintains and when. A pass over a table runs when one trigger
+ * is reached since the table's last pass (data files, bytes or delete files added, commits, or time),
+ * and never sooner than the minimum gap after it. A pass compacts, then expires snapshots, then
+ * rewrites the manifests if the table has more than the manifest threshold; each can be turned off.
+ * The defaults suit one commit a second. Built with {@link Builder} or, for Flux, {@link #fromMap}.
+ * Validated on the submitting client by {@link Builder#build()}.
+ */
+public final class MaintenanceOptions implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** The WAL store the sinks use unless they name another: the table's own FileIO. */
+  public static final String DEFAULT_WAL_STORE = "table-fileio";
+
+  final String catalogName;
+  final Map<String, String> catalogProperties;
+  final String walStore;
+  final Map<String, String> walStoreProperties;
+  final Triggers triggers;
+  final boolean compaction;
+  final Map<String, String> compactionOptions;
+  final boolean expiry;
+  final long expiryMaxAgeMillis;
+  final int expiryRetainLast;
+  final boolean expiryDeletesFiles;
+  final Set<String> retiredSinks;
+  final boolean rewriteManifests;
+  final int rewriteManifestsMinCount;
+
+  /**
+   * When a table's pass is due: each threshold counts since its last pass, 0 turns it off.
+   *
+   * @param minGapMillis no pass sooner than this after the last one, whatever the counts
+   */
+  public record Triggers(long dataFiles, long dataBytes, long deleteFiles, long commits, long intervalMillis, long minGapMillis)
+      implements Serializable {}
+
+  private MaintenanceOptions(Builder b) {
+    this.catalogName = b.catalogName;
+    this.catalogProperties = Map.copyOf(b.catalogProperties);
+    this.walStore = b.walStore;
+    this.walStoreProperties = Map.copyOf(b.walStoreProperties);
+    this.triggers = new Triggers(b.dataFiles, b.dataBytes, b.deleteFiles, b.commits, b.intervalMillis, b.minGapMillis);
+    this.compaction = b.compaction;
+    this.compactionOptions = Map.copyOf(b.compactionOptions);
+    this.expiry = b.expiry;
+    this.expiryMaxAgeMillis = b.expiryMaxAgeMillis;
+    this.expiryRetainLast = b.expiryRetainLast;
+    this.expiryDeletesFiles = b.expiryDeletesFiles;
+    this.retiredSinks = Set.copyOf(b.retiredSinks);
+    this.rewriteManifests = b.rewriteManifests;
+    this.rewriteManifestsMinCount = b.rewriteManifestsMinCount;
+  }
+
+  public Triggers triggers() {
+    return triggers;
+  }
+
+  /** The expiry settings a pass uses. */
+  public SnapshotExpiry.Settings expirySettings() {
+    return new SnapshotExpiry.Settings(Duration.ofMillis(expiryMaxAgeMillis), expiryRetainLast, expiryDeletesFiles, retiredSinks);
+  }
+
+  /**
+   * Options from a map, for Flux ({@code factory: "fromMap"}). Keys: {@code catalog} (a map, required),
+   * {@code catalog-name}, {@code wal-store}, {@code wal-store-properties}, {@code trigger-data-files},
+   * {@code trigger-data-bytes}, {@code trigger-delete-files}, {@code trigger-commits}, {@code
+   * trigger-interval-millis}, {@code min-gap-millis}, {@code compaction}, {@code compaction-options},
+   * {@code expiry}, {@code expiry-max-age-millis}, {@code expiry-retain-last}, {@code
+   * expiry-delete-files}, {@code retired-sinks}, {@code rewrite-manifests}, {@code
+   * rewrite-manifests-min-count}. An unknown key is refused, naming the known ones.
+   */
+  public static MaintenanceOptions fromMap(Map<String, Object> config) {
+    Builder b = new Builder();
+    for (Map.Entry<String, Object> entry : config.entrySet()) {
+      Object v = entry.getValue();
+      switch (entry.getKey()) {
+        case "catalog" -> b.withCatalogProperties(stringMap(entry.getKey(), v));
+        case "catalog-name" -> b.withCatalogName(String.valueOf(v));
+        case "wal-store" -> b.withWalStore(String.valueOf(v), b.walStoreProperties);
+        case "wal-store-properties" -> b.withWalStore(b.walStore, stringMap(entry.getKey(), v));
+        case "trigger-data-files" -> b.triggerOnDataFiles(number(entry.getKey(), v));
+        case "trigger-data-bytes" -> b.triggerOnDataBytes(number(entry.getKey(), v));
+        case "trigger-delete-files" -> b.triggerOnDeleteFiles(number(entry.getKey(), v));
+        case "trigger-commits" -> b.triggerOnCommits(number(entry.getKey(), v));
+        case "trigger-interval-millis" -> b.triggerEvery(Duration.ofMillis(number(entry.getKey(), v)));
+        case "min-gap-millis" -> b.withMinGap(Duration.ofMillis(number(entry.getKey(), v)));
+        case "compaction" -> b.withCompaction(bool(entry.getKey(), v), b.compactionOptions);
+        case "compaction-options" -> b.withCompaction(b.compaction, stringMap(entry.getKey(), v));
+        case "expiry" -> b.withExpiry(bool(entry.getKey(), v));
+        case "expiry-max-age-millis" -> b.withExpiryMaxAge(Duration.ofMillis(number(entry.getKey(), v)));
+        case "expiry-retain-last" -> b.withExpiryRetainLast((int) number(entry.getKey(), v));
+        case "expiry-delete-files" -> b.withExpiryDeletingFiles(bool(entry.getKey(), v));
+        case "retired-sinks" -> b.withRetiredSinks(stringList(entry.getKey(), v).toArray(String[]::new));
+        case "rewrite-manifests" -> b.withManifestRewrite(bool(entry.getKey(), v), b.rewriteManifestsMinCount);
+        case "rewrite-manifests-min-count" -> b.withManifestRewrite(b.rewriteManifests, (int) number(entry.getKey(), v));
+        default -> throw new IllegalArgumentException("Unknown maintenance option '" + entry.getKey() + "'; known: " + KNOWN_KEYS);
+      }
+    }
+    return b.build();
+  }
+
+  private static final List<String> KNOWN_KEYS = List.of("catalog", "catalog-name", "wal-store", "wal-store-properties",
+      "trigger-data-files", "trigger-data-bytes", "trigger-delete-files", "trigger-commits", "trigger-interval-millis",
+      "min-gap-millis", "compaction", "compaction-options", "expiry", "expiry-max-age-millis", "expiry-retain-last",
+      "expiry-delete-files", "retired-sinks", "rewrite-manifests", "rewrite-manifests-min-count");
+
+  private static Map<String, String> stringMap(String key, Object value) {
+    if (!(value instanceof Map<?, ?> map)) {
+      throw new IllegalArgumentException("Maintenance option '" + key + "' takes a map, got " + typeOf(value));
+    }
+    Map<String, String> strings = new LinkedHashMap<>();
+    map.forEach((k, v) -> strings.put(String.valueOf(k), String.valueOf(v)));
+    return strings;
+  }
+
+  private static List<String> stringList(String key, Object value) {
+    if (!(value instanceof List<?> list)) {
+      throw new IllegalArgumentException("Maintenance option '" + key + "' takes a list, got " + typeOf(value));
+    }
+    return list.stream().map(String::valueOf).toList();
+  }
+
+  private static long number(String key, Object value) {
+    if (value instanceof Number n && n.doubleValue() == n.longValue()) {
+      return n.longValue();
+    }
+    throw new IllegalArgumentException("Maintenance option '" + key + "' takes a whole number, got " + typeOf(value));
+  }
+
+  private static boolean bool(String key, Object value) {
+    if (value instanceof Boolean b) {
+      return b;
+    }
+    throw new IllegalArgumentException("Maintenance option '" + key + "' takes true or false, got " + typeOf(value));
+  }
+
+  private static String typeOf(Object value) {
+    return value == null ? "null" : value.getClass().getSimpleName() + " " + value;
+  }
+
+  /** The settings; catalog property values never appear, as they may hold credentials. */
+  @Override
+  public String toString() {
+    return "MaintenanceOptions{catalog=" + catalogName + " " + new TreeSet<>(catalogProperties.keySet()) + ", walStore=" + walStore
+        + ", " + triggers + ", compaction=" + compaction + (compactionOptions.isEmpty() ? "" : " " + compactionOptions)
+        + ", expiry=" + expiry + (expiry ? " maxAgeMillis=" + expiryMaxAgeMillis + " retainLast=" + expiryRetainLast : "")
+        + (retiredSinks.isEmpty() ? "" : " retired=" + new TreeSet<>(retiredSinks))
+        + ", rewriteManifests=" + rewriteManifests + (rewriteManifests ? " over " + rewriteManifestsMinCount : "") + "}";
+  }
+
+  /** Builds {@link MaintenanceOptions}; defaults suit one commit a second. */
+  public static final class Builder {
+    private String catalogName = "iceberg";
+    private Map<String, String> catalogProperties;
+    private String walStore = DEFAULT_WAL_STORE;
+    private Map<String, String> walStoreProperties = Map.of();
+    private long dataFiles = 1_000;
+    private long dataBytes = 0;
+    private long deleteFiles = 100;
+    private long commits = 600;
+    private long intervalMillis = Duration.ofHours(1).toMillis();
+    private long minGapMillis = Duration.ofMinutes(5).toMillis();
+    private boolean compaction = true;
+    private Map<String, String> compactionOptions = Map.of();
+    private boolean expiry = true;
+    private long expiryMaxAgeMillis = Duration.ofHours(1).toMillis();
+    private int expiryRetainLast = 10;
+    private boolean expiryDeletesFiles = true;
+    private Set<String> retiredSinks = Set.of();
+    private boolean rewriteManifests = true;
+    private int rewriteManifestsMinCount = 100;
+
+    /** The catalog holding the tables, as {@code CatalogUtil.buildIcebergCatalog} takes it; required. */
+    public Builder withCatalogProperties(Map<String, String> properties) {
+      this.catalogProperties = Map.copyOf(Objects.requireNonNull(properties, "withCatalogProperties"));
+      return this;
+    }
+
+    public Builder withCatalogName(String name) {
+      this.catalogName = Objects.requireNonNull(name, "withCatalogName");
+      return this;
+    }
+
+    /** The sinks' WAL store (its provider name and properties), whose pending entries expiry keeps. */
+    public Builder withWalStore(String name, Map<String, String> properties) {
+      this.walStore = Objects.requireNonNull(name, "withWalStore");
+      this.walStoreProperties = Map.copyOf(properties);
+      return this;
+    }
+
+    public Builder triggerOnDataFiles(long files) {
+      this.dataFiles = notNegative(files, "triggerOnDataFiles");
+      return this;
+    }
+
+    public Builder triggerOnDataBytes(long bytes) {
+      this.dataBytes = notNegative(bytes, "triggerOnDataBytes");
+      return this;
+    }
+
+    public Builder triggerOnDeleteFiles(long files) {
+      this.deleteFiles = notNegative(files, "triggerOnDeleteFiles");
+      return this;
+    }
+
+    public Builder triggerOnCommits(long commits) {
+      this.commits = notNegative(commits, "triggerOnCommits");
+      return this;
+    }
+
+    /** A pass at least this often while the table receives commits; {@link Duration#ZERO} for none. */
+    public Builder triggerEvery(Duration interval) {
+      this.intervalMillis = notNegative(interval.toMillis(), "triggerEvery");
+      return this;
+    }
+
+    public Builder withMinGap(Duration gap) {
+      this.minGapMillis = notNegative(gap.toMillis(), "withMinGap");
+      return this;
+    }
+
+    /** Whether a pass compacts, and Iceberg's rewrite options for it ({@code min-input-files}, {@code target-file-size-bytes}, ...). */
+    public Builder withCompaction(boolean enabled, Map<String, String> options) {
+      this.compaction = enabled;
+      this.compactionOptions = Map.copyOf(options);
+      return this;
+    }
+
+    public Builder withExpiry(boolean enabled) {
+      this.expiry = enabled;
+      return this;
+    }
+
+    public Builder withExpiryMaxAge(Duration maxAge) {
+      this.expiryMaxAgeMillis = notNegative(maxAge.toMillis(), "withExpiryMaxAge");
+      return this;
+    }
+
+    public Builder withExpiryRetainLast(int snapshots) {
+      this.expiryRetainLast = snapshots;
+      return this;
+    }
+
+    public Builder withExpiryDeletingFiles(boolean deleteFiles) {
+      this.expiryDeletesFiles = deleteFiles;
+      return this;
+    }
+
+    /** Sinks (WAL namespaces, or Trident state names) whose tokens expiry no longer keeps: sinks taken out of service. */
+    public Builder withRetiredSinks(String... sinks) {
+      this.retiredSinks = Set.of(sinks);
+      return this;
+    }
+
+    /** Whether a pass rewrites the manifests of a table holding more than {@code minManifests}. */
+    public Builder withManifestRewrite(boolean enabled, int minManifests) {
+      this.rewriteManifests = enabled;
+      this.rewriteManifestsMinCount = minManifests;
+      return this;
+    }
+
+    /** Checks everything; a mistake fails here, on the submitting client, saying how to fix it. */
+    public MaintenanceOptions build() {
+      if (catalogProperties == null || catalogProperties.isEmpty()) {
+        throw new IllegalArgumentException("Maintenance needs the tables' catalog: withCatalogProperties(...) (Flux: catalog),"
+            + " the same properties the sink uses");
+      }
+      if (dataFiles == 0 && dataBytes == 0 && deleteFiles == 0 && commits == 0 && intervalMillis == 0) {
+        throw new IllegalArgumentException("Every maintenance trigger is off, so nothing would ever run: set at least one of"
+            + " triggerOnDataFiles, triggerOnDataBytes, triggerOnDeleteFiles, triggerOnCommits, triggerEvery");
+      }
+      if (!compaction && !expiry && !rewriteManifests) {
+        throw new IllegalArgumentException("Compaction, expiry and manifest rewrite are all off: turn one on, or leave the"
+            + " maintenance bolt out of the topology");
+      }
+      if (rewriteManifests && rewriteManifestsMinCount < 1) {
+        throw new IllegalArgumentException("withManifestRewrite needs a manifest count of at least 1, got " + rewriteManifestsMinCount);
+      }
+      MaintenanceOptions options = new MaintenanceOptions(this);
+      if (expiry) {
+        options.expirySettings(); // refuses a retain-last below 1
+      }
+      return options;
+    }
+
+    private static long notNegative(long value, String setter) {
+      if (value < 0) {
+        throw new IllegalArgumentException(setter + " takes 0 (off) or more, got " + value);
+      }
+      return value;
+    }
+  }
+}

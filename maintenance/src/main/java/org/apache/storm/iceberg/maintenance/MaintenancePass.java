@@ -1,0 +1,108 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.maintenance;
+
+import java.util.Objects;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One maintenance pass over one table, in the order that leaves the least behind: compaction
+ * first (its replaced files become unreferenced), then snapshot expiry (which deletes them once no
+ * kept snapshot needs them), then the manifest rewrite. A step that fails is logged and counted,
+ * and the next still runs: maintenance never stops a sink, and a failed step runs again next pass.
+ */
+public final class MaintenancePass {
+  private static final Logger LOG = LoggerFactory.getLogger(MaintenancePass.class);
+
+  /**
+   * What a pass did.
+   *
+   * @param compaction the compaction's result, or null when off or failed
+   * @param expiry the expiry's result, or null when off or failed
+   * @param manifestsRewritten the manifests replaced, 0 when the rewrite was off, not due or failed
+   * @param failures the steps that failed
+   */
+  public record Result(DataCompaction.Result compaction, SnapshotExpiry.Result expiry, int manifestsRewritten, int failures) {}
+
+  private final MaintenanceOptions options;
+  private final DataCompaction compaction;
+  private final SnapshotExpiry expiry;
+
+  public MaintenancePass(MaintenanceOptions options, WalStore walStore) {
+    this.options = Objects.requireNonNull(options, "options");
+    this.compaction = options.compaction ? new DataCompaction(options.compactionOptions) : null;
+    this.expiry = options.expiry ? new SnapshotExpiry(options.expirySettings(), walStore) : null;
+  }
+
+  /** Runs the pass over {@code table}'s main branch at {@code nowMillis}. */
+  public Result run(Table table, long nowMillis) {
+    int failures = 0;
+    DataCompaction.Result compacted = null;
+    SnapshotExpiry.Result expired = null;
+    int manifests = 0;
+    if (compaction != null) {
+      try {
+        table.refresh();
+        compacted = compaction.run(table, SnapshotRef.MAIN_BRANCH);
+      } catch (RuntimeException e) {
+        failures++;
+        LOG.warn("Compaction of {} failed; it runs again next pass", table.name(), e);
+      }
+    }
+    if (expiry != null) {
+      try {
+        table.refresh();
+        expired = expiry.run(table, nowMillis, false);
+      } catch (RuntimeException e) {
+        failures++;
+        LOG.warn("Snapshot expiry of {} failed; it runs again next pass", table.name(), e);
+      }
+    }
+    if (options.rewriteManifests) {
+      try {
+        table.refresh();
+        manifests = rewriteManifestsIfMany(table);
+      } catch (RuntimeException e) {
+        failures++;
+        LOG.warn("Manifest rewrite of {} failed; it runs again next pass", table.name(), e);
+      }
+    }
+    return new Result(compacted, expired, manifests, failures);
+  }
+
+  /** Iceberg's manifest rewrite, when the current snapshot has more manifests than the threshold; the manifests it replaced. */
+  private int rewriteManifestsIfMany(Table table) {
+    if (table.currentSnapshot() == null) {
+      return 0;
+    }
+    int manifests = table.currentSnapshot().allManifests(table.io()).size();
+    if (manifests <= options.rewriteManifestsMinCount) {
+      return 0;
+    }
+    // One cluster per spec: Iceberg then packs each spec's entries into manifests of its target size.
+    // Without a cluster function it rewrites nothing.
+    table.rewriteManifests().clusterBy(file -> file.specId()).set(DataCompaction.SUMMARY_KEY, "manifest-rewrite").commit();
+    return manifests;
+  }
+}

@@ -1,0 +1,117 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.maintenance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The maintenance options as Flux gives them, what they refuse at build, and what they never print. */
+class MaintenanceOptionsTest {
+  static final Map<String, Object> CATALOG = Map.of("type", "jdbc", "uri", "jdbc:postgresql://db/iceberg", "jdbc.password", "pw-S3CRET");
+
+  @Test
+  void everyFluxKeyReachesItsSetting() {
+    Map<String, Object> config = new LinkedHashMap<>();
+    config.put("catalog", CATALOG);
+    config.put("catalog-name", "lake");
+    config.put("wal-store", "hadoop-fs");
+    config.put("wal-store-properties", Map.of("path", "hdfs://nn/wal"));
+    config.put("trigger-data-files", 10);
+    config.put("trigger-data-bytes", 1_000_000L);
+    config.put("trigger-delete-files", 5);
+    config.put("trigger-commits", 60);
+    config.put("trigger-interval-millis", 600_000);
+    config.put("min-gap-millis", 60_000);
+    config.put("compaction", true);
+    config.put("compaction-options", Map.of("min-input-files", "3"));
+    config.put("expiry", true);
+    config.put("expiry-max-age-millis", 7_200_000);
+    config.put("expiry-retain-last", 5);
+    config.put("expiry-delete-files", false);
+    config.put("retired-sinks", List.of("old-sink"));
+    config.put("rewrite-manifests", true);
+    config.put("rewrite-manifests-min-count", 20);
+
+    MaintenanceOptions options = MaintenanceOptions.fromMap(config);
+
+    assertThat(options.triggers()).isEqualTo(new MaintenanceOptions.Triggers(10, 1_000_000, 5, 60, 600_000, 60_000));
+    assertThat(options.catalogName).isEqualTo("lake");
+    assertThat(options.walStore).isEqualTo("hadoop-fs");
+    assertThat(options.walStoreProperties).containsEntry("path", "hdfs://nn/wal");
+    assertThat(options.compactionOptions).containsEntry("min-input-files", "3");
+    assertThat(options.expirySettings()).isEqualTo(new SnapshotExpiry.Settings(Duration.ofHours(2), 5, false, java.util.Set.of("old-sink")));
+    assertThat(options.rewriteManifestsMinCount).isEqualTo(20);
+  }
+
+  @Test
+  void theDefaultsSuitOneCommitASecond() {
+    MaintenanceOptions options = MaintenanceOptions.fromMap(Map.of("catalog", CATALOG));
+    assertThat(options.triggers()).isEqualTo(new MaintenanceOptions.Triggers(1_000, 0, 100, 600, 3_600_000, 300_000));
+    assertThat(options.expirySettings()).isEqualTo(new SnapshotExpiry.Settings(Duration.ofHours(1), 10, true, java.util.Set.of()));
+    assertThat(options.walStore).isEqualTo(MaintenanceOptions.DEFAULT_WAL_STORE);
+  }
+
+  @Test
+  void mistakesFailAtBuildSayingHowToFixThem() {
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of()))
+        .hasMessage("Maintenance needs the tables' catalog: withCatalogProperties(...) (Flux: catalog), the same properties the sink uses");
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "trigger-comits", 5)))
+        .hasMessageStartingWith("Unknown maintenance option 'trigger-comits'; known: [catalog, catalog-name,");
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "trigger-commits", "often")))
+        .hasMessage("Maintenance option 'trigger-commits' takes a whole number, got String often");
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "expiry-retain-last", 0)))
+        .hasMessage("expiry retain-last 0 keeps no snapshot: give at least 1");
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "compaction", false, "expiry", false, "rewrite-manifests", false)))
+        .hasMessageStartingWith("Compaction, expiry and manifest rewrite are all off");
+    assertThatThrownBy(() -> new MaintenanceOptions.Builder().withCatalogProperties(Map.of("type", "hadoop")).triggerOnDataFiles(0)
+        .triggerOnDeleteFiles(0).triggerOnCommits(0).triggerEvery(Duration.ZERO).build())
+        .hasMessageStartingWith("Every maintenance trigger is off, so nothing would ever run");
+  }
+
+  @Test
+  void catalogPropertyValuesNeverAppear() {
+    String shown = MaintenanceOptions.fromMap(Map.of("catalog", CATALOG)).toString();
+    assertThat(shown).contains("jdbc.password").doesNotContain("pw-S3CRET").doesNotContain("jdbc:postgresql");
+  }
+
+  @Test
+  void aPassIsDueAtAThresholdOrTheIntervalAndNeverWithinTheGap() {
+    TableTriggers triggers = new TableTriggers(new MaintenanceOptions.Triggers(10, 0, 2, 0, 60_000, 5_000), 0);
+    triggers.add(9, 100, 0);
+    assertThat(triggers.due(10_000)).as("9 of 10 data files").isFalse();
+    triggers.add(1, 100, 0);
+    assertThat(triggers.due(4_999)).as("within the gap").isFalse();
+    assertThat(triggers.due(5_000)).isTrue();
+    triggers.started(5_000);
+    assertThat(triggers.due(70_000)).as("the interval passed, but no commit came").isFalse();
+    triggers.add(0, 0, 2);
+    assertThat(triggers.due(10_000)).as("two delete files").isTrue();
+    triggers.started(10_000);
+    triggers.add(1, 1, 0);
+    assertThat(triggers.due(69_999)).isFalse();
+    assertThat(triggers.due(70_000)).as("the interval").isTrue();
+  }
+}
