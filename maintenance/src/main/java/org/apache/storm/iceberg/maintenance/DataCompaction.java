@@ -72,8 +72,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class DataCompaction {
   private static final Logger LOG = LoggerFactory.getLogger(DataCompaction.class);
-  /** Marks compaction's snapshots, so a reader of the history tells them from the sink's. */
-  static final String SUMMARY_KEY = "storm.iceberg.maintenance";
+  /** Marks maintenance's snapshots ("compaction", "manifest-rewrite"), so a reader of the history tells them from the sink's. */
+  public static final String SUMMARY_KEY = "storm.iceberg.maintenance";
 
   /**
    * What a run did.
@@ -95,6 +95,14 @@ public final class DataCompaction {
 
   /** Compacts {@code branch} of {@code table} as it stands; the caller refreshed it. */
   public Result run(Table table, String branch) {
+    return run(table, branch, false);
+  }
+
+  /**
+   * As {@link #run(Table, String)}; with {@code dryRun}, plans only, and the result counts the files
+   * the groups would rewrite and the files the planner expects them to become.
+   */
+  public Result run(Table table, String branch, boolean dryRun) {
     Snapshot head = table.snapshot(branch);
     if (head == null) {
       return new Result(null, 0, 0, 0, 0, 0);
@@ -112,6 +120,11 @@ public final class DataCompaction {
     try (CloseableIterable<RewriteFileGroup> groups = plan.groups()) {
       for (RewriteFileGroup group : groups) {
         planned++;
+        if (dryRun) {
+          rewritten += group.inputFileNum();
+          added += group.expectedOutputFiles();
+          continue;
+        }
         group.setOutputFiles(rewrite(table, group, operation));
         if (commit(table, commits, group)) {
           committed++;
@@ -122,7 +135,7 @@ public final class DataCompaction {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot close the compaction plan of " + table.name(), e);
     }
-    return new Result(head.snapshotId(), planned, committed, planned - committed, rewritten, added);
+    return new Result(head.snapshotId(), planned, committed, dryRun ? 0 : planned - committed, rewritten, added);
   }
 
   /** Commits one group; a group the sink's commits made invalid is dropped with its new files. */

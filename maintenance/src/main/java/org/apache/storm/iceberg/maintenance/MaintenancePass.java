@@ -48,11 +48,13 @@ public final class MaintenancePass {
   private final MaintenanceOptions options;
   private final DataCompaction compaction;
   private final SnapshotExpiry expiry;
+  private final ManifestRewrite manifestRewrite;
 
   public MaintenancePass(MaintenanceOptions options, WalStore walStore) {
     this.options = Objects.requireNonNull(options, "options");
     this.compaction = options.compaction ? new DataCompaction(options.compactionOptions) : null;
     this.expiry = options.expiry ? new SnapshotExpiry(options.expirySettings(), walStore) : null;
+    this.manifestRewrite = new ManifestRewrite(options.rewriteManifestsMinCount);
   }
 
   /** Runs the pass over {@code table}'s main branch at {@code nowMillis}. */
@@ -82,27 +84,12 @@ public final class MaintenancePass {
     if (options.rewriteManifests) {
       try {
         table.refresh();
-        manifests = rewriteManifestsIfMany(table);
+        manifests = manifestRewrite.run(table, false);
       } catch (RuntimeException e) {
         failures++;
         LOG.warn("Manifest rewrite of {} failed; it runs again next pass", table.name(), e);
       }
     }
     return new Result(compacted, expired, manifests, failures);
-  }
-
-  /** Iceberg's manifest rewrite, when the current snapshot has more manifests than the threshold; the manifests it replaced. */
-  private int rewriteManifestsIfMany(Table table) {
-    if (table.currentSnapshot() == null) {
-      return 0;
-    }
-    int manifests = table.currentSnapshot().allManifests(table.io()).size();
-    if (manifests <= options.rewriteManifestsMinCount) {
-      return 0;
-    }
-    // One cluster per spec: Iceberg then packs each spec's entries into manifests of its target size.
-    // Without a cluster function it rewrites nothing.
-    table.rewriteManifests().clusterBy(file -> file.specId()).set(DataCompaction.SUMMARY_KEY, "manifest-rewrite").commit();
-    return manifests;
   }
 }

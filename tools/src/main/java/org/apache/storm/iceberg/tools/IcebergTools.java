@@ -24,7 +24,8 @@ import java.util.Arrays;
 
 /**
  * The tools jar's entry point: {@code check} runs {@link IcebergPreflight}, {@code inspect} (or
- * options alone, as before there were two tools) runs {@link IcebergInspect}.
+ * options alone, as before there were two tools) runs {@link IcebergInspect}, {@code maintain} runs
+ * {@link IcebergMaintain}.
  *
  * <pre>
  *   java -jar storm-iceberg-tools-….jar check --options sink.yaml
@@ -32,10 +33,11 @@ import java.util.Arrays;
  * </pre>
  */
 public final class IcebergTools {
-  static final String USAGE = "usage: java -jar storm-iceberg-tools.jar check|inspect OPTIONS...\n"
+  static final String USAGE = "usage: java -jar storm-iceberg-tools.jar check|inspect|maintain OPTIONS...\n"
       + "  check   --options FILE | --flux FILE --component ID [--filter PROPERTIES] [--env-filter] [--fields A,B,...]\n"
       + "  inspect --catalog KEY=VALUE ... --table NS.TABLE [--catalog-name NAME] [--snapshots N]"
-      + " [--wal-store NAME --wal-property KEY=VALUE]";
+      + " [--wal-store NAME --wal-property KEY=VALUE]\n"
+      + "  " + IcebergMaintain.USAGE;
 
   private IcebergTools() {}
 
@@ -48,6 +50,7 @@ public final class IcebergTools {
     switch (args[0]) {
       case "check" -> System.exit(IcebergPreflight.run(rest, System.out, System.err));
       case "inspect" -> IcebergInspect.main(rest);
+      case "maintain" -> IcebergMaintain.main(rest);
       default -> {
         if (args[0].startsWith("--")) {
           IcebergInspect.main(args);

@@ -1,0 +1,192 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.tools;
+
+import java.io.PrintStream;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.SnapshotRef;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
+import org.apache.storm.iceberg.maintenance.DataCompaction;
+import org.apache.storm.iceberg.maintenance.ManifestRewrite;
+import org.apache.storm.iceberg.maintenance.SnapshotExpiry;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreFactory;
+
+/**
+ * The maintenance tasks run once, for operators who prefer cron to a bolt: compaction, snapshot
+ * expiry that keeps the sinks' tokens, and the manifest rewrite, in that order, each only when
+ * asked for. {@code --dry-run} plans and reports without changing the table.
+ *
+ * <pre>
+ *   java -jar storm-iceberg-tools-….jar maintain --catalog type=jdbc --catalog uri=… --table db.events \
+ *       --compact --expire --expire-max-age PT1H --rewrite-manifests [--dry-run]
+ * </pre>
+ *
+ * Exit codes: 0 done, 1 a task failed (the others still ran), 2 a usage or table error.
+ */
+public final class IcebergMaintain {
+  static final String USAGE = "maintain --catalog KEY=VALUE ... --table NS.TABLE [--catalog-name NAME]"
+      + " [--compact [--compaction-option KEY=VALUE ...]] [--expire [--expire-max-age DURATION] [--retain-last N]"
+      + " [--retired-sink NAME ...]] [--rewrite-manifests [--min-manifests N]] [--dry-run] [--wal-store NAME --wal-property KEY=VALUE]";
+
+  private IcebergMaintain() {}
+
+  public static void main(String[] args) {
+    System.exit(run(args, System.out, System.err));
+  }
+
+  /** Runs the command line {@code args}, reporting to {@code out}; the exit code. */
+  static int run(String[] args, PrintStream out, PrintStream err) {
+    Arguments arguments;
+    Table table;
+    WalStore wal;
+    try {
+      arguments = Arguments.parse(args);
+      Catalog catalog = CatalogUtil.buildIcebergCatalog(arguments.catalogName, arguments.catalog, new org.apache.hadoop.conf.Configuration());
+      table = catalog.loadTable(TableIdentifier.parse(arguments.table));
+      wal = ProviderRegistry.find(WalStoreFactory.class, arguments.walStore, IcebergMaintain.class.getClassLoader()).create(arguments.walProperties);
+    } catch (IllegalArgumentException e) {
+      err.println(e.getMessage());
+      return 2;
+    } catch (NoSuchTableException e) {
+      err.println(e.getMessage() + ": check --table and the catalog properties (--catalog, --catalog-name)");
+      return 2;
+    }
+    String mode = arguments.dryRun ? " (dry run: nothing changed)" : "";
+    int failures = 0;
+    if (arguments.compact) {
+      failures += step(err, "compaction", () -> {
+        DataCompaction.Result r = new DataCompaction(arguments.compactionOptions).run(table, SnapshotRef.MAIN_BRANCH, arguments.dryRun);
+        out.printf("compaction%s: %d groups planned, %d committed, %d dropped on conflict; %d files rewritten into %d%n", mode,
+            r.groupsPlanned(), r.groupsCommitted(), r.groupsAbandoned(), r.filesRewritten(), r.filesAdded());
+      });
+    }
+    if (arguments.expire) {
+      failures += step(err, "expiry", () -> {
+        table.refresh();
+        SnapshotExpiry.Result r = new SnapshotExpiry(new SnapshotExpiry.Settings(arguments.expireMaxAge, arguments.retainLast, true,
+            arguments.retiredSinks), wal).run(table, System.currentTimeMillis(), arguments.dryRun);
+        out.printf("expiry%s: %d snapshots expired%n", mode, r.expiredSnapshotIds().size());
+        r.keptFor().ifPresent(guard -> out.printf("  kept from %d on: branch %s needs the %s%n",
+            r.appliedCutoffMillis(), guard.branch(), guard.deepest()));
+      });
+    }
+    if (arguments.rewriteManifests) {
+      failures += step(err, "manifest rewrite", () -> {
+        table.refresh();
+        int manifests = new ManifestRewrite(arguments.minManifests).run(table, arguments.dryRun);
+        out.printf("manifest rewrite%s: %d manifests rewritten%n", mode, manifests);
+      });
+    }
+    return failures == 0 ? 0 : 1;
+  }
+
+  private static int step(PrintStream err, String name, Runnable task) {
+    try {
+      task.run();
+      return 0;
+    } catch (RuntimeException e) {
+      err.println(name + " failed: " + e.getMessage());
+      return 1;
+    }
+  }
+
+  /** The command line, read strictly: an unknown flag is an error that lists the known ones. */
+  static final class Arguments {
+    String catalogName = IcebergOptions.DEFAULT_CATALOG_NAME;
+    final Map<String, String> catalog = new LinkedHashMap<>();
+    String table;
+    boolean compact;
+    final Map<String, String> compactionOptions = new LinkedHashMap<>();
+    boolean expire;
+    Duration expireMaxAge = Duration.ofHours(1);
+    int retainLast = 10;
+    final Set<String> retiredSinks = new LinkedHashSet<>();
+    boolean rewriteManifests;
+    int minManifests = 1;
+    boolean dryRun;
+    String walStore = IcebergOptions.DEFAULT_WAL_STORE;
+    final Map<String, String> walProperties = new LinkedHashMap<>();
+
+    static Arguments parse(String[] args) {
+      Arguments parsed = new Arguments();
+      for (int i = 0; i < args.length; i++) {
+        switch (args[i]) {
+          case "--compact" -> parsed.compact = true;
+          case "--expire" -> parsed.expire = true;
+          case "--rewrite-manifests" -> parsed.rewriteManifests = true;
+          case "--dry-run" -> parsed.dryRun = true;
+          case "--catalog" -> keyValue(value(args, i++), parsed.catalog);
+          case "--catalog-name" -> parsed.catalogName = value(args, i++);
+          case "--table" -> parsed.table = value(args, i++);
+          case "--compaction-option" -> keyValue(value(args, i++), parsed.compactionOptions);
+          case "--expire-max-age" -> parsed.expireMaxAge = duration(value(args, i++));
+          case "--retain-last" -> parsed.retainLast = Integer.parseInt(value(args, i++));
+          case "--retired-sink" -> parsed.retiredSinks.add(value(args, i++));
+          case "--min-manifests" -> parsed.minManifests = Integer.parseInt(value(args, i++));
+          case "--wal-store" -> parsed.walStore = value(args, i++);
+          case "--wal-property" -> keyValue(value(args, i++), parsed.walProperties);
+          default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: " + USAGE);
+        }
+      }
+      if (parsed.table == null || parsed.catalog.isEmpty()) {
+        throw new IllegalArgumentException("usage: " + USAGE);
+      }
+      if (!parsed.compact && !parsed.expire && !parsed.rewriteManifests) {
+        throw new IllegalArgumentException("nothing to do: give --compact, --expire or --rewrite-manifests (or several)");
+      }
+      return parsed;
+    }
+
+    private static String value(String[] args, int i) {
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException(args[i] + " needs a value");
+      }
+      return args[i + 1];
+    }
+
+    private static Duration duration(String text) {
+      try {
+        return Duration.parse(text);
+      } catch (DateTimeParseException e) {
+        throw new IllegalArgumentException("--expire-max-age takes an ISO-8601 duration such as PT1H or P7D, got " + text);
+      }
+    }
+
+    private static void keyValue(String pair, Map<String, String> into) {
+      int eq = pair.indexOf('=');
+      if (eq <= 0) {
+        throw new IllegalArgumentException("expected KEY=VALUE, got a value without '='");
+      }
+      into.put(pair.substring(0, eq), pair.substring(eq + 1));
+    }
+  }
+}

@@ -1,0 +1,90 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.tools;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.stream.LongStream;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The maintain command on a real table a real sink task wrote: what a dry run reports, what a run does. */
+class IcebergMaintainTest {
+  @TempDir Path warehouse;
+  final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  int run(String... args) {
+    out.reset();
+    err.reset();
+    return IcebergMaintain.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+  }
+
+  String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void aDryRunReportsAndChangesNothingThenARunCompactsExpiresAndKeepsTheToken() {
+    MaintainedTable maintained = MaintainedTable.create(warehouse);
+    String[] everything = {"--compact", "--compaction-option", "min-input-files=2", "--expire", "--expire-max-age", "PT0S",
+        "--retain-last", "1", "--rewrite-manifests"};
+    long token = maintained.table().currentSnapshot().snapshotId();
+
+    assertThat(run(maintained.args(concat(everything, "--dry-run")))).as("stderr: %s", err).isZero();
+    assertThat(out()).contains("compaction (dry run: nothing changed): 1 groups planned, 0 committed, 0 dropped on conflict;"
+        + " 6 files rewritten into 1");
+    assertThat(out()).contains("expiry (dry run: nothing changed): 5 snapshots expired");
+    maintained.table().refresh();
+    assertThat(TestTables.snapshots(maintained.table())).hasSize(6);
+
+    assertThat(run(maintained.args(everything))).as("stderr: %s", err).isZero();
+    assertThat(out()).contains("compaction: 1 groups planned, 1 committed, 0 dropped on conflict; 6 files rewritten into 1")
+        .contains("expiry: 5 snapshots expired")
+        .contains("needs the source positions of default in snapshot " + token);
+    maintained.table().refresh();
+    assertThat(out()).contains("manifest rewrite: 7 manifests rewritten");
+    assertThat(TestTables.snapshots(maintained.table())).as("the token, the compaction and the manifest rewrite").hasSize(3);
+    assertThat(maintained.table().snapshot(token)).isNotNull();
+    assertThat(maintained.ids()).isEqualTo(LongStream.range(0, MaintainedTable.RECORDS).boxed().toList());
+  }
+
+  @Test
+  void usageMistakesExitWithTwoAndSayWhatToGive() {
+    MaintainedTable maintained = MaintainedTable.create(warehouse);
+    assertThat(run(maintained.args())).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("nothing to do: give --compact, --expire or --rewrite-manifests");
+    assertThat(run(maintained.args("--expire", "--expire-max-age", "1h"))).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("--expire-max-age takes an ISO-8601 duration such as PT1H or P7D, got 1h");
+    assertThat(run("--catalog", "type=hadoop", "--catalog", "warehouse=" + warehouse.toUri(), "--table", "db.missing", "--expire")).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("Table does not exist: db.missing: check --table");
+  }
+
+  private static String[] concat(String[] args, String... more) {
+    String[] all = java.util.Arrays.copyOf(args, args.length + more.length);
+    System.arraycopy(more, 0, all, args.length, more.length);
+    return all;
+  }
+}
