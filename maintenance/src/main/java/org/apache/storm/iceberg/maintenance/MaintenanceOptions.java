@@ -39,6 +39,8 @@ import java.util.TreeSet;
 public final class MaintenanceOptions implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  /** The catalog name the sinks use unless they name another (a JDBC catalog keeps tables per name). */
+  public static final String DEFAULT_CATALOG_NAME = "storm_iceberg";
   /** The WAL store the sinks use unless they name another: the table's own FileIO. */
   public static final String DEFAULT_WAL_STORE = "table-fileio";
 
@@ -181,7 +183,7 @@ public final class MaintenanceOptions implements Serializable {
 
   /** Builds {@link MaintenanceOptions}; defaults suit one commit a second. */
   public static final class Builder {
-    private String catalogName = "iceberg";
+    private String catalogName = DEFAULT_CATALOG_NAME;
     private Map<String, String> catalogProperties;
     private String walStore = DEFAULT_WAL_STORE;
     private Map<String, String> walStoreProperties = Map.of();

@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Every {@code ```java} block of README.md and of the reference pages in docs/ compiles against the
- * library, as a user would paste it.
+ * library, as a user would paste it: here, where the whole bundle (the maintenance module included)
+ * is on the class path, as it is on a user's.
  *
  * <p>A block that declares a type is a source file of its own, so it must carry its own imports; the
  * blocks that declare types compile together, so one may use another's class. Any other block is the
@@ -62,7 +63,8 @@ class ReadmeSnippetsCompileTest {
       "org.apache.storm.trident.TridentTopology", "org.apache.storm.trident.spout.IBatchSpout",
       "org.apache.storm.kafka.spout.KafkaSpout", "org.apache.storm.kafka.spout.KafkaSpoutConfig",
       "org.apache.kafka.clients.consumer.ConsumerConfig", "org.apache.storm.Config", "org.apache.storm.StormSubmitter",
-      "org.apache.storm.generated.StormTopology");
+      "org.apache.storm.generated.StormTopology", "org.apache.storm.iceberg.maintenance.*",
+      "org.apache.storm.iceberg.spi.CommitEventFields");
 
   /**
    * What a fragment may use as the user's own: a topology being built, the catalog, the table's
