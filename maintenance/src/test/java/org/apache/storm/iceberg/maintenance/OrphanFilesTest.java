@@ -40,11 +40,13 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionSpec;
@@ -194,7 +196,7 @@ class OrphanFilesTest {
         locations.add(manifest.path());
       }
     }
-    for (org.apache.iceberg.FileScanTask task : table.newScan().planFiles()) {
+    for (FileScanTask task : table.newScan().planFiles()) {
       locations.add(task.file().location());
     }
     return locations;
@@ -356,7 +358,7 @@ class OrphanFilesTest {
     String orphan = file("data/00008-orphan.parquet", Duration.ofHours(2));
     List<String> reachable = reachable();
     assertThat(reachable).allSatisfy(location -> assertThat(location).startsWith("file:/").doesNotStartWith("file:///"));
-    Table respelled = withIo(table, new RespelledListing(table.io()));
+    Table respelled = withIo(table, new RespelledListing(table.io(), location -> location.replace("file:/", "file:///")));
 
     OrphanFiles.Result result = new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(respelled, now + HOUR.toMillis());
 
@@ -367,6 +369,22 @@ class OrphanFilesTest {
     assertThat(exists(orphan)).isFalse();
     assertThat(reachable).allSatisfy(location -> assertThat(exists(location)).as(location).isTrue());
     assertThat(rowCount(table)).isEqualTo(20);
+  }
+
+  /** A listing that names files otherwise than by their location (here relative keys) could match none of the table's. */
+  @Test
+  void aListingOfFilesOutsideTheTableLocationDeletesNothing() {
+    String orphan = file("data/00009-orphan.parquet", Duration.ofHours(2));
+    Table relative = withIo(table, new RespelledListing(table.io(), location -> location.substring(location.indexOf("/db/events/") + 1)));
+
+    assertThatThrownBy(() -> new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(relative, now + HOUR.toMillis()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("Cannot remove orphan files of test.db.events: listing ")
+        .hasMessageContaining(" gave db/events/")
+        .hasMessageEndingWith(", which is not under the table location, so listed files cannot be matched to the table's;"
+            + " nothing is deleted");
+    assertThat(exists(orphan)).isTrue();
+    assertThat(rowCount(table)).isEqualTo(10);
   }
 
   @Test
@@ -456,18 +474,20 @@ class OrphanFilesTest {
     }
   }
 
-  /** Lists every file as {@code file:///...}, where the Hadoop FileIO lists {@code file:/...}. */
+  /** Lists every file under another spelling of its location. */
   static final class RespelledListing extends PlainIo implements SupportsPrefixOperations {
-    RespelledListing(FileIO delegate) {
+    final UnaryOperator<String> respell;
+
+    RespelledListing(FileIO delegate, UnaryOperator<String> respell) {
       super(delegate);
+      this.respell = respell;
     }
 
     @Override
     public Iterable<FileInfo> listPrefix(String prefix) {
       List<FileInfo> respelled = new ArrayList<>();
       for (FileInfo file : ((SupportsPrefixOperations) delegate).listPrefix(prefix)) {
-        assertThat(file.location()).doesNotStartWith("file:///");
-        respelled.add(new FileInfo(file.location().replace("file:/", "file:///"), file.size(), file.createdAtMillis()));
+        respelled.add(new FileInfo(respell.apply(file.location()), file.size(), file.createdAtMillis()));
       }
       return respelled;
     }
