@@ -1,0 +1,375 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.maintenance;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.ManifestContent;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.ReachableFileUtil;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.io.FileInfo;
+import org.apache.iceberg.io.SupportsBulkOperations;
+import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.iceberg.util.JsonUtil;
+import org.apache.storm.iceberg.spi.WalEntry;
+import org.apache.storm.iceberg.spi.WalStore;
+import org.apache.storm.iceberg.spi.WalStoreListing;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes the files under a table's location that nothing needs: neither the table's metadata, nor
+ * a sink's pending write-ahead-log entry, nor a writer that may still be about to commit them.
+ * Failed commits, crashed tasks and expiry without file cleanup leave such files behind.
+ *
+ * <p>A run lists every file under the table location through the table's FileIO ({@link
+ * SupportsPrefixOperations#listPrefix}) and keeps:
+ *
+ * <ol>
+ *   <li>every file reachable from the table's metadata, found with Iceberg's own readers: each
+ *       snapshot's manifest list, manifests, data files and delete files (deletion vectors' Puffin
+ *       files included), the current metadata file and every one in its metadata log, statistics
+ *       and partition-statistics files, and the version hint;
+ *   <li>every file any pending WAL entry of the table names: any JSON string in its payload (read
+ *       without knowing the kernel's format), so that the data files of a commit not yet settled stay
+ *       for the sink that settles it; and the WAL store's own files, under {@code metadata/_storm_wal/};
+ *   <li>every file younger than {@link Settings#minAge()}, or whose listing gives no time: a writer
+ *       (a sink between writing a file and putting its WAL entry, a compaction group, a concurrent
+ *       Iceberg commit) may hold it still.
+ * </ol>
+ *
+ * <p>Locations are compared by path: the listing may spell the table location's scheme or authority
+ * otherwise than Iceberg wrote it ({@code file:/t} for {@code file:///t}, {@code s3a://} for
+ * {@code s3://}), so scheme aliases (s3, s3a, s3n) and an empty authority are folded, and a listed
+ * file whose path a reachable file has is kept whatever its scheme and authority. Only a file no
+ * reachable location, WAL entry or age keeps is deleted, through the FileIO's bulk delete when it
+ * has one.
+ *
+ * <p>Any doubt deletes nothing: a FileIO that cannot list by prefix, a WAL store that cannot list
+ * the table's entries, an entry whose payload is not JSON, a listed file outside the table
+ * location, or a listing that fails partway each throw before the first delete.
+ *
+ * <p>Order matters against a running sink: the WAL is listed first and the table refreshed after.
+ * A commit whose entry is gone by then landed before the refresh, so its files are reachable; one
+ * whose entry is still there is kept by it. What remains for {@code minAge} to cover is the time a
+ * writer holds a file before it is committed or named by a WAL entry (the sink's commit interval and
+ * retries, a compaction run); Iceberg's own default of three days is a safe choice.
+ */
+public final class OrphanFiles {
+  private static final Logger LOG = LoggerFactory.getLogger(OrphanFiles.class);
+  /** The table-FileIO WAL store's directory under the table location; its files are live whatever their age. */
+  static final String WAL_DIRECTORY = "metadata/_storm_wal";
+
+  /**
+   * What to delete.
+   *
+   * @param minAge files younger than this are kept: longer than any writer holds a file it has not
+   *     committed nor named in a WAL entry
+   * @param dryRun report what would be deleted and delete nothing
+   */
+  public record Settings(Duration minAge, boolean dryRun) {
+    public Settings {
+      Objects.requireNonNull(minAge, "minAge");
+      if (minAge.isNegative() || minAge.isZero()) {
+        throw new IllegalArgumentException("orphan-file min age " + minAge + " is not positive: give the age a file must reach"
+            + " before it may be deleted, longer than any writer holds a file it has not committed, e.g. PT72H");
+      }
+    }
+  }
+
+  /**
+   * What a run did. Files the table's metadata or the WAL store itself keeps are counted in {@code
+   * filesListed} only.
+   *
+   * @param filesListed every file found under the table location
+   * @param deleted the locations deleted, as listed (with a dry run, those that would have been)
+   * @param keptYoung orphans kept because they are younger than the minimum age (or have no time)
+   * @param keptForWal orphans kept because a pending WAL entry names them
+   */
+  public record Result(int filesListed, List<String> deleted, List<String> keptYoung, List<String> keptForWal, boolean dryRun) {
+    public Result {
+      deleted = List.copyOf(deleted);
+      keptYoung = List.copyOf(keptYoung);
+      keptForWal = List.copyOf(keptForWal);
+    }
+  }
+
+  private final Settings settings;
+  private final WalStore walStore;
+
+  /** @param walStore the sinks' WAL store, which must list every entry of a table */
+  public OrphanFiles(Settings settings, WalStore walStore) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.walStore = Objects.requireNonNull(walStore, "walStore");
+  }
+
+  /**
+   * Deletes the orphan files of {@code table} older than the minimum age at {@code nowMillis}. The
+   * table is refreshed here, after the WAL is listed (see the class comment for why).
+   *
+   * @throws IllegalStateException when the run cannot tell live files from orphans; nothing is deleted
+   * @throws RuntimeException whatever the listing throws, before any delete; or what a delete throws,
+   *     when some orphans may be gone and the rest are left for the next run
+   */
+  public Result run(Table table, long nowMillis) {
+    SupportsPrefixOperations io = listable(table);
+    WalFiles wal = walFiles(table);
+    table.refresh();
+    Map<String, Location> reachable = reachable(table);
+    List<FileInfo> listed = list(table, io);
+
+    Location tableLocation = Location.of(table.location());
+    String walDirectory = tableLocation.path() + "/" + WAL_DIRECTORY + "/";
+    long youngAfter = nowMillis - settings.minAge().toMillis();
+    List<String> orphans = new ArrayList<>();
+    List<String> young = new ArrayList<>();
+    List<String> named = new ArrayList<>();
+    List<String> otherFileSystem = new ArrayList<>();
+    for (FileInfo file : listed) {
+      Location location = Location.of(file.location());
+      Location match = reachable.get(location.path());
+      if (match != null) {
+        if (!match.sameFileSystem(location)) {
+          otherFileSystem.add(file.location());
+        }
+      } else if (wal.entries().contains(location.path()) || location.path().startsWith(walDirectory)) {
+        // The WAL store's own files: as live as the table's metadata.
+      } else if (wal.named().contains(location.path())) {
+        named.add(file.location());
+      } else if (file.createdAtMillis() <= 0 || file.createdAtMillis() > youngAfter) {
+        young.add(file.location());
+      } else {
+        orphans.add(file.location());
+      }
+    }
+    if (!otherFileSystem.isEmpty()) {
+      // Kept: by path they are the table's. A scheme or authority that differs beyond the aliases
+      // folded here (another bucket or name node) is for the operator to look at, not to delete.
+      LOG.warn("Orphan files of {}: {} listed files match reachable paths under another scheme or authority and are kept, e.g. {}",
+          table.name(), otherFileSystem.size(), otherFileSystem.get(0));
+    }
+    if (!settings.dryRun() && !orphans.isEmpty()) {
+      delete(table.io(), orphans);
+    }
+    LOG.info("Orphan files of {}: {} listed, {} {}, {} kept as younger than {}, {} kept for pending WAL entries",
+        table.name(), listed.size(), orphans.size(), settings.dryRun() ? "would be deleted" : "deleted", young.size(),
+        settings.minAge(), named.size());
+    return new Result(listed.size(), orphans, young, named, settings.dryRun());
+  }
+
+  private static SupportsPrefixOperations listable(Table table) {
+    if (!(table.io() instanceof SupportsPrefixOperations io)) {
+      throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": its FileIO "
+          + table.io().getClass().getName() + " cannot list by prefix (SupportsPrefixOperations), so the files under its"
+          + " location cannot be found; use a FileIO that lists (HadoopFileIO, S3FileIO, ResolvingFileIO do)");
+    }
+    if (!(table instanceof HasTableOperations)) {
+      // ReachableFileUtil reads the metadata log through the table's operations.
+      throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": a " + table.getClass().getName()
+          + " does not give its metadata log, so reachable metadata files cannot be told; pass the table the catalog loaded");
+    }
+    return io;
+  }
+
+  /**
+   * The normalised paths of the WAL's entries and of every string in their payloads.
+   *
+   * @param entries the entry files themselves
+   * @param named every JSON string value of every payload, as a path
+   */
+  private record WalFiles(Set<String> entries, Set<String> named) {}
+
+  private WalFiles walFiles(Table table) {
+    if (!(walStore instanceof WalStoreListing listing)) {
+      throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": its WAL store "
+          + walStore.getClass().getName() + " cannot list its entries, so the files a pending entry names could be"
+          + " deleted; use a WAL store that lists (the default, table FileIO, does)");
+    }
+    Set<String> entries = new HashSet<>();
+    Set<String> named = new HashSet<>();
+    for (WalEntry entry : listing.listAll(table)) {
+      entries.add(Location.of(entry.location()).path());
+      collectStrings(parse(table, entry), named);
+    }
+    return new WalFiles(entries, named);
+  }
+
+  private static JsonNode parse(Table table, WalEntry entry) {
+    JsonNode root;
+    try {
+      root = JsonUtil.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(entry.payload());
+    } catch (IOException e) {
+      throw notJson(table, entry, e.getMessage(), e);
+    }
+    if (root == null || root.isMissingNode()) {
+      throw notJson(table, entry, "it is empty", null);
+    }
+    return root;
+  }
+
+  private static IllegalStateException notJson(Table table, WalEntry entry, String why, Exception cause) {
+    return new IllegalStateException("Cannot remove orphan files of " + table.name() + ": the payload of WAL entry "
+        + entry.location() + " is not JSON (" + why + "), so the files it names cannot be told; settle or remove the"
+        + " entry first", cause);
+  }
+
+  /** Every textual node under {@code node}: a location is a string, whatever field holds it. */
+  private static void collectStrings(JsonNode node, Set<String> into) {
+    if (node.isTextual()) {
+      into.add(Location.of(node.textValue()).path());
+    } else {
+      for (JsonNode child : node) {
+        collectStrings(child, into);
+      }
+    }
+  }
+
+  /** Every file the table's metadata reaches, by normalised path. */
+  private static Map<String, Location> reachable(Table table) {
+    Map<String, Location> reachable = new HashMap<>();
+    // The current metadata file and its log, not the logs of the files in it: those reach back to the
+    // table's first commit, and a file off the current log is one Iceberg itself no longer keeps.
+    ReachableFileUtil.metadataFileLocations(table, false).forEach(location -> add(reachable, location));
+    ReachableFileUtil.manifestListLocations(table).forEach(location -> add(reachable, location));
+    ReachableFileUtil.statisticsFilesLocations(table).forEach(location -> add(reachable, location));
+    add(reachable, ReachableFileUtil.versionHintLocation(table));
+    FileIO io = table.io();
+    Map<String, ManifestFile> manifests = new LinkedHashMap<>();
+    for (Snapshot snapshot : table.snapshots()) {
+      for (ManifestFile manifest : snapshot.allManifests(io)) {
+        manifests.putIfAbsent(manifest.path(), manifest);
+      }
+    }
+    for (ManifestFile manifest : manifests.values()) {
+      add(reachable, manifest.path());
+      contentFiles(table, manifest).forEach(location -> add(reachable, location));
+    }
+    return reachable;
+  }
+
+  /** The locations of the live data or delete files {@code manifest} lists, as Iceberg's reachability counts them. */
+  private static List<String> contentFiles(Table table, ManifestFile manifest) {
+    List<String> locations = new ArrayList<>();
+    try {
+      if (manifest.content() == ManifestContent.DATA) {
+        try (CloseableIterable<String> paths = ManifestFiles.readPaths(manifest, table.io(), table.specs())) {
+          paths.forEach(locations::add);
+        }
+      } else {
+        try (ManifestReader<DeleteFile> deletes = ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+          deletes.forEach(file -> locations.add(file.location()));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("Cannot read manifest " + manifest.path() + " of " + table.name(), e);
+    }
+    return locations;
+  }
+
+  private static void add(Map<String, Location> reachable, String location) {
+    Location parsed = Location.of(location);
+    reachable.putIfAbsent(parsed.path(), parsed);
+  }
+
+  /** Every file under the table location, read to the end before anything is decided. */
+  private static List<FileInfo> list(Table table, SupportsPrefixOperations io) {
+    String prefix = table.location().endsWith("/") ? table.location() : table.location() + "/";
+    String under = Location.of(prefix).path() + "/";
+    List<FileInfo> files = new ArrayList<>();
+    for (FileInfo file : io.listPrefix(prefix)) {
+      // A FileIO listing relative keys, or beyond the prefix, would make every file look unreachable.
+      if (!Location.of(file.location()).path().startsWith(under)) {
+        throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": listing " + prefix + " gave "
+            + file.location() + ", which is not under the table location, so listed files cannot be matched to the"
+            + " table's; nothing is deleted");
+      }
+      files.add(file);
+    }
+    return files;
+  }
+
+  private static void delete(FileIO io, List<String> orphans) {
+    if (io instanceof SupportsBulkOperations bulk) {
+      bulk.deleteFiles(orphans);
+    } else {
+      for (String orphan : orphans) {
+        io.deleteFile(orphan);
+      }
+    }
+  }
+
+  /**
+   * A location split for comparison: scheme aliases folded ({@code s3a}, {@code s3n} to {@code s3}),
+   * an empty authority ({@code file:///t}) the same as none ({@code file:/t}), repeated and trailing
+   * slashes dropped. Not a URI: locations need not be valid URIs (spaces, unescaped characters).
+   */
+  record Location(String scheme, String authority, String path) {
+    static Location of(String location) {
+      String scheme = "";
+      String rest = location;
+      int colon = location.indexOf(':');
+      int slash = location.indexOf('/');
+      if (colon > 0 && (slash < 0 || colon < slash)) {
+        scheme = location.substring(0, colon).toLowerCase(Locale.ROOT);
+        rest = location.substring(colon + 1);
+      }
+      if (scheme.equals("s3a") || scheme.equals("s3n")) {
+        scheme = "s3";
+      }
+      String authority = "";
+      if (rest.startsWith("//")) {
+        int end = rest.indexOf('/', 2);
+        authority = end < 0 ? rest.substring(2) : rest.substring(2, end);
+        rest = end < 0 ? "/" : rest.substring(end);
+      }
+      String path = rest.replaceAll("/{2,}", "/");
+      if (path.length() > 1 && path.endsWith("/")) {
+        path = path.substring(0, path.length() - 1);
+      }
+      return new Location(scheme, authority, path);
+    }
+
+    /** Whether both name the same file system, a missing scheme or authority matching any. */
+    boolean sameFileSystem(Location other) {
+      return (scheme.isEmpty() || other.scheme.isEmpty() || scheme.equals(other.scheme))
+          && (authority.isEmpty() || other.authority.isEmpty() || authority.equals(other.authority));
+    }
+  }
+}
