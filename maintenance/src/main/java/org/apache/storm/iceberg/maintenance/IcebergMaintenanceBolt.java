@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.CatalogUtil;
+import org.apache.storm.Config;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
@@ -64,7 +65,7 @@ import org.slf4j.LoggerFactory;
  * <p>Metrics: {@code iceberg-maintenance-passes}, {@code iceberg-maintenance-failures}, {@code
  * iceberg-maintenance-token-kept}, {@code iceberg-compaction-files-rewritten}, {@code
  * iceberg-compaction-groups-abandoned}, {@code iceberg-snapshots-expired}, {@code
- * iceberg-manifests-rewritten}.
+ * iceberg-manifests-rewritten}, {@code iceberg-orphan-files-deleted}.
  */
 public class IcebergMaintenanceBolt extends BaseRichBolt {
   private static final long serialVersionUID = 1L;
@@ -88,6 +89,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
 
   @Override
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
+    requireOrphanAgeAboveTimeout(options, topoConf);
     this.collector = collector;
     this.catalog = CatalogUtil.buildIcebergCatalog(options.catalogName, options.catalogProperties, new org.apache.hadoop.conf.Configuration());
     this.pass = new MaintenancePass(options, walStore(options, Thread.currentThread().getContextClassLoader()));
@@ -104,8 +106,19 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
     this.counters = new HashMap<>();
     for (String name : new String[] {"iceberg-maintenance-passes", "iceberg-maintenance-failures", "iceberg-maintenance-token-kept",
         "iceberg-compaction-files-rewritten", "iceberg-compaction-groups-abandoned", "iceberg-snapshots-expired",
-        "iceberg-manifests-rewritten"}) {
+        "iceberg-manifests-rewritten", "iceberg-orphan-files-deleted"}) {
       counters.put(name, context.registerCounter(name));
+    }
+  }
+
+  /** An orphan younger than the message timeout may be a file of a batch still open: refuse to start rather than delete it. */
+  static void requireOrphanAgeAboveTimeout(MaintenanceOptions options, Map<String, Object> topoConf) {
+    Object timeout = topoConf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS);
+    long timeoutMillis = timeout instanceof Number seconds ? seconds.longValue() * 1_000 : 30_000;
+    if (options.removeOrphans && options.orphanMinAgeMillis <= timeoutMillis) {
+      throw new IllegalStateException("The maintenance bolt's orphan minimum age (" + options.orphanMinAgeMillis + " ms) does not"
+          + " exceed topology.message.timeout.secs (" + timeoutMillis / 1_000 + " s): files of batches still open could be"
+          + " deleted; raise withOrphanRemoval's minimum age well above the message timeout");
     }
   }
 
@@ -169,6 +182,9 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
       }
     }
     counters.get("iceberg-manifests-rewritten").inc(result.manifestsRewritten());
+    if (result.orphans() != null) {
+      counters.get("iceberg-orphan-files-deleted").inc(result.orphans().deleted().size());
+    }
   }
 
   @Override

@@ -43,6 +43,8 @@ public final class MaintenanceOptions implements Serializable {
   public static final String DEFAULT_CATALOG_NAME = "storm_iceberg";
   /** The WAL store the sinks use unless they name another: the table's own FileIO. */
   public static final String DEFAULT_WAL_STORE = "table-fileio";
+  /** The youngest orphan ever deleted: no batch stays open and committing longer than Storm's message timeouts allow, in practice. */
+  public static final long MIN_ORPHAN_AGE_MILLIS = Duration.ofHours(1).toMillis();
 
   final String catalogName;
   final Map<String, String> catalogProperties;
@@ -58,6 +60,9 @@ public final class MaintenanceOptions implements Serializable {
   final Set<String> retiredSinks;
   final boolean rewriteManifests;
   final int rewriteManifestsMinCount;
+  final boolean removeOrphans;
+  final long orphanMinAgeMillis;
+  final long orphanIntervalMillis;
 
   /**
    * When a table's pass is due: each threshold counts since its last pass, 0 turns it off.
@@ -82,6 +87,9 @@ public final class MaintenanceOptions implements Serializable {
     this.retiredSinks = Set.copyOf(b.retiredSinks);
     this.rewriteManifests = b.rewriteManifests;
     this.rewriteManifestsMinCount = b.rewriteManifestsMinCount;
+    this.removeOrphans = b.removeOrphans;
+    this.orphanMinAgeMillis = b.orphanMinAgeMillis;
+    this.orphanIntervalMillis = b.orphanIntervalMillis;
   }
 
   public Triggers triggers() {
@@ -100,7 +108,8 @@ public final class MaintenanceOptions implements Serializable {
    * trigger-interval-millis}, {@code min-gap-millis}, {@code compaction}, {@code compaction-options},
    * {@code expiry}, {@code expiry-max-age-millis}, {@code expiry-retain-last}, {@code
    * expiry-delete-files}, {@code retired-sinks}, {@code rewrite-manifests}, {@code
-   * rewrite-manifests-min-count}. An unknown key is refused, naming the known ones.
+   * rewrite-manifests-min-count}, {@code remove-orphans}, {@code orphan-min-age-millis}, {@code
+   * orphan-interval-millis}. An unknown key is refused, naming the known ones.
    */
   public static MaintenanceOptions fromMap(Map<String, Object> config) {
     Builder b = new Builder();
@@ -126,6 +135,12 @@ public final class MaintenanceOptions implements Serializable {
         case "retired-sinks" -> b.withRetiredSinks(stringList(entry.getKey(), v).toArray(String[]::new));
         case "rewrite-manifests" -> b.withManifestRewrite(bool(entry.getKey(), v), b.rewriteManifestsMinCount);
         case "rewrite-manifests-min-count" -> b.withManifestRewrite(b.rewriteManifests, (int) number(entry.getKey(), v));
+        case "remove-orphans" -> b.withOrphanRemoval(bool(entry.getKey(), v), Duration.ofMillis(b.orphanMinAgeMillis),
+            Duration.ofMillis(b.orphanIntervalMillis));
+        case "orphan-min-age-millis" -> b.withOrphanRemoval(b.removeOrphans, Duration.ofMillis(number(entry.getKey(), v)),
+            Duration.ofMillis(b.orphanIntervalMillis));
+        case "orphan-interval-millis" -> b.withOrphanRemoval(b.removeOrphans, Duration.ofMillis(b.orphanMinAgeMillis),
+            Duration.ofMillis(number(entry.getKey(), v)));
         default -> throw new IllegalArgumentException("Unknown maintenance option '" + entry.getKey() + "'; known: " + KNOWN_KEYS);
       }
     }
@@ -135,7 +150,8 @@ public final class MaintenanceOptions implements Serializable {
   private static final List<String> KNOWN_KEYS = List.of("catalog", "catalog-name", "wal-store", "wal-store-properties",
       "trigger-data-files", "trigger-data-bytes", "trigger-delete-files", "trigger-commits", "trigger-interval-millis",
       "min-gap-millis", "compaction", "compaction-options", "expiry", "expiry-max-age-millis", "expiry-retain-last",
-      "expiry-delete-files", "retired-sinks", "rewrite-manifests", "rewrite-manifests-min-count");
+      "expiry-delete-files", "retired-sinks", "rewrite-manifests", "rewrite-manifests-min-count", "remove-orphans",
+      "orphan-min-age-millis", "orphan-interval-millis");
 
   private static Map<String, String> stringMap(String key, Object value) {
     if (!(value instanceof Map<?, ?> map)) {
@@ -178,7 +194,9 @@ public final class MaintenanceOptions implements Serializable {
         + ", " + triggers + ", compaction=" + compaction + (compactionOptions.isEmpty() ? "" : " " + compactionOptions)
         + ", expiry=" + expiry + (expiry ? " maxAgeMillis=" + expiryMaxAgeMillis + " retainLast=" + expiryRetainLast : "")
         + (retiredSinks.isEmpty() ? "" : " retired=" + new TreeSet<>(retiredSinks))
-        + ", rewriteManifests=" + rewriteManifests + (rewriteManifests ? " over " + rewriteManifestsMinCount : "") + "}";
+        + ", rewriteManifests=" + rewriteManifests + (rewriteManifests ? " over " + rewriteManifestsMinCount : "")
+        + ", removeOrphans=" + removeOrphans + (removeOrphans ? " olderThanMillis=" + orphanMinAgeMillis + " everyMillis=" + orphanIntervalMillis : "")
+        + "}";
   }
 
   /** Builds {@link MaintenanceOptions}; defaults suit one commit a second. */
@@ -202,6 +220,9 @@ public final class MaintenanceOptions implements Serializable {
     private Set<String> retiredSinks = Set.of();
     private boolean rewriteManifests = true;
     private int rewriteManifestsMinCount = 100;
+    private boolean removeOrphans = true;
+    private long orphanMinAgeMillis = Duration.ofDays(3).toMillis();
+    private long orphanIntervalMillis = Duration.ofDays(1).toMillis();
 
     /** The catalog holding the tables, as {@code CatalogUtil.buildIcebergCatalog} takes it; required. */
     public Builder withCatalogProperties(Map<String, String> properties) {
@@ -292,6 +313,20 @@ public final class MaintenanceOptions implements Serializable {
       return this;
     }
 
+    /**
+     * Whether a pass also deletes orphan files (files under the table no snapshot and no pending WAL
+     * entry names), only those older than {@code minAge}, and at most once per {@code interval} per
+     * table (it lists the whole table location). {@code minAge} must exceed the longest a batch can
+     * stay open plus its commit deadline, which is the topology's message timeout: the bolt refuses
+     * to start otherwise. Default: on, 3 days, once a day.
+     */
+    public Builder withOrphanRemoval(boolean enabled, Duration minAge, Duration interval) {
+      this.removeOrphans = enabled;
+      this.orphanMinAgeMillis = minAge.toMillis();
+      this.orphanIntervalMillis = notNegative(interval.toMillis(), "withOrphanRemoval's interval");
+      return this;
+    }
+
     /** Checks everything; a mistake fails here, on the submitting client, saying how to fix it. */
     public MaintenanceOptions build() {
       if (catalogProperties == null || catalogProperties.isEmpty()) {
@@ -302,9 +337,14 @@ public final class MaintenanceOptions implements Serializable {
         throw new IllegalArgumentException("Every maintenance trigger is off, so nothing would ever run: set at least one of"
             + " triggerOnDataFiles, triggerOnDataBytes, triggerOnDeleteFiles, triggerOnCommits, triggerEvery");
       }
-      if (!compaction && !expiry && !rewriteManifests) {
-        throw new IllegalArgumentException("Compaction, expiry and manifest rewrite are all off: turn one on, or leave the"
-            + " maintenance bolt out of the topology");
+      if (!compaction && !expiry && !rewriteManifests && !removeOrphans) {
+        throw new IllegalArgumentException("Compaction, expiry, manifest rewrite and orphan removal are all off: turn one on,"
+            + " or leave the maintenance bolt out of the topology");
+      }
+      if (removeOrphans && orphanMinAgeMillis < MIN_ORPHAN_AGE_MILLIS) {
+        throw new IllegalArgumentException("withOrphanRemoval's minimum age " + Duration.ofMillis(orphanMinAgeMillis) + " is below "
+            + Duration.ofMillis(MIN_ORPHAN_AGE_MILLIS) + ": a file that young may belong to a batch still open or committing;"
+            + " give at least the topology's message timeout plus an hour (the default is 3 days)");
       }
       if (rewriteManifests && rewriteManifestsMinCount < 1) {
         throw new IllegalArgumentException("withManifestRewrite needs a manifest count of at least 1, got " + rewriteManifestsMinCount);

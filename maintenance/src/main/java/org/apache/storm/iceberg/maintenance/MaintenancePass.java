@@ -19,6 +19,9 @@
 
 package org.apache.storm.iceberg.maintenance;
 
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
@@ -29,7 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One maintenance pass over one table, in the order that leaves the least behind: compaction
  * first (its replaced files become unreferenced), then snapshot expiry (which deletes them once no
- * kept snapshot needs them), then the manifest rewrite. A step that fails is logged and counted,
+ * kept snapshot needs them), then the manifest rewrite, then, at most once per its interval, the
+ * removal of orphan files. A step that fails is logged and counted,
  * and the next still runs: maintenance never stops a sink, and a failed step runs again next pass.
  */
 public final class MaintenancePass {
@@ -41,20 +45,32 @@ public final class MaintenancePass {
    * @param compaction the compaction's result, or null when off or failed
    * @param expiry the expiry's result, or null when off or failed
    * @param manifestsRewritten the manifests replaced, 0 when the rewrite was off, not due or failed
+   * @param orphans the orphan removal's result, or null when off, not due or failed
    * @param failures the steps that failed
    */
-  public record Result(DataCompaction.Result compaction, SnapshotExpiry.Result expiry, int manifestsRewritten, int failures) {}
+  public record Result(DataCompaction.Result compaction, SnapshotExpiry.Result expiry, int manifestsRewritten, OrphanFiles.Result orphans,
+      int failures) {}
 
   private final MaintenanceOptions options;
   private final DataCompaction compaction;
   private final SnapshotExpiry expiry;
   private final ManifestRewrite manifestRewrite;
+  private final OrphanFiles orphanFiles;
+  /** When each table's orphans were last removed: only the one maintenance thread reads and writes it. */
+  private final Map<String, Long> lastOrphanRemoval = new HashMap<>();
 
   public MaintenancePass(MaintenanceOptions options, WalStore walStore) {
     this.options = Objects.requireNonNull(options, "options");
     this.compaction = options.compaction ? new DataCompaction(options.compactionOptions) : null;
     this.expiry = options.expiry ? new SnapshotExpiry(options.expirySettings(), walStore) : null;
     this.manifestRewrite = new ManifestRewrite(options.rewriteManifestsMinCount);
+    this.orphanFiles = options.removeOrphans
+        ? new OrphanFiles(new OrphanFiles.Settings(Duration.ofMillis(options.orphanMinAgeMillis), false), walStore) : null;
+  }
+
+  private boolean orphansDue(String table, long nowMillis) {
+    Long last = lastOrphanRemoval.get(table);
+    return last == null || nowMillis - last >= options.orphanIntervalMillis;
   }
 
   /** Runs the pass over {@code table}'s main branch at {@code nowMillis}. */
@@ -90,6 +106,17 @@ public final class MaintenancePass {
         LOG.warn("Manifest rewrite of {} failed; it runs again next pass", table.name(), e);
       }
     }
-    return new Result(compacted, expired, manifests, failures);
+    OrphanFiles.Result orphans = null;
+    if (orphanFiles != null && orphansDue(table.name(), nowMillis)) {
+      try {
+        orphans = orphanFiles.run(table, nowMillis);
+        lastOrphanRemoval.put(table.name(), nowMillis);
+      } catch (RuntimeException e) {
+        failures++;
+        LOG.warn("Orphan-file removal of {} failed; nothing was deleted that a snapshot or WAL entry names, and it runs again"
+            + " next pass", table.name(), e);
+      }
+    }
+    return new Result(compacted, expired, manifests, orphans, failures);
   }
 }

@@ -54,6 +54,9 @@ class MaintenanceOptionsTest {
     config.put("retired-sinks", List.of("old-sink"));
     config.put("rewrite-manifests", true);
     config.put("rewrite-manifests-min-count", 20);
+    config.put("remove-orphans", true);
+    config.put("orphan-min-age-millis", 7_200_000);
+    config.put("orphan-interval-millis", 3_600_000);
 
     MaintenanceOptions options = MaintenanceOptions.fromMap(config);
 
@@ -64,6 +67,8 @@ class MaintenanceOptionsTest {
     assertThat(options.compactionOptions).containsEntry("min-input-files", "3");
     assertThat(options.expirySettings()).isEqualTo(new SnapshotExpiry.Settings(Duration.ofHours(2), 5, false, java.util.Set.of("old-sink")));
     assertThat(options.rewriteManifestsMinCount).isEqualTo(20);
+    assertThat(options.orphanMinAgeMillis).isEqualTo(7_200_000);
+    assertThat(options.orphanIntervalMillis).isEqualTo(3_600_000);
   }
 
   @Test
@@ -72,6 +77,8 @@ class MaintenanceOptionsTest {
     assertThat(options.triggers()).isEqualTo(new MaintenanceOptions.Triggers(1_000, 0, 100, 600, 3_600_000, 300_000));
     assertThat(options.expirySettings()).isEqualTo(new SnapshotExpiry.Settings(Duration.ofHours(1), 10, true, java.util.Set.of()));
     assertThat(options.walStore).isEqualTo(MaintenanceOptions.DEFAULT_WAL_STORE);
+    assertThat(options.removeOrphans).isTrue();
+    assertThat(options.orphanMinAgeMillis).isEqualTo(Duration.ofDays(3).toMillis());
   }
 
   @Test
@@ -84,11 +91,24 @@ class MaintenanceOptionsTest {
         .hasMessage("Maintenance option 'trigger-commits' takes a whole number, got String often");
     assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "expiry-retain-last", 0)))
         .hasMessage("expiry retain-last 0 keeps no snapshot: give at least 1");
-    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "compaction", false, "expiry", false, "rewrite-manifests", false)))
-        .hasMessageStartingWith("Compaction, expiry and manifest rewrite are all off");
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "compaction", false, "expiry", false,
+        "rewrite-manifests", false, "remove-orphans", false)))
+        .hasMessageStartingWith("Compaction, expiry, manifest rewrite and orphan removal are all off");
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "orphan-min-age-millis", 60_000)))
+        .hasMessage("withOrphanRemoval's minimum age PT1M is below PT1H: a file that young may belong to a batch still open or"
+            + " committing; give at least the topology's message timeout plus an hour (the default is 3 days)");
     assertThatThrownBy(() -> new MaintenanceOptions.Builder().withCatalogProperties(Map.of("type", "hadoop")).triggerOnDataFiles(0)
         .triggerOnDeleteFiles(0).triggerOnCommits(0).triggerEvery(Duration.ZERO).build())
         .hasMessageStartingWith("Every maintenance trigger is off, so nothing would ever run");
+  }
+
+  @Test
+  void theBoltRefusesAnOrphanAgeNotAboveTheMessageTimeout() {
+    MaintenanceOptions options = MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "orphan-min-age-millis", 3_600_000));
+    IcebergMaintenanceBolt.requireOrphanAgeAboveTimeout(options, Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 3_000));
+    assertThatThrownBy(() -> IcebergMaintenanceBolt.requireOrphanAgeAboveTimeout(options,
+        Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 3_600)))
+        .hasMessageStartingWith("The maintenance bolt's orphan minimum age (3600000 ms) does not exceed topology.message.timeout.secs (3600 s)");
   }
 
   @Test

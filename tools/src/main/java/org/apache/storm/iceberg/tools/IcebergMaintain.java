@@ -36,14 +36,15 @@ import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.maintenance.DataCompaction;
 import org.apache.storm.iceberg.maintenance.ManifestRewrite;
+import org.apache.storm.iceberg.maintenance.OrphanFiles;
 import org.apache.storm.iceberg.maintenance.SnapshotExpiry;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
 /**
  * The maintenance tasks run once, for operators who prefer cron to a bolt: compaction, snapshot
- * expiry that keeps the sinks' tokens, and the manifest rewrite, in that order, each only when
- * asked for. {@code --dry-run} plans and reports without changing the table.
+ * expiry that keeps the sinks' tokens, the manifest rewrite and orphan-file removal, in that order,
+ * each only when asked for. {@code --dry-run} plans and reports without changing the table.
  *
  * <pre>
  *   java -jar storm-iceberg-tools-….jar maintain --catalog type=jdbc --catalog uri=… --table db.events \
@@ -55,7 +56,8 @@ import org.apache.storm.iceberg.spi.WalStoreFactory;
 public final class IcebergMaintain {
   static final String USAGE = "maintain --catalog KEY=VALUE ... --table NS.TABLE [--catalog-name NAME]"
       + " [--compact [--compaction-option KEY=VALUE ...]] [--expire [--expire-max-age DURATION] [--retain-last N]"
-      + " [--retired-sink NAME ...]] [--rewrite-manifests [--min-manifests N]] [--dry-run] [--wal-store NAME --wal-property KEY=VALUE]";
+      + " [--retired-sink NAME ...]] [--rewrite-manifests [--min-manifests N]] [--remove-orphans [--orphan-min-age DURATION]]"
+      + " [--dry-run] [--wal-store NAME --wal-property KEY=VALUE]";
 
   private IcebergMaintain() {}
 
@@ -106,6 +108,15 @@ public final class IcebergMaintain {
         out.printf("manifest rewrite%s: %d manifests rewritten%n", mode, manifests);
       });
     }
+    if (arguments.removeOrphans) {
+      failures += step(err, "orphan removal", () -> {
+        OrphanFiles.Result r = new OrphanFiles(new OrphanFiles.Settings(arguments.orphanMinAge, arguments.dryRun), wal)
+            .run(table, System.currentTimeMillis());
+        out.printf("orphan removal%s: %d files listed, %d orphans deleted, %d kept as younger than %s, %d kept for pending WAL"
+            + " entries%n", mode, r.filesListed(), r.deleted().size(), r.keptYoung().size(), arguments.orphanMinAge, r.keptForWal().size());
+        r.deleted().forEach(location -> out.println("  " + location));
+      });
+    }
     return failures == 0 ? 0 : 1;
   }
 
@@ -132,6 +143,8 @@ public final class IcebergMaintain {
     final Set<String> retiredSinks = new LinkedHashSet<>();
     boolean rewriteManifests;
     int minManifests = 1;
+    boolean removeOrphans;
+    Duration orphanMinAge = Duration.ofDays(3);
     boolean dryRun;
     String walStore = IcebergOptions.DEFAULT_WAL_STORE;
     final Map<String, String> walProperties = new LinkedHashMap<>();
@@ -144,11 +157,13 @@ public final class IcebergMaintain {
           case "--expire" -> parsed.expire = true;
           case "--rewrite-manifests" -> parsed.rewriteManifests = true;
           case "--dry-run" -> parsed.dryRun = true;
+          case "--remove-orphans" -> parsed.removeOrphans = true;
+          case "--orphan-min-age" -> parsed.orphanMinAge = duration("--orphan-min-age", value(args, i++));
           case "--catalog" -> keyValue(value(args, i++), parsed.catalog);
           case "--catalog-name" -> parsed.catalogName = value(args, i++);
           case "--table" -> parsed.table = value(args, i++);
           case "--compaction-option" -> keyValue(value(args, i++), parsed.compactionOptions);
-          case "--expire-max-age" -> parsed.expireMaxAge = duration(value(args, i++));
+          case "--expire-max-age" -> parsed.expireMaxAge = duration("--expire-max-age", value(args, i++));
           case "--retain-last" -> parsed.retainLast = Integer.parseInt(value(args, i++));
           case "--retired-sink" -> parsed.retiredSinks.add(value(args, i++));
           case "--min-manifests" -> parsed.minManifests = Integer.parseInt(value(args, i++));
@@ -160,8 +175,8 @@ public final class IcebergMaintain {
       if (parsed.table == null || parsed.catalog.isEmpty()) {
         throw new IllegalArgumentException("usage: " + USAGE);
       }
-      if (!parsed.compact && !parsed.expire && !parsed.rewriteManifests) {
-        throw new IllegalArgumentException("nothing to do: give --compact, --expire or --rewrite-manifests (or several)");
+      if (!parsed.compact && !parsed.expire && !parsed.rewriteManifests && !parsed.removeOrphans) {
+        throw new IllegalArgumentException("nothing to do: give --compact, --expire, --rewrite-manifests or --remove-orphans (or several)");
       }
       return parsed;
     }
@@ -173,11 +188,11 @@ public final class IcebergMaintain {
       return args[i + 1];
     }
 
-    private static Duration duration(String text) {
+    private static Duration duration(String option, String text) {
       try {
         return Duration.parse(text);
       } catch (DateTimeParseException e) {
-        throw new IllegalArgumentException("--expire-max-age takes an ISO-8601 duration such as PT1H or P7D, got " + text);
+        throw new IllegalArgumentException(option + " takes an ISO-8601 duration such as PT1H or P7D, got " + text);
       }
     }
 

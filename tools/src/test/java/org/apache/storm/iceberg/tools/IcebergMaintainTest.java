@@ -72,10 +72,27 @@ class IcebergMaintainTest {
   }
 
   @Test
+  void orphansOlderThanTheMinimumAgeGoAndTheTableStillReadsBack() throws Exception {
+    MaintainedTable maintained = MaintainedTable.create(warehouse);
+    java.nio.file.Path orphan = java.nio.file.Path.of(java.net.URI.create(maintained.table().location() + "/data/crashed-task-file.parquet"));
+    java.nio.file.Files.writeString(orphan, "left by a task that died mid-batch");
+    java.nio.file.Files.setLastModifiedTime(orphan, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 7_200_000));
+
+    assertThat(run(maintained.args("--remove-orphans", "--orphan-min-age", "PT1H", "--dry-run"))).as("stderr: %s", err).isZero();
+    assertThat(out()).contains("1 orphans deleted").contains("crashed-task-file.parquet");
+    assertThat(orphan).exists();
+
+    assertThat(run(maintained.args("--remove-orphans", "--orphan-min-age", "PT1H"))).as("stderr: %s", err).isZero();
+    assertThat(out()).contains("orphan removal: ").contains("1 orphans deleted");
+    assertThat(orphan).doesNotExist();
+    assertThat(maintained.ids()).isEqualTo(LongStream.range(0, MaintainedTable.RECORDS).boxed().toList());
+  }
+
+  @Test
   void usageMistakesExitWithTwoAndSayWhatToGive() {
     MaintainedTable maintained = MaintainedTable.create(warehouse);
     assertThat(run(maintained.args())).isEqualTo(2);
-    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("nothing to do: give --compact, --expire or --rewrite-manifests");
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("nothing to do: give --compact, --expire, --rewrite-manifests or --remove-orphans");
     assertThat(run(maintained.args("--expire", "--expire-max-age", "1h"))).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("--expire-max-age takes an ISO-8601 duration such as PT1H or P7D, got 1h");
     assertThat(run("--catalog", "type=hadoop", "--catalog", "warehouse=" + warehouse.toUri(), "--table", "db.missing", "--expire")).isEqualTo(2);
