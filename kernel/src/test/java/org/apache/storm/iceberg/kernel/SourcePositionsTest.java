@@ -385,4 +385,39 @@ class SourcePositionsTest {
     assertThat(ids()).isEqualTo(LongStream.range(0, 10).boxed().toList());
     assertThat(newestPositions()).isEqualTo("events@id-1|0=0-9");
   }
+
+  /**
+   * Plain Iceberg expiry that takes the sink's token (and the history before the head) with it: the
+   * restarted sink cannot tell it committed before, so it says what may have happened, once, and
+   * counts it; a sink starting on a table whose history is whole says nothing.
+   */
+  @Test
+  void aStartInAHistoryCutByExpiryWithNoPositionsWarnsThatTheTokenMayBeExpired() {
+    start(SinkTaskTest.CatalogKind.HADOOP);
+    com.codahale.metrics.MetricRegistry first = new com.codahale.metrics.MetricRegistry();
+    send(openMeasured(first), 0, offsets(0, 10));
+    assertThat(first.counter("iceberg-token-missing").getCount()).as("a history that is whole").isZero();
+    table.newFastAppend().set("writer", "another-job").commit();
+    table.expireSnapshots().expireOlderThan(System.currentTimeMillis() + 1).retainLast(1).commit();
+
+    com.codahale.metrics.MetricRegistry restarted = new com.codahale.metrics.MetricRegistry();
+    try (org.apache.storm.iceberg.testing.LogCapture logs = new org.apache.storm.iceberg.testing.LogCapture(
+        "org.apache.storm.iceberg.kernel.task.Deduplication", org.apache.logging.log4j.Level.WARN)) {
+      SinkTask sink = openMeasured(restarted);
+      send(sink, 0, offsets(0, 10));
+      send(sink, 0, offsets(10, 15));
+      assertThat(logs.lines).filteredOn(line -> line.contains("No source positions")).as("warned once").singleElement().asString()
+          .contains("No source positions of this sink in test.db.events, whose history ends at snapshot "
+              + table.currentSnapshot().snapshotId())
+          .contains("its token (its newest snapshot with positions) was expired with them");
+    }
+    assertThat(restarted.counter("iceberg-token-missing").getCount()).isEqualTo(1);
+    assertThat(ids()).as("what the control shows: the replays written again").hasSize(25);
+  }
+
+  SinkTask openMeasured(com.codahale.metrics.MetricRegistry registry) {
+    return SinkTasks.open(settings(options().build()), new org.apache.storm.iceberg.kernel.env.TaskEnvironment(
+        new TaskIdentity("orders", "iceberg", 7, 0, 2), new RecordingCollector().collector(), clock::get,
+        org.apache.storm.iceberg.kernel.metrics.SinkMetrics.detached(registry, clock::get), Map.of()));
+  }
 }

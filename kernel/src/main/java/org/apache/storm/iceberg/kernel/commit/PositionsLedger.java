@@ -82,8 +82,11 @@ public final class PositionsLedger {
    *
    * @param snapshotId that commit's snapshot, or null when the sink has committed none
    * @param positions its positions (empty for none); the caller's to change
+   * @param historyCutAt when no commit of the sink was found and the branch's history ends at a
+   *     snapshot whose parent was expired: that snapshot's id, since the sink's token may have been
+   *     expired with it; otherwise null
    */
-  public record Committed(Long snapshotId, Positions positions) {}
+  public record Committed(Long snapshotId, Positions positions, Long historyCutAt) {}
 
   /** What the sink's commits hold on its branch in the table's current metadata; the caller refreshed it. */
   public Committed committed(Table table) {
@@ -99,6 +102,7 @@ public final class PositionsLedger {
     Walked known = lastWalk;
     Long start = null;
     Walked found = null;
+    Snapshot oldest = null;
     for (Snapshot snapshot : ancestry) {
       if (start == null) {
         start = snapshot.snapshotId();
@@ -109,21 +113,28 @@ public final class PositionsLedger {
       }
       Map<String, String> summary = snapshot.summary();
       if (summary != null && ownedBy(summary.get(SCOPE_KEY)) && summary.containsKey(POSITIONS_KEY)) {
-        found = new Walked(snapshot.snapshotId(), snapshot.snapshotId(), summary.get(POSITIONS_KEY));
+        found = new Walked(snapshot.snapshotId(), snapshot.snapshotId(), summary.get(POSITIONS_KEY), null);
         break;
       }
+      oldest = snapshot;
     }
     if (found == null) {
-      found = new Walked(start == null ? Long.MIN_VALUE : start, null, null);
+      // The whole ancestry walked: it ends at the first snapshot, or at one whose parent was expired.
+      Long cutAt = oldest != null && oldest.parentId() != null ? oldest.snapshotId() : null;
+      found = new Walked(start == null ? Long.MIN_VALUE : start, null, null, cutAt);
     }
     if (start != null) {
-      lastWalk = new Walked(start, found.snapshotId(), found.positions());
+      lastWalk = new Walked(start, found.snapshotId(), found.positions(), found.historyCutAt());
     }
-    return new Committed(found.snapshotId(), found.positions() == null ? new Positions() : Positions.decode(found.positions()));
+    return new Committed(found.snapshotId(), found.positions() == null ? new Positions() : Positions.decode(found.positions()),
+        found.historyCutAt());
   }
 
-  /** What a walk from {@code fromSnapshotId} found: the sink's newest commit and its encoded positions, or nulls. */
-  private record Walked(long fromSnapshotId, Long snapshotId, String positions) {}
+  /**
+   * What a walk from {@code fromSnapshotId} found: the sink's newest commit and its encoded
+   * positions, or nulls and where the history was cut, if it was.
+   */
+  private record Walked(long fromSnapshotId, Long snapshotId, String positions, Long historyCutAt) {}
 
   /**
    * The summary entries recording {@code batch} on top of what the table holds now, and the

@@ -62,6 +62,7 @@ public final class SinkMetrics {
   private final Counter deleteFilesCommitted;
   private final Counter sequenceInversions;
   private final Counter updateBeforeDropped;
+  private final Counter tokenMissing;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -96,6 +97,7 @@ public final class SinkMetrics {
     this.deleteFilesCommitted = context.registerCounter("iceberg-delete-files-committed");
     this.sequenceInversions = context.registerCounter("iceberg-sequence-inversions");
     this.updateBeforeDropped = context.registerCounter("iceberg-update-before-dropped");
+    this.tokenMissing = context.registerCounter("iceberg-token-missing");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) this::pendingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -126,6 +128,7 @@ public final class SinkMetrics {
     this.deleteFilesCommitted = task.deleteFilesCommitted;
     this.sequenceInversions = task.sequenceInversions;
     this.updateBeforeDropped = task.updateBeforeDropped;
+    this.tokenMissing = task.tokenMissing;
   }
 
   /**
@@ -218,6 +221,11 @@ public final class SinkMetrics {
   }
 
   /** Counts a batch failed, without a commit attempt, because it passed its commit deadline. */
+  /** A start found no positions of the sink, in a history cut short by snapshot expiry. */
+  public void tokenMissing() {
+    tokenMissing.inc();
+  }
+
   public void batchExpired() {
     batchesExpired.inc();
   }

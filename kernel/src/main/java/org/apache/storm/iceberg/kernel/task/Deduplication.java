@@ -28,6 +28,8 @@ import org.apache.storm.iceberg.kernel.position.Positions;
 import org.apache.storm.iceberg.spi.SourcePosition;
 import org.apache.storm.iceberg.spi.SourcePositionExtractor;
 import org.apache.storm.tuple.ITuple;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Tells, for each tuple, where it sits in its source and whether the sink already committed its
@@ -41,6 +43,7 @@ import org.apache.storm.tuple.ITuple;
  * SourceResetException}) rather than written or skipped; accepted, the source starts over.
  */
 final class Deduplication {
+  private static final Logger LOG = LoggerFactory.getLogger(Deduplication.class);
   private final SourcePositionExtractor extractor;
   private final PositionsLedger ledger;
   private final boolean resetAccepted;
@@ -51,6 +54,7 @@ final class Deduplication {
   /** The last tuple's source (compared by reference: a run of tuples shares one string) and its identity, once checked. */
   private String lastSource;
   private String lastIdentity;
+  private boolean tokenMissingWarned;
 
   Deduplication(SourcePositionExtractor extractor, PositionsLedger ledger, boolean resetAccepted, SinkMetrics metrics) {
     this.extractor = extractor;
@@ -61,7 +65,9 @@ final class Deduplication {
 
   /** Reads what the sink has committed; the caller refreshed the table. */
   void refresh(Table table) {
-    committed = ledger.committed(table).positions();
+    PositionsLedger.Committed found = ledger.committed(table);
+    warnIfTokenMayBeExpired(table, found);
+    committed = found.positions();
     checked.forEach((source, identity) -> {
       String recorded = committed.identityOf(source);
       if (identity != null && recorded != null && !recorded.equals(identity)) {
@@ -69,6 +75,24 @@ final class Deduplication {
         committed.forget(source);
       }
     });
+  }
+
+  /**
+   * Warns, once per task, when no positions of the sink were found in a history that snapshot expiry
+   * cut short: if the sink committed to the table before, its token was expired with that history,
+   * and what it committed will be written again as its replays come (Beam's suspected token expiry).
+   */
+  private void warnIfTokenMayBeExpired(Table table, PositionsLedger.Committed found) {
+    if (found.historyCutAt() == null || tokenMissingWarned) {
+      return;
+    }
+    tokenMissingWarned = true;
+    metrics.tokenMissing();
+    LOG.warn("No source positions of this sink in {}, whose history ends at snapshot {}: the snapshots before it were expired."
+        + " If this sink committed to the table before, its token (its newest snapshot with positions) was expired with them,"
+        + " and the records it committed will be written again when their source replays them. Keep the sinks' tokens: run"
+        + " expiry through IcebergMaintenanceBolt or the tools' maintain command, which keep them, not plain expire_snapshots."
+        + " If this sink is new to the table, nothing is wrong.", table.name(), found.historyCutAt());
   }
 
   /**
