@@ -65,6 +65,9 @@ import org.slf4j.LoggerFactory;
  * written again with Iceberg's generic writers, and each group commits on its own through Iceberg's
  * rewrite commit manager.
  *
+ * <p>After the groups commit, the delete files no data file needs any more are removed ({@link
+ * DanglingDeletes}): the equality deletes the compacted groups absorbed.
+ *
  * <p>The sink always wins. New files take the sequence number of the snapshot the plan read
  * (starting sequence number), so equality deletes the sink commits meanwhile still apply to them;
  * a group whose commit fails validation against the sink's concurrent commits drops its new files
@@ -80,7 +83,8 @@ public final class DataCompaction {
    *
    * @param startingSnapshotId the snapshot the plan read, or null for an empty branch
    */
-  public record Result(Long startingSnapshotId, int groupsPlanned, int groupsCommitted, int groupsAbandoned, int filesRewritten, int filesAdded) {}
+  public record Result(Long startingSnapshotId, int groupsPlanned, int groupsCommitted, int groupsAbandoned, int filesRewritten, int filesAdded,
+      int deleteFilesRemoved) {}
 
   private final Map<String, String> plannerOptions;
 
@@ -105,7 +109,7 @@ public final class DataCompaction {
   public Result run(Table table, String branch, boolean dryRun) {
     Snapshot head = table.snapshot(branch);
     if (head == null) {
-      return new Result(null, 0, 0, 0, 0, 0);
+      return new Result(null, 0, 0, 0, 0, 0, 0);
     }
     BinPackRewriteFilePlanner planner = new BinPackRewriteFilePlanner(table, Expressions.alwaysTrue(), head.snapshotId(), false);
     planner.init(plannerOptions);
@@ -135,7 +139,12 @@ public final class DataCompaction {
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot close the compaction plan of " + table.name(), e);
     }
-    return new Result(head.snapshotId(), planned, committed, dryRun ? 0 : planned - committed, rewritten, added);
+    int danglingRemoved = 0;
+    if (committed > 0) {
+      table.refresh();
+      danglingRemoved = DanglingDeletes.remove(table, branch);
+    }
+    return new Result(head.snapshotId(), planned, committed, dryRun ? 0 : planned - committed, rewritten, added, danglingRemoved);
   }
 
   /** Commits one group; a group the sink's commits made invalid is dropped with its new files. */

@@ -164,7 +164,9 @@ class DataCompactionTest {
     assertThat(result.groupsCommitted()).isEqualTo(result.groupsPlanned()).isPositive();
     assertThat(rows()).isEqualTo(model);
     assertThat(dataFiles()).as("data files after compaction (%s before)", before).isLessThanOrEqualTo(2).isLessThan(before);
-    assertThat(table.currentSnapshot().summary()).containsEntry(DataCompaction.SUMMARY_KEY, "compaction");
+    assertThat(result.deleteFilesRemoved()).as("the equality deletes the compaction absorbed").isPositive();
+    assertThat(table.currentSnapshot().summary()).containsEntry(DataCompaction.SUMMARY_KEY, "dangling-deletes")
+        .containsEntry("total-delete-files", "0");
   }
 
   /**
@@ -188,10 +190,12 @@ class DataCompactionTest {
     assertThat(result.groupsCommitted()).as("groups committed of %s", result.groupsPlanned()).isEqualTo(result.groupsPlanned()).isPositive();
     List<String> since = new java.util.ArrayList<>();
     for (Snapshot snapshot : SnapshotUtil.ancestorsBetween(table, table.currentSnapshot().snapshotId(), result.startingSnapshotId())) {
-      since.add(0, snapshot.summary().containsKey(DataCompaction.SUMMARY_KEY) ? "compaction" : "sink");
+      since.add(0, snapshot.summary().getOrDefault(DataCompaction.SUMMARY_KEY, "sink"));
     }
-    assertThat(since).as("the sink's commit landed first, then each group's").startsWith("sink").endsWith("compaction")
-        .containsOnly("sink", "compaction").filteredOn("compaction"::equals).hasSize(result.groupsCommitted());
+    assertThat(since).as("the sink's commit landed first, then each group's, then the dangling deletes' removal")
+        .startsWith("sink").endsWith("dangling-deletes").filteredOn("compaction"::equals).hasSize(result.groupsCommitted());
+    assertThat(table.currentSnapshot().summary().get("total-delete-files")).as("the sink's newer deletes stay: they apply")
+        .isNotEqualTo("0");
   }
 
   /** The table, its commits preceded, once, by {@code beforeFirstCommit}. */

@@ -87,8 +87,9 @@ public final class IcebergMaintain {
     if (arguments.compact) {
       failures += step(err, "compaction", () -> {
         DataCompaction.Result r = new DataCompaction(arguments.compactionOptions).run(table, SnapshotRef.MAIN_BRANCH, arguments.dryRun);
-        out.printf("compaction%s: %d groups planned, %d committed, %d dropped on conflict; %d files rewritten into %d%n", mode,
-            r.groupsPlanned(), r.groupsCommitted(), r.groupsAbandoned(), r.filesRewritten(), r.filesAdded());
+        out.printf("compaction%s: %d groups planned, %d committed, %d dropped on conflict; %d files rewritten into %d;"
+            + " %d delete files no data file needs removed%n", mode, r.groupsPlanned(), r.groupsCommitted(), r.groupsAbandoned(),
+            r.filesRewritten(), r.filesAdded(), r.deleteFilesRemoved());
       });
     }
     if (arguments.expire) {
