@@ -22,6 +22,7 @@ package org.apache.storm.iceberg.maintenance;
 import com.codahale.metrics.Counter;
 import java.io.Closeable;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -65,7 +66,11 @@ import org.slf4j.LoggerFactory;
  * <p>Metrics: {@code iceberg-maintenance-passes}, {@code iceberg-maintenance-failures}, {@code
  * iceberg-maintenance-token-kept}, {@code iceberg-compaction-files-rewritten}, {@code
  * iceberg-compaction-groups-abandoned}, {@code iceberg-snapshots-expired}, {@code
- * iceberg-manifests-rewritten}, {@code iceberg-orphan-files-deleted}.
+ * iceberg-manifests-rewritten}, {@code iceberg-orphan-files-deleted}, {@code
+ * iceberg-maintenance-lease-busy} (a pass skipped: another maintainer held the table's lease).
+ *
+ * <p>Across topologies and cron runs, a pass first takes the table's lease on the topology's
+ * ZooKeeper ({@link MaintenanceLease}); a pass that cannot is skipped, and runs when next due.
  */
 public class IcebergMaintenanceBolt extends BaseRichBolt {
   private static final long serialVersionUID = 1L;
@@ -82,6 +87,8 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
   private transient Queue<String> finished;
   private transient Map<String, Table> loaded;
   private transient Map<String, Counter> counters;
+  private transient MaintenanceLease lease;
+  private transient String owner;
 
   public IcebergMaintenanceBolt(MaintenanceOptions options) {
     this.options = options;
@@ -93,6 +100,10 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
     this.collector = collector;
     this.catalog = CatalogUtil.buildIcebergCatalog(options.catalogName, options.catalogProperties, new org.apache.hadoop.conf.Configuration());
     this.pass = new MaintenancePass(options, walStore(options, Thread.currentThread().getContextClassLoader()));
+    if (options.lease) {
+      this.lease = MaintenanceLease.connect(zooKeeperOf(topoConf), MaintenanceLease.ROOT, Duration.ofMillis(options.leaseSessionTimeoutMillis));
+      this.owner = MaintenanceLease.owner(context.getStormId() + "/" + context.getThisComponentId() + "/" + context.getThisTaskIndex());
+    }
     String threadName = "iceberg-maintenance-" + context.getThisComponentId() + "-" + context.getThisTaskIndex();
     this.passes = Executors.newSingleThreadExecutor(runnable -> {
       Thread thread = new Thread(runnable, threadName);
@@ -106,7 +117,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
     this.counters = new HashMap<>();
     for (String name : new String[] {"iceberg-maintenance-passes", "iceberg-maintenance-failures", "iceberg-maintenance-token-kept",
         "iceberg-compaction-files-rewritten", "iceberg-compaction-groups-abandoned", "iceberg-snapshots-expired",
-        "iceberg-manifests-rewritten", "iceberg-orphan-files-deleted"}) {
+        "iceberg-manifests-rewritten", "iceberg-orphan-files-deleted", "iceberg-maintenance-lease-busy"}) {
       counters.put(name, context.registerCounter(name));
     }
   }
@@ -158,7 +169,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
     triggers.started(now);
     passes.execute(() -> {
       try {
-        record(pass.run(loaded.computeIfAbsent(table, name -> catalog.loadTable(TableIdentifier.parse(name))), System.currentTimeMillis()));
+        runLeased(table);
       } catch (RuntimeException e) {
         counters.get("iceberg-maintenance-failures").inc();
         LOG.warn("A maintenance pass over {} failed; it runs again when next due", table, e);
@@ -166,6 +177,39 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
         finished.add(table);
       }
     });
+  }
+
+  /** Runs a pass over {@code table} holding its lease, or skips it while another maintainer holds it. */
+  private void runLeased(String table) {
+    Table loadedTable = loaded.computeIfAbsent(table, name -> catalog.loadTable(TableIdentifier.parse(name)));
+    if (lease == null) {
+      record(pass.run(loadedTable, System.currentTimeMillis()));
+      return;
+    }
+    MaintenanceLease.Held held = lease.tryAcquire(table, owner);
+    if (held == null) {
+      counters.get("iceberg-maintenance-lease-busy").inc();
+      LOG.info("Skipping maintenance of {}: {} holds its lease", table, lease.holder(table));
+      return;
+    }
+    try (held) {
+      record(pass.run(loadedTable, System.currentTimeMillis(), held::valid));
+    }
+  }
+
+  /** The topology's ZooKeeper, where the leases live: Storm's own. */
+  static String zooKeeperOf(Map<String, Object> topoConf) {
+    Object servers = topoConf.get(Config.STORM_ZOOKEEPER_SERVERS);
+    Object port = topoConf.get(Config.STORM_ZOOKEEPER_PORT);
+    if (!(servers instanceof java.util.List<?> hosts) || hosts.isEmpty()) {
+      throw new IllegalStateException("The maintenance bolt's lease needs Storm's ZooKeeper, but storm.zookeeper.servers is"
+          + " not set; set it, or turn the lease off (withLease(false, ...)) if nothing else maintains the table");
+    }
+    StringBuilder connect = new StringBuilder();
+    for (Object host : hosts) {
+      connect.append(connect.length() == 0 ? "" : ",").append(host).append(':').append(port == null ? 2181 : port);
+    }
+    return connect.toString();
   }
 
   private void record(MaintenancePass.Result result) {
@@ -197,6 +241,9 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+    if (lease != null) {
+      lease.close();
     }
     if (catalog instanceof Closeable closeable) {
       try {

@@ -63,6 +63,8 @@ public final class MaintenanceOptions implements Serializable {
   final boolean removeOrphans;
   final long orphanMinAgeMillis;
   final long orphanIntervalMillis;
+  final boolean lease;
+  final long leaseSessionTimeoutMillis;
 
   /**
    * When a table's pass is due: each threshold counts since its last pass, 0 turns it off.
@@ -90,6 +92,8 @@ public final class MaintenanceOptions implements Serializable {
     this.removeOrphans = b.removeOrphans;
     this.orphanMinAgeMillis = b.orphanMinAgeMillis;
     this.orphanIntervalMillis = b.orphanIntervalMillis;
+    this.lease = b.lease;
+    this.leaseSessionTimeoutMillis = b.leaseSessionTimeoutMillis;
   }
 
   public Triggers triggers() {
@@ -109,7 +113,7 @@ public final class MaintenanceOptions implements Serializable {
    * {@code expiry}, {@code expiry-max-age-millis}, {@code expiry-retain-last}, {@code
    * expiry-delete-files}, {@code retired-sinks}, {@code rewrite-manifests}, {@code
    * rewrite-manifests-min-count}, {@code remove-orphans}, {@code orphan-min-age-millis}, {@code
-   * orphan-interval-millis}. An unknown key is refused, naming the known ones.
+   * orphan-interval-millis}, {@code lease}, {@code lease-session-timeout-millis}. An unknown key is refused, naming the known ones.
    */
   public static MaintenanceOptions fromMap(Map<String, Object> config) {
     Builder b = new Builder();
@@ -141,6 +145,8 @@ public final class MaintenanceOptions implements Serializable {
             Duration.ofMillis(b.orphanIntervalMillis));
         case "orphan-interval-millis" -> b.withOrphanRemoval(b.removeOrphans, Duration.ofMillis(b.orphanMinAgeMillis),
             Duration.ofMillis(number(entry.getKey(), v)));
+        case "lease" -> b.withLease(bool(entry.getKey(), v), Duration.ofMillis(b.leaseSessionTimeoutMillis));
+        case "lease-session-timeout-millis" -> b.withLease(b.lease, Duration.ofMillis(number(entry.getKey(), v)));
         default -> throw new IllegalArgumentException("Unknown maintenance option '" + entry.getKey() + "'; known: " + KNOWN_KEYS);
       }
     }
@@ -151,7 +157,7 @@ public final class MaintenanceOptions implements Serializable {
       "trigger-data-files", "trigger-data-bytes", "trigger-delete-files", "trigger-commits", "trigger-interval-millis",
       "min-gap-millis", "compaction", "compaction-options", "expiry", "expiry-max-age-millis", "expiry-retain-last",
       "expiry-delete-files", "retired-sinks", "rewrite-manifests", "rewrite-manifests-min-count", "remove-orphans",
-      "orphan-min-age-millis", "orphan-interval-millis");
+      "orphan-min-age-millis", "orphan-interval-millis", "lease", "lease-session-timeout-millis");
 
   private static Map<String, String> stringMap(String key, Object value) {
     if (!(value instanceof Map<?, ?> map)) {
@@ -195,7 +201,7 @@ public final class MaintenanceOptions implements Serializable {
         + ", expiry=" + expiry + (expiry ? " maxAgeMillis=" + expiryMaxAgeMillis + " retainLast=" + expiryRetainLast : "")
         + (retiredSinks.isEmpty() ? "" : " retired=" + new TreeSet<>(retiredSinks))
         + ", rewriteManifests=" + rewriteManifests + (rewriteManifests ? " over " + rewriteManifestsMinCount : "")
-        + ", removeOrphans=" + removeOrphans + (removeOrphans ? " olderThanMillis=" + orphanMinAgeMillis + " everyMillis=" + orphanIntervalMillis : "")
+        + ", lease=" + lease + ", removeOrphans=" + removeOrphans + (removeOrphans ? " olderThanMillis=" + orphanMinAgeMillis + " everyMillis=" + orphanIntervalMillis : "")
         + "}";
   }
 
@@ -223,6 +229,8 @@ public final class MaintenanceOptions implements Serializable {
     private boolean removeOrphans = true;
     private long orphanMinAgeMillis = Duration.ofDays(3).toMillis();
     private long orphanIntervalMillis = Duration.ofDays(1).toMillis();
+    private boolean lease = true;
+    private long leaseSessionTimeoutMillis = Duration.ofSeconds(30).toMillis();
 
     /** The catalog holding the tables, as {@code CatalogUtil.buildIcebergCatalog} takes it; required. */
     public Builder withCatalogProperties(Map<String, String> properties) {
@@ -324,6 +332,21 @@ public final class MaintenanceOptions implements Serializable {
       this.removeOrphans = enabled;
       this.orphanMinAgeMillis = minAge.toMillis();
       this.orphanIntervalMillis = notNegative(interval.toMillis(), "withOrphanRemoval's interval");
+      return this;
+    }
+
+    /**
+     * Whether a pass first takes the table's lease on the topology's ZooKeeper ({@link
+     * MaintenanceLease}), so that no other topology or cron run maintains the table at the same time;
+     * a crashed maintainer's lease expires after {@code sessionTimeout}. Default: on, 30 s.
+     */
+    public Builder withLease(boolean enabled, Duration sessionTimeout) {
+      this.lease = enabled;
+      this.leaseSessionTimeoutMillis = sessionTimeout.toMillis();
+      if (enabled && leaseSessionTimeoutMillis < 1_000) {
+        throw new IllegalArgumentException("withLease's session timeout " + sessionTimeout + " is below a second: ZooKeeper"
+            + " refuses such sessions; give e.g. PT30S");
+      }
       return this;
     }
 

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BooleanSupplier;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.spi.WalStore;
@@ -68,6 +69,15 @@ public final class MaintenancePass {
         ? new OrphanFiles(new OrphanFiles.Settings(Duration.ofMillis(options.orphanMinAgeMillis), false), walStore) : null;
   }
 
+  private static boolean stillHeld(Table table, BooleanSupplier leaseHeld) {
+    if (leaseHeld.getAsBoolean()) {
+      return true;
+    }
+    LOG.warn("The maintenance lease of {} was lost mid-pass (its ZooKeeper session was suspended or expired); the pass stops",
+        table.name());
+    return false;
+  }
+
   private boolean orphansDue(String table, long nowMillis) {
     Long last = lastOrphanRemoval.get(table);
     return last == null || nowMillis - last >= options.orphanIntervalMillis;
@@ -75,11 +85,19 @@ public final class MaintenancePass {
 
   /** Runs the pass over {@code table}'s main branch at {@code nowMillis}. */
   public Result run(Table table, long nowMillis) {
+    return run(table, nowMillis, () -> true);
+  }
+
+  /**
+   * As {@link #run(Table, long)}, checking before each step that the table's lease is still held;
+   * once it is not, the pass ends: another maintainer may have started.
+   */
+  public Result run(Table table, long nowMillis, BooleanSupplier leaseHeld) {
     int failures = 0;
     DataCompaction.Result compacted = null;
     SnapshotExpiry.Result expired = null;
     int manifests = 0;
-    if (compaction != null) {
+    if (compaction != null && stillHeld(table, leaseHeld)) {
       try {
         table.refresh();
         compacted = compaction.run(table, SnapshotRef.MAIN_BRANCH);
@@ -88,7 +106,7 @@ public final class MaintenancePass {
         LOG.warn("Compaction of {} failed; it runs again next pass", table.name(), e);
       }
     }
-    if (expiry != null) {
+    if (expiry != null && stillHeld(table, leaseHeld)) {
       try {
         table.refresh();
         expired = expiry.run(table, nowMillis, false);
@@ -97,7 +115,7 @@ public final class MaintenancePass {
         LOG.warn("Snapshot expiry of {} failed; it runs again next pass", table.name(), e);
       }
     }
-    if (options.rewriteManifests) {
+    if (options.rewriteManifests && stillHeld(table, leaseHeld)) {
       try {
         table.refresh();
         manifests = manifestRewrite.run(table, false);
@@ -107,7 +125,7 @@ public final class MaintenancePass {
       }
     }
     OrphanFiles.Result orphans = null;
-    if (orphanFiles != null && orphansDue(table.name(), nowMillis)) {
+    if (orphanFiles != null && orphansDue(table.name(), nowMillis) && stillHeld(table, leaseHeld)) {
       try {
         orphans = orphanFiles.run(table, nowMillis);
         lastOrphanRemoval.put(table.name(), nowMillis);

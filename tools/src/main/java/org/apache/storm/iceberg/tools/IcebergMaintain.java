@@ -35,6 +35,7 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.maintenance.DataCompaction;
+import org.apache.storm.iceberg.maintenance.MaintenanceLease;
 import org.apache.storm.iceberg.maintenance.ManifestRewrite;
 import org.apache.storm.iceberg.maintenance.OrphanFiles;
 import org.apache.storm.iceberg.maintenance.SnapshotExpiry;
@@ -51,13 +52,17 @@ import org.apache.storm.iceberg.spi.WalStoreFactory;
  *       --compact --expire --expire-max-age PT1H --rewrite-manifests [--dry-run]
  * </pre>
  *
- * Exit codes: 0 done, 1 a task failed (the others still ran), 2 a usage or table error.
+ * With {@code --zookeeper} (Storm's), it first takes the table's maintenance lease, as the
+ * maintenance bolt does, so that it never runs beside a topology's maintenance of the same table.
+ *
+ * Exit codes: 0 done, 1 a task failed (the others still ran), 2 a usage or table error, 3 another
+ * maintainer holds the table's lease (nothing done).
  */
 public final class IcebergMaintain {
   static final String USAGE = "maintain --catalog KEY=VALUE ... --table NS.TABLE [--catalog-name NAME]"
       + " [--compact [--compaction-option KEY=VALUE ...]] [--expire [--expire-max-age DURATION] [--retain-last N]"
       + " [--retired-sink NAME ...]] [--rewrite-manifests [--min-manifests N]] [--remove-orphans [--orphan-min-age DURATION]]"
-      + " [--dry-run] [--wal-store NAME --wal-property KEY=VALUE]";
+      + " [--zookeeper HOST:PORT,...] [--dry-run] [--wal-store NAME --wal-property KEY=VALUE]";
 
   private IcebergMaintain() {}
 
@@ -82,6 +87,26 @@ public final class IcebergMaintain {
       err.println(e.getMessage() + ": check --table and the catalog properties (--catalog, --catalog-name)");
       return 2;
     }
+    if (arguments.zooKeeper == null) {
+      return runSteps(arguments, table, wal, out, err);
+    }
+    try (MaintenanceLease lease = MaintenanceLease.connect(arguments.zooKeeper, MaintenanceLease.ROOT, Duration.ofSeconds(30))) {
+      MaintenanceLease.Held held = lease.tryAcquire(arguments.table, MaintenanceLease.owner("storm-iceberg-tools maintain"));
+      if (held == null) {
+        err.println("Another maintainer holds the lease of " + arguments.table + " (" + lease.holder(arguments.table)
+            + "): nothing done; run again later");
+        return 3;
+      }
+      try (held) {
+        return runSteps(arguments, table, wal, out, err);
+      }
+    } catch (IllegalStateException e) {
+      err.println(e.getMessage());
+      return 1;
+    }
+  }
+
+  private static int runSteps(Arguments arguments, Table table, WalStore wal, PrintStream out, PrintStream err) {
     String mode = arguments.dryRun ? " (dry run: nothing changed)" : "";
     int failures = 0;
     if (arguments.compact) {
@@ -146,6 +171,7 @@ public final class IcebergMaintain {
     int minManifests = 1;
     boolean removeOrphans;
     Duration orphanMinAge = Duration.ofDays(3);
+    String zooKeeper;
     boolean dryRun;
     String walStore = IcebergOptions.DEFAULT_WAL_STORE;
     final Map<String, String> walProperties = new LinkedHashMap<>();
@@ -159,6 +185,7 @@ public final class IcebergMaintain {
           case "--rewrite-manifests" -> parsed.rewriteManifests = true;
           case "--dry-run" -> parsed.dryRun = true;
           case "--remove-orphans" -> parsed.removeOrphans = true;
+          case "--zookeeper" -> parsed.zooKeeper = value(args, i++);
           case "--orphan-min-age" -> parsed.orphanMinAge = duration("--orphan-min-age", value(args, i++));
           case "--catalog" -> keyValue(value(args, i++), parsed.catalog);
           case "--catalog-name" -> parsed.catalogName = value(args, i++);

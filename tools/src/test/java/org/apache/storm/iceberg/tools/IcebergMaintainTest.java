@@ -89,6 +89,29 @@ class IcebergMaintainTest {
   }
 
   @Test
+  void withStormsZooKeeperItSkipsATableAnotherMaintainerHolds() throws Exception {
+    MaintainedTable maintained = MaintainedTable.create(warehouse);
+    int port;
+    try (java.net.ServerSocket free = new java.net.ServerSocket(0)) {
+      port = free.getLocalPort();
+    }
+    var zooKeeper = org.apache.storm.zookeeper.Zookeeper.mkInprocessZookeeper(warehouse.resolve("zk").toString(), port);
+    try (org.apache.storm.iceberg.maintenance.MaintenanceLease topology = org.apache.storm.iceberg.maintenance.MaintenanceLease.connect(
+        "127.0.0.1:" + port, org.apache.storm.iceberg.maintenance.MaintenanceLease.ROOT, java.time.Duration.ofSeconds(10))) {
+      var held = topology.tryAcquire(MaintainedTable.NAME, "a topology's maintenance bolt");
+      assertThat(run(maintained.args("--zookeeper", "127.0.0.1:" + port, "--expire", "--expire-max-age", "PT0S"))).isEqualTo(3);
+      assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("Another maintainer holds the lease of db.events (a topology's"
+          + " maintenance bolt): nothing done; run again later\n");
+      held.close();
+      assertThat(run(maintained.args("--zookeeper", "127.0.0.1:" + port, "--expire", "--expire-max-age", "PT0S", "--retain-last", "1")))
+          .as("stderr: %s", err).isZero();
+      assertThat(out()).contains("expiry: 5 snapshots expired");
+    } finally {
+      org.apache.storm.zookeeper.Zookeeper.shutdownInprocessZookeeper(zooKeeper);
+    }
+  }
+
+  @Test
   void usageMistakesExitWithTwoAndSayWhatToGive() {
     MaintainedTable maintained = MaintainedTable.create(warehouse);
     assertThat(run(maintained.args())).isEqualTo(2);
