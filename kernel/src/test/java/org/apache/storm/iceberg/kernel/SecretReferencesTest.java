@@ -19,7 +19,7 @@
 
 package org.apache.storm.iceberg.kernel;
 
-import org.apache.storm.iceberg.kernel.secrets.SecretReferences;
+import org.apache.storm.iceberg.spi.SecretReferences;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

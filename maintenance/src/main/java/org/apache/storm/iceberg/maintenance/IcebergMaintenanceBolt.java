@@ -39,6 +39,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.spi.CommitEventFields;
+import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 import org.apache.storm.task.OutputCollector;
@@ -98,7 +99,9 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
     requireOrphanAgeAboveTimeout(options, topoConf);
     this.collector = collector;
-    this.catalog = CatalogUtil.buildIcebergCatalog(options.catalogName, options.catalogProperties, new org.apache.hadoop.conf.Configuration());
+    // Secret references (env:NAME, file:/path) resolve here, on the worker, as the sink's do.
+    this.catalog = CatalogUtil.buildIcebergCatalog(options.catalogName, SecretReferences.resolve(options.catalogProperties),
+        new org.apache.hadoop.conf.Configuration());
     this.pass = new MaintenancePass(options, walStore(options, Thread.currentThread().getContextClassLoader()));
     if (options.lease) {
       this.lease = MaintenanceLease.connect(zooKeeperOf(topoConf), MaintenanceLease.ROOT, Duration.ofMillis(options.leaseSessionTimeoutMillis));

@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.storm.iceberg.spi.SecretReferences;
 
 /**
  * What {@link IcebergMaintenanceBolt} maintains and when. A pass over a table runs when one trigger
@@ -232,7 +233,11 @@ public final class MaintenanceOptions implements Serializable {
     private boolean lease = true;
     private long leaseSessionTimeoutMillis = Duration.ofSeconds(30).toMillis();
 
-    /** The catalog holding the tables, as {@code CatalogUtil.buildIcebergCatalog} takes it; required. */
+    /**
+     * The catalog holding the tables, as {@code CatalogUtil.buildIcebergCatalog} takes it; required.
+     * Secret-named properties may be references ({@code env:NAME}, {@code file:/path}), resolved on
+     * the worker, as the sink's are.
+     */
     public Builder withCatalogProperties(Map<String, String> properties) {
       this.catalogProperties = Map.copyOf(Objects.requireNonNull(properties, "withCatalogProperties"));
       return this;
@@ -356,6 +361,7 @@ public final class MaintenanceOptions implements Serializable {
         throw new IllegalArgumentException("Maintenance needs the tables' catalog: withCatalogProperties(...) (Flux: catalog),"
             + " the same properties the sink uses");
       }
+      SecretReferences.validate(catalogProperties);
       if (dataFiles == 0 && dataBytes == 0 && deleteFiles == 0 && commits == 0 && intervalMillis == 0) {
         throw new IllegalArgumentException("Every maintenance trigger is off, so nothing would ever run: set at least one of"
             + " triggerOnDataFiles, triggerOnDataBytes, triggerOnDeleteFiles, triggerOnCommits, triggerEvery");

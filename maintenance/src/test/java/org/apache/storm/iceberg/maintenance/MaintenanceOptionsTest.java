@@ -112,6 +112,14 @@ class MaintenanceOptionsTest {
   }
 
   @Test
+  void aSecretReferenceIsCheckedAtBuildAndResolvedOnTheWorker() {
+    assertThat(MaintenanceOptions.fromMap(Map.of("catalog", Map.of("type", "jdbc", "jdbc.password", "env:CATALOG_PASSWORD")))
+        .catalogProperties).containsEntry("jdbc.password", "env:CATALOG_PASSWORD");
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", Map.of("type", "jdbc", "jdbc.password", "env:not a name"))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("jdbc.password").hasMessageNotContaining("not a name");
+  }
+
+  @Test
   void catalogPropertyValuesNeverAppear() {
     String shown = MaintenanceOptions.fromMap(Map.of("catalog", CATALOG)).toString();
     assertThat(shown).contains("jdbc.password").doesNotContain("pw-S3CRET").doesNotContain("jdbc:postgresql");

@@ -39,6 +39,7 @@ import org.apache.storm.iceberg.maintenance.MaintenanceLease;
 import org.apache.storm.iceberg.maintenance.ManifestRewrite;
 import org.apache.storm.iceberg.maintenance.OrphanFiles;
 import org.apache.storm.iceberg.maintenance.SnapshotExpiry;
+import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 
@@ -77,7 +78,8 @@ public final class IcebergMaintain {
     WalStore wal;
     try {
       arguments = Arguments.parse(args);
-      Catalog catalog = CatalogUtil.buildIcebergCatalog(arguments.catalogName, arguments.catalog, new org.apache.hadoop.conf.Configuration());
+      Catalog catalog = CatalogUtil.buildIcebergCatalog(arguments.catalogName, SecretReferences.resolve(arguments.catalog),
+          new org.apache.hadoop.conf.Configuration());
       table = catalog.loadTable(TableIdentifier.parse(arguments.table));
       wal = ProviderRegistry.find(WalStoreFactory.class, arguments.walStore, IcebergMaintain.class.getClassLoader()).create(arguments.walProperties);
     } catch (IllegalArgumentException e) {

@@ -27,7 +27,7 @@ import java.util.TreeSet;
 import org.apache.iceberg.CatalogProperties;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.PartitionField;
-import org.apache.storm.iceberg.kernel.secrets.SecretReferences;
+import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.kernel.commit.SummaryKeys;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
 import org.apache.storm.iceberg.spi.SchemaEvolvingMapper;

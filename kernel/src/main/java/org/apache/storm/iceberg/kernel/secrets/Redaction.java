@@ -29,6 +29,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.storm.iceberg.spi.SecretProperties;
 
 /**
  * Masks secrets before they reach a log line, a reported error, a message or {@code toString()}.

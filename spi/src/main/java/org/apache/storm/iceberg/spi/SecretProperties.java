@@ -17,14 +17,19 @@
  * under the License.
  */
 
-package org.apache.storm.iceberg.kernel.secrets;
+package org.apache.storm.iceberg.spi;
 
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** Which catalog properties hold secrets, and which of their values only say where a secret is. */
+/**
+ * Which catalog properties hold secrets, and which of their values only say where a secret is: the
+ * rule the sink, the maintenance bolt and the tools share, so that a secret is masked and resolved
+ * alike wherever catalog properties go.
+ */
 public final class SecretProperties {
-  static final String SECRET_WORDS = "credential|token|password|passwd|pwd|secret|key|auth|signature|cookie";
+  /** The words that make a property name a secret's, as a regular-expression alternation. */
+  public static final String SECRET_WORDS = "credential|token|password|passwd|pwd|secret|key|auth|signature|cookie";
   private static final Pattern SECRET_NAME = Pattern.compile("header\\..*|.*(" + SECRET_WORDS + ").*");
   static final String ENV = "env:";
   static final String FILE = "file:";
@@ -37,7 +42,7 @@ public final class SecretProperties {
   }
 
   /** Whether the value of a secret-named property is a reference ({@code env:NAME} or {@code file:/path}). */
-  static boolean isReference(String value) {
+  public static boolean isReference(String value) {
     return value != null && (value.startsWith(ENV) || value.startsWith(FILE));
   }
 }

@@ -17,7 +17,7 @@
  * under the License.
  */
 
-package org.apache.storm.iceberg.kernel.secrets;
+package org.apache.storm.iceberg.spi;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
