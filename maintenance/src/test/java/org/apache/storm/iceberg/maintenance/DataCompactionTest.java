@@ -59,16 +59,18 @@ import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.testing.FieldPositions;
 import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.Tuples;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Compaction of tables a real sink task writes in upsert mode (equality deletes), on format versions
- * 2 and 3, on a JDBC catalog: after it the table reads back equal to a model of the source, with
+ * 2 and 3, on a JDBC catalog and (the race) on Iceberg's REST catalog server: after it the table reads back equal to a model of the source, with
  * fewer files; and when the sink commits updates while a compaction is between plan and commit,
  * the compaction still commits and the sink's updates still win.
  */
@@ -91,13 +93,32 @@ class DataCompactionTest {
   SinkTask sink;
   long nextOffset;
 
+  RestCatalogServer rest;
+
   @AfterEach
-  void forgetIdentities() {
+  void forgetIdentities() throws Exception {
     FieldPositions.IDENTITIES.clear();
+    if (rest != null) {
+      rest.close();
+    }
   }
 
-  void start(int formatVersion) {
-    catalogProperties = TestCatalogs.jdbcSqlite(dir);
+  void start(int formatVersion) throws Exception {
+    start("jdbc", formatVersion);
+  }
+
+  /** A table in {@code catalog}: "jdbc" (SQLite) or "rest" (Iceberg's REST catalog server, in-process on 127.0.0.1). */
+  void start(String catalog, int formatVersion) throws Exception {
+    if (catalog.equals("rest")) {
+      rest = new RestCatalogServer(dir.resolve("rest"));
+      catalogProperties = rest.clientProperties();
+    } else {
+      catalogProperties = TestCatalogs.jdbcSqlite(dir);
+    }
+    start(catalogProperties, formatVersion);
+  }
+
+  private void start(Map<String, String> catalogProperties, int formatVersion) {
     Catalog catalog = TestCatalogs.load(catalogProperties);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
     table = catalog.createTable(TableIdentifier.of("db", "accounts"), SCHEMA, PartitionSpec.builderFor(SCHEMA).bucket("id", 2).build(),
@@ -151,7 +172,7 @@ class DataCompactionTest {
 
   @ParameterizedTest(name = "format v{0}")
   @ValueSource(ints = {2, 3})
-  void compactionLeavesTheModelsRowsInFewerFiles(int formatVersion) {
+  void compactionLeavesTheModelsRowsInFewerFiles(int formatVersion) throws Exception {
     start(formatVersion);
     for (int round = 0; round < 6; round++) {
       upsert("r" + round, 1, 2, 3, 4, 5, 6, 7, 8);
@@ -175,13 +196,14 @@ class DataCompactionTest {
    * must still reach the compacted rows (starting sequence number), so the compaction commits and
    * the newest values are what the table holds.
    */
-  @ParameterizedTest(name = "format v{0}")
-  @ValueSource(ints = {2, 3})
-  void theSinksUpdatesCommittedDuringACompactionStillWin(int formatVersion) {
-    start(formatVersion);
+  @ParameterizedTest(name = "{0}, format v{1}")
+  @CsvSource({"jdbc, 2", "jdbc, 3", "rest, 2", "rest, 3"})
+  void theSinksUpdatesCommittedDuringACompactionStillWin(String catalog, int formatVersion) throws Exception {
+    start(catalog, formatVersion);
     for (int round = 0; round < 4; round++) {
       upsert("r" + round, 1, 2, 3, 4);
     }
+    table.refresh();
     Table compacting = withCommitHook(table, () -> upsert("during-compaction", 1, 2, 3, 4));
 
     DataCompaction.Result result = new DataCompaction(SMALL_FILES).run(compacting, "main");
