@@ -19,9 +19,7 @@
 
 package org.apache.storm.iceberg.testing;
 
-import java.util.List;
 import org.apache.storm.LocalCluster;
-import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
@@ -33,7 +31,7 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * and dropped: Storm's in-process supervisor then raced a topology killed by one class against the
  * next class's submission ("Unable to read local file ... stormcode.ser") and halted the JVM.
  */
-public final class SharedLocalCluster implements ParameterResolver, AfterEachCallback {
+public final class SharedLocalCluster implements ParameterResolver {
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedLocalCluster.class);
 
   @Override
@@ -50,32 +48,36 @@ public final class SharedLocalCluster implements ParameterResolver, AfterEachCal
     return testClass.getStore(NAMESPACE).getOrComputeIfAbsent(Running.class, key -> new Running(), Running.class).cluster;
   }
 
-  /** Fails the test during which Storm tried to halt the JVM ({@link StormHalts}). */
-  @Override
-  public void afterEach(ExtensionContext context) {
-    List<String> halts = StormHalts.takeUnexpected();
-    if (!halts.isEmpty()) {
-      throw new AssertionError("Storm tried to halt the test JVM during " + context.getDisplayName() + ":\n" + String.join("\n", halts));
-    }
-  }
-
   /** The cluster, as a class-store value JUnit closes when the class's tests end. */
   private static final class Running implements AutoCloseable {
     final LocalCluster cluster;
+    final NimbusCleanupTimer cleanupTimer;
 
     Running() {
-      StormHalts.install();
-      StormHalts.clusterStarting();
       try {
         cluster = new LocalCluster();
       } catch (Exception e) {
         throw new IllegalStateException("Cannot start the shared LocalCluster", e);
       }
+      try {
+        cleanupTimer = NimbusCleanupTimer.guard(cluster.getNimbus());
+      } catch (RuntimeException e) {
+        closeQuietly(cluster, e);
+        throw e;
+      }
+    }
+
+    private static void closeQuietly(LocalCluster cluster, RuntimeException cause) {
+      try {
+        cluster.close();
+      } catch (Exception e) {
+        cause.addSuppressed(e);
+      }
     }
 
     @Override
     public void close() throws Exception {
-      StormHalts.clusterClosing();
+      cleanupTimer.closing();
       cluster.close();
     }
   }
