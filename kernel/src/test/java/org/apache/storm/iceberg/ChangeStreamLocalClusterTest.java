@@ -107,8 +107,9 @@ class ChangeStreamLocalClusterTest {
   }
 
   @AfterAll
-  static void stopBroker() {
+  static void stopBroker() throws InterruptedException {
     if (broker != null) {
+      LocalClusterRuns.awaitNoWorkers();
       broker.close();
     }
   }

@@ -31,6 +31,7 @@ import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.testing.KafkaBroker;
 import org.apache.storm.iceberg.testing.KafkaLedger;
 import org.apache.storm.iceberg.testing.KafkaTopologies;
+import org.apache.storm.iceberg.testing.LocalClusterRuns;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.apache.storm.iceberg.testing.TestTiers;
 import org.junit.jupiter.api.AfterAll;
@@ -77,8 +78,9 @@ class KafkaExactlyOnceLocalClusterTest {
   }
 
   @AfterAll
-  static void stopBroker() {
+  static void stopBroker() throws InterruptedException {
     if (broker != null) {
+      LocalClusterRuns.awaitNoWorkers();
       broker.close();
     }
   }

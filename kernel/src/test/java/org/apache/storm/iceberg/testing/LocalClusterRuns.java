@@ -30,6 +30,17 @@ import org.apache.storm.iceberg.kernel.metrics.RegistryCapture;
 public final class LocalClusterRuns {
   private LocalClusterRuns() {}
 
+  /**
+   * Waits until every worker of the JVM's LocalCluster has shut down. A test whose topologies read a
+   * server it started (a Kafka broker) calls this before stopping the server: a topology's kill
+   * returns before its worker is gone, and a worker still closing when its server is stopped fails
+   * its close (a Kafka spout's offset commit times out), on which Storm's supervisor halts the JVM.
+   */
+  public static void awaitNoWorkers() throws InterruptedException {
+    Deadline.await(Duration.ofSeconds(120), () -> org.apache.storm.ProcessSimulator.getAllProcessHandles().isEmpty(),
+        () -> "every killed topology's worker to shut down; still running: " + org.apache.storm.ProcessSimulator.getAllProcessHandles().size());
+  }
+
   /** The topology config the tests run with: ample pending tuples and timeout for every batch. */
   public static Config config() {
     Config conf = new Config();
