@@ -220,6 +220,43 @@ class DataCompactionTest {
         .isNotEqualTo("0");
   }
 
+  /**
+   * Expiry during a compaction: between the compaction's plan and its commit, the sink commits and
+   * expiry removes every snapshot it may (the compaction's starting snapshot among them). Whatever
+   * the compaction then does, commit or drop its groups, the table holds the model's rows, and the
+   * sink's token survives.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void expiryDuringACompactionLosesNoRowAndKeepsTheToken(int formatVersion) throws Exception {
+    start(formatVersion);
+    for (int round = 0; round < 4; round++) {
+      upsert("r" + round, 1, 2, 3, 4);
+    }
+    table.refresh();
+    SnapshotExpiry expiry = new SnapshotExpiry(new SnapshotExpiry.Settings(java.time.Duration.ZERO, 1, true, java.util.Set.of()),
+        new org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory().create(Map.of()));
+    Table compacting = withCommitHook(table, () -> {
+      upsert("during-compaction", 1, 2, 3, 4);
+      table.refresh();
+      expiry.run(table, System.currentTimeMillis() + 1, false);
+    });
+
+    DataCompaction.Result result = new DataCompaction(SMALL_FILES).run(compacting, "main");
+
+    assertThat(rows()).isEqualTo(model).containsEntry(1L, "during-compaction-1");
+    assertThat(result.groupsCommitted() + result.groupsAbandoned()).isEqualTo(result.groupsPlanned()).isPositive();
+    table.refresh();
+    Snapshot token = null;
+    for (Snapshot snapshot : org.apache.storm.iceberg.testing.TestTables.snapshots(table)) {
+      if (snapshot.summary().containsKey(org.apache.storm.iceberg.spi.SinkSnapshotKeys.SOURCE_POSITIONS)) {
+        token = snapshot;
+      }
+    }
+    assertThat(token).as("the sink's token survived").isNotNull();
+    assertThat(token.summary().get(org.apache.storm.iceberg.spi.SinkSnapshotKeys.SOURCE_POSITIONS)).endsWith("=0-19");
+  }
+
   /** The table, its commits preceded, once, by {@code beforeFirstCommit}. */
   static Table withCommitHook(Table table, Runnable beforeFirstCommit) {
     TableOperations real = ((HasTableOperations) table).operations();
