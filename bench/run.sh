@@ -21,7 +21,7 @@
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
 #                                MapperBenchmark KernelVsLimit EndToEnd TridentEndToEnd FlinkPeer CommitScaling
 #                                CommitLatency PartitionGrouping BatchMemory RoutingMemory TridentMemory DedupCost
-#                                Soak SnapshotLookup RowLevelCost RowLevelReadCost FlinkUpsertPeer
+#                                Soak SnapshotLookup RowLevelCost RowLevelReadCost FlinkUpsertPeer MaintenanceHour
 # SOAK_MINUTES sets how long the Soak suite holds each sink at 80 % of its peak (default 10).
 # JMH options can be overridden with JMH_OPTS (default: 1 fork, 3 warm-up and 5 measured 1 s iterations).
 # Builds with the reactor (never `mvn install`: the local repository is shared).
@@ -94,6 +94,9 @@ run RoutingMemory java -Xmx256m -Dbench.results=$csv -cp $jar org.apache.storm.i
 run TridentMemory java -Xmx512m -Dbench.results=$csv -cp $jar org.apache.storm.iceberg.bench.TridentEndToEnd memory 3000000 50000
 # The snapshot-history walks of a commit, its resolution and a restart, at 100 and 10,000 snapshots.
 run SnapshotLookup $harness.SnapshotHistory 100,10000
+# A simulated hour at a commit a second, with and without the maintenance pass, entries only and real Parquet.
+run MaintenanceHour $harness.MaintenanceHour 3600 600 8 metadata 120
+run MaintenanceHour $harness.MaintenanceHour 3600 600 8 parquet 120
 # Load held over time: each sink for SOAK_MINUTES at 80 % of the peak it measured first, a row a minute.
 run Soak $harness.Soak "${SOAK_MINUTES:-10}" 20 60
 

@@ -61,6 +61,13 @@ class BenchSmokeTest {
     SnapshotHistory.measure(new Results(), 20, 20);
   }
 
+  /** Sixty commits each way, with real Parquet and entries only: the harness throws on a token expired or a row lost. */
+  @Test
+  void aMaintainedHourKeepsItsTokenAndEveryRow() throws Exception {
+    MaintenanceHour.main(new String[] {"60", "30", "8", "parquet", "20"});
+    MaintenanceHour.main(new String[] {"60", "30", "8", "metadata", "20"});
+  }
+
   @Test
   void commitLatencyCommitsBothWays() throws Exception {
     CommitLatency.main(new String[] {"3", "1"});

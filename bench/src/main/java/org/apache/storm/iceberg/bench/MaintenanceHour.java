@@ -1,0 +1,238 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.CatalogUtil;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.HasTableOperations;
+import org.apache.iceberg.PartitionKey;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.GenericFileWriterFactory;
+import org.apache.iceberg.data.GenericRecord;
+import org.apache.iceberg.data.IcebergGenerics;
+import org.apache.iceberg.data.Record;
+import org.apache.iceberg.io.CloseableIterable;
+import org.apache.iceberg.io.DataWriter;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.Types;
+import org.apache.storm.iceberg.maintenance.MaintenanceOptions;
+import org.apache.storm.iceberg.maintenance.MaintenancePass;
+import org.apache.storm.iceberg.spi.SinkSnapshotKeys;
+import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
+
+/**
+ * A simulated hour of a sink committing once a second, with and without the maintenance pass, on a
+ * JdbcCatalog (SQLite) table partitioned four ways: {@code commits} commits of {@code files} data
+ * files spread over the partitions, each commit carrying the sink's summary keys (commit id, source
+ * positions: the token expiry must keep). The hour runs as fast as the machine commits, not in an
+ * hour; so expiry keeps the newest 100 snapshots rather than the last hour's.
+ *
+ * <p>{@code metadata}: the data files are entries only (no file behind them), as in the issue's
+ * Iceberg-alone measurement; maintenance is expiry and the manifest rewrite (there is nothing to
+ * compact). {@code parquet}: each data file is a real Parquet file of ten rows; maintenance also
+ * compacts. With maintenance, a pass runs every {@code passEvery} commits, on the committing thread
+ * between two commits (a bolt runs it beside, on its own thread).
+ *
+ * <p>Per window of {@code window} commits: metadata.json bytes, commit p50 and p99, data files per
+ * partition, manifests of the current snapshot, the heap in use after a GC, and a full scan (files
+ * planned; with Parquet, every row read back). The run checks that the token survived and, with
+ * Parquet, that every row is read back once.
+ *
+ * <p>Arguments: commits (3600), window (600), files a commit (8), mode (metadata|parquet), passEvery (120).
+ */
+public final class MaintenanceHour {
+  private static final Schema SCHEMA = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.required(2, "part", Types.IntegerType.get()),
+      Types.NestedField.optional(3, "payload", Types.StringType.get()));
+  private static final int PARTITIONS = 4;
+  private static final int ROWS_PER_FILE = 10;
+
+  private MaintenanceHour() {}
+
+  public static void main(String[] args) throws Exception {
+    int commits = args.length > 0 ? Integer.parseInt(args[0]) : 3600;
+    int window = args.length > 1 ? Integer.parseInt(args[1]) : 600;
+    int files = args.length > 2 ? Integer.parseInt(args[2]) : 8;
+    boolean parquet = args.length > 3 && args[3].equals("parquet");
+    int passEvery = args.length > 4 ? Integer.parseInt(args[4]) : 120;
+    Results results = new Results();
+    String params = String.format("commits=%d files/commit=%d %s", commits, files, parquet ? "parquet" : "metadata");
+    for (boolean maintained : new boolean[] {false, true}) {
+      run(results, params, commits, window, files, parquet, maintained ? passEvery : 0);
+    }
+  }
+
+  static void run(Results results, String params, int commits, int window, int files, boolean parquet, int passEvery) {
+    String variant = passEvery > 0 ? "maintained" : "unmaintained";
+    try (TempTables temp = new TempTables("maintenance-hour")) {
+      Map<String, String> catalogProperties = temp.jdbcSqlite("org.apache.iceberg.jdbc.JdbcCatalog");
+      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", catalogProperties, new org.apache.hadoop.conf.Configuration());
+      ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+      Table table = catalog.createTable(TableIdentifier.of("db", "events"), SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("part").build(),
+          Map.of(TableProperties.FORMAT_VERSION, "2"));
+      MaintenancePass pass = passEvery == 0 ? null : new MaintenancePass(new MaintenanceOptions.Builder()
+          .withCatalogProperties(catalogProperties)
+          .withCompaction(parquet, Map.of())
+          .withExpiryMaxAge(Duration.ZERO).withExpiryRetainLast(100)
+          .withManifestRewrite(true, 100)
+          .withOrphanRemoval(false, Duration.ofDays(3), Duration.ofDays(1))
+          .withLease(false, Duration.ofSeconds(30))
+          .build(), new TableFileIoWalStoreFactory().create(Map.of()));
+      List<Double> windowMillis = new ArrayList<>();
+      long nextId = 0;
+      for (int commit = 1; commit <= commits; commit++) {
+        AppendFiles append = table.newFastAppend()
+            .set(SinkSnapshotKeys.COMMIT_ID, UUID.randomUUID().toString())
+            .set(SinkSnapshotKeys.POSITIONS_SCOPE, "bench")
+            .set(SinkSnapshotKeys.SOURCE_POSITIONS, "events@id-1|0=0-" + (nextId + (long) files * ROWS_PER_FILE - 1));
+        for (int f = 0; f < files; f++) {
+          append.appendFile(parquet ? parquetFile(table, f % PARTITIONS, nextId) : entryOnly(table, f % PARTITIONS));
+          nextId += ROWS_PER_FILE;
+        }
+        long started = System.nanoTime();
+        append.commit();
+        windowMillis.add((System.nanoTime() - started) / 1e6);
+        if (pass != null && commit % passEvery == 0) {
+          pass.run(table, System.currentTimeMillis());
+        }
+        if (commit % window == 0) {
+          record(results, params, variant, commit / window, table, windowMillis, parquet);
+          windowMillis.clear();
+        }
+      }
+      table.refresh();
+      if (table.snapshot(tokenOf(table)) == null) {
+        throw new IllegalStateException("the sink's token was expired");
+      }
+      if (parquet && rows(table) != nextId) {
+        throw new IllegalStateException("read back " + rows(table) + " rows of " + nextId);
+      }
+    }
+  }
+
+  private static void record(Results results, String params, String variant, int window, Table table, List<Double> commitMillis,
+      boolean parquet) {
+    table.refresh();
+    List<Double> sorted = new ArrayList<>(commitMillis);
+    sorted.sort(null);
+    String metadata = ((HasTableOperations) table).operations().current().metadataFileLocation();
+    results.add("MaintenanceHour", params, variant + " metadata.json KB", window, table.io().newInputFile(metadata).getLength() / 1024.0, "KB");
+    results.add("MaintenanceHour", params, variant + " commit p50", window, sorted.get(sorted.size() / 2), "ms");
+    results.add("MaintenanceHour", params, variant + " commit p99", window, sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(sorted.size() * 0.99) - 1)), "ms");
+    results.add("MaintenanceHour", params, variant + " data files/partition", window,
+        Long.parseLong(table.currentSnapshot().summary().get("total-data-files")) / (double) PARTITIONS, "files");
+    results.add("MaintenanceHour", params, variant + " manifests", window, table.currentSnapshot().allManifests(table.io()).size(), "manifests");
+    System.gc();
+    Runtime runtime = Runtime.getRuntime();
+    results.add("MaintenanceHour", params, variant + " heap used", window, (runtime.totalMemory() - runtime.freeMemory()) / (1024.0 * 1024), "MiB");
+    long started = System.nanoTime();
+    if (parquet) {
+      rows(table);
+    } else {
+      planned(table);
+    }
+    results.add("MaintenanceHour", params, variant + " full scan", window, (System.nanoTime() - started) / 1e6, "ms");
+  }
+
+  private static long tokenOf(Table table) {
+    long token = -1;
+    for (var snapshot : table.snapshots()) {
+      if (snapshot.summary().containsKey(SinkSnapshotKeys.SOURCE_POSITIONS)) {
+        token = snapshot.snapshotId();
+      }
+    }
+    return token;
+  }
+
+  private static long planned(Table table) {
+    long tasks = 0;
+    try (CloseableIterable<FileScanTask> planned = table.newScan().planFiles()) {
+      for (FileScanTask ignored : planned) {
+        tasks++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return tasks;
+  }
+
+  private static long rows(Table table) {
+    long rows = 0;
+    try (CloseableIterable<Record> read = IcebergGenerics.read(table).build()) {
+      for (Record ignored : read) {
+        rows++;
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
+  private static DataFile entryOnly(Table table, int part) {
+    PartitionKey key = new PartitionKey(table.spec(), table.schema());
+    key.set(0, part);
+    return DataFiles.builder(table.spec())
+        .withPath(table.location() + "/data/part=" + part + "/" + UUID.randomUUID() + ".parquet")
+        .withFormat(FileFormat.PARQUET)
+        .withPartition(key)
+        .withFileSizeInBytes(4_096)
+        .withRecordCount(ROWS_PER_FILE)
+        .build();
+  }
+
+  private static DataFile parquetFile(Table table, int part, long firstId) {
+    PartitionKey key = new PartitionKey(table.spec(), table.schema());
+    key.set(0, part);
+    OutputFileFactory files = OutputFileFactory.builderFor(table, part, firstId).format(FileFormat.PARQUET).build();
+    DataWriter<Record> writer = new GenericFileWriterFactory.Builder(table).dataFileFormat(FileFormat.PARQUET).build()
+        .newDataWriter(files.newOutputFile(table.spec(), key), table.spec(), key);
+    try (writer) {
+      for (long id = firstId; id < firstId + ROWS_PER_FILE; id++) {
+        GenericRecord row = GenericRecord.create(SCHEMA);
+        row.set(0, id);
+        row.set(1, part);
+        row.set(2, "payload-" + id);
+        writer.write(row);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return writer.toDataFile();
+  }
+}
