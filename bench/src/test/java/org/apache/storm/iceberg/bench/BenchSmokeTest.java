@@ -61,11 +61,11 @@ class BenchSmokeTest {
     SnapshotHistory.measure(new Results(), 20, 20);
   }
 
-  /** Sixty commits each way, with real Parquet and entries only: the harness throws on a token expired or a row lost. */
+  /** Thirty commits each way, with real Parquet and entries only: the harness throws on a token expired or a row lost. */
   @Test
   void aMaintainedHourKeepsItsTokenAndEveryRow() throws Exception {
-    MaintenanceHour.main(new String[] {"60", "30", "8", "parquet", "20"});
-    MaintenanceHour.main(new String[] {"60", "30", "8", "metadata", "20"});
+    MaintenanceHour.main(new String[] {"30", "15", "8", "parquet", "10"});
+    MaintenanceHour.main(new String[] {"30", "15", "8", "metadata", "10"});
   }
 
   @Test
