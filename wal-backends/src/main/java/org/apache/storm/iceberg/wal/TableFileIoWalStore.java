@@ -95,11 +95,14 @@ final class TableFileIoWalStore implements WalStore, WalStoreListing {
           String location = locationOf.apply(file.location(), commitId);
           // An empty entry is not read: S3 (and S3-compatible stores) answer the ranged GET that
           // S3FileIO sends with 416, as HTTP requires for an empty object.
-          byte[] payload = file.size() == 0 ? new byte[0] : read(io.newInputFile(location, file.size()));
-          entries.add(new WalEntry(commitId, location, payload));
+          byte[] payload = file.size() == 0 ? new byte[0] : readUnlessGone(io, location, file.size());
+          if (payload != null) {
+            entries.add(new WalEntry(commitId, location, payload));
+          }
         }
       }
     } catch (NotFoundException e) {
+      // The prefix itself is absent: no entry was ever written there.
       return List.of();
     } catch (UncheckedIOException e) {
       if (e.getCause() instanceof java.io.FileNotFoundException) {
@@ -108,6 +111,23 @@ final class TableFileIoWalStore implements WalStore, WalStoreListing {
       throw e;
     }
     return entries;
+  }
+
+  /**
+   * The entry's bytes, or null when it was deleted between the listing and this read: it was settled,
+   * so it is no longer pending. Only that entry is left out; the others are still read.
+   */
+  private static byte[] readUnlessGone(FileIO io, String location, long size) {
+    try {
+      return read(io.newInputFile(location, size));
+    } catch (NotFoundException e) {
+      return null;
+    } catch (UncheckedIOException e) {
+      if (e.getCause() instanceof java.io.FileNotFoundException) {
+        return null;
+      }
+      throw e;
+    }
   }
 
   @Override

@@ -71,6 +71,61 @@ class TableFileIoWalStoreTest {
     store.delete(scope("default", 0), "c1"); // already gone: not an error
   }
 
+  /**
+   * An entry settled (deleted) between the listing and its read is left out, and only it: the other
+   * pending entries are still listed, which table maintenance relies on to keep what they name.
+   */
+  @Test
+  void anEntryDeletedBetweenListingAndReadingIsLeftOutAndOnlyIt() {
+    store.put(scope("default", 0), "settled", "one".getBytes(StandardCharsets.UTF_8));
+    store.put(scope("default", 1), "pending", "two".getBytes(StandardCharsets.UTF_8));
+    org.apache.iceberg.TableOperations real = ((org.apache.iceberg.HasTableOperations) table).operations();
+    org.apache.iceberg.hadoop.HadoopFileIO io = (org.apache.iceberg.hadoop.HadoopFileIO) table.io();
+    org.apache.iceberg.io.FileIO settlingWhileListed = new org.apache.iceberg.hadoop.HadoopFileIO(new Configuration()) {
+      @Override
+      public Iterable<org.apache.iceberg.io.FileInfo> listPrefix(String prefix) {
+        java.util.List<org.apache.iceberg.io.FileInfo> listed = new java.util.ArrayList<>();
+        io.listPrefix(prefix).forEach(listed::add);
+        listed.stream().filter(f -> f.location().endsWith("settled.json")).forEach(f -> io.deleteFile(f.location()));
+        return listed;
+      }
+    };
+    Table listing = new org.apache.iceberg.BaseTable(new org.apache.iceberg.TableOperations() {
+      @Override
+      public org.apache.iceberg.TableMetadata current() {
+        return real.current();
+      }
+
+      @Override
+      public org.apache.iceberg.TableMetadata refresh() {
+        return real.refresh();
+      }
+
+      @Override
+      public void commit(org.apache.iceberg.TableMetadata base, org.apache.iceberg.TableMetadata metadata) {
+        real.commit(base, metadata);
+      }
+
+      @Override
+      public org.apache.iceberg.io.FileIO io() {
+        return settlingWhileListed;
+      }
+
+      @Override
+      public String metadataFileLocation(String fileName) {
+        return real.metadataFileLocation(fileName);
+      }
+
+      @Override
+      public org.apache.iceberg.io.LocationProvider locationProvider() {
+        return real.locationProvider();
+      }
+    }, table.name());
+
+    assertThat(((org.apache.storm.iceberg.spi.WalStoreListing) store).listAll(listing)).extracting(WalEntry::commitId)
+        .containsExactly("pending");
+  }
+
   @Test
   void commitIdsWithReservedCharactersRoundTrip() {
     store.put(scope("default", 0), "batch/7 of 9?", new byte[] {1});
