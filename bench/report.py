@@ -298,6 +298,40 @@ SOAK_COLUMNS = ["records/s", "live-heap-mib", "open-fds", "commits/s", "commit-p
                 "oldest-pending-age-ms", "load-average"]
 
 
+MAINTENANCE_METRICS = ["metadata.json KB", "commit p50", "commit p99", "data files/partition", "manifests", "heap used",
+                       "full scan"]
+
+
+def maintenance_hour_section(path):
+    """The MaintenanceHour suite: per params, each figure per ten-minute window, unmaintained → maintained."""
+    windows = defaultdict(dict)  # (params, metric) -> {(maintained?, window): (value, unit)}
+    with open(path) as f:
+        for suite, params, variant, rep, value, unit in csv.reader(f):
+            if suite == "MaintenanceHour":
+                state, metric = variant.split(" ", 1)
+                windows[(params, metric)][(state, int(rep))] = (float(value), unit)
+    out = []
+    for params in sorted({p for p, _ in windows}, key=natural):
+        reps = sorted({w for (p, _), d in windows.items() if p == params for _, w in d})
+        out.append(f"### {params}\n\nEach cell: without maintenance → with it.\n")
+        out.append("| figure | " + " | ".join(f"minute {w * 10}" for w in reps) + " | with/without, last window |")
+        out.append("|---|" + "---:|" * len(reps) + "---:|")
+        for metric in MAINTENANCE_METRICS:
+            d = windows.get((params, metric))
+            if not d:
+                continue
+            unit = next(iter(d.values()))[1]
+            cells = []
+            for w in reps:
+                before, after = d.get(("unmaintained", w)), d.get(("maintained", w))
+                cells.append(f"{fmt(before[0]) if before else '–'} → {fmt(after[0]) if after else '–'}")
+            before, after = d.get(("unmaintained", reps[-1])), d.get(("maintained", reps[-1]))
+            ratio = f"**{after[0] / before[0]:.2f}×**" if before and after and before[0] else "–"
+            out.append(f"| {metric} ({unit}) | " + " | ".join(cells) + f" | {ratio} |")
+        out.append("")
+    return "\n".join(out)
+
+
 def soak_section(path):
     """The Soak suite as a table a minute per sink, then each figure's flatness verdict."""
     minutes = defaultdict(dict)  # params -> {(minute, variant): value}
@@ -609,7 +643,12 @@ def main():
         print(f"## {suite}\n")
         if suite in SUITE_NOTES:
             print(SUITE_NOTES[suite] + "\n")
-        print(soak_section(args.csv) if suite == "Soak" else suite_section(rows, suite))
+        if suite == "Soak":
+            print(soak_section(args.csv))
+        elif suite == "MaintenanceHour":
+            print(maintenance_hour_section(args.csv))
+        else:
+            print(suite_section(rows, suite))
     print(flink_section(rows))
     print(row_level_flink_section(rows))
     for _, text in hand:
