@@ -142,8 +142,9 @@ SUITE_NOTES = {
     "8 data files a commit, every commit carrying the sink's summary keys (its token), without maintenance and with "
     "the maintenance pass every 120 commits (on the committing thread; expiry keeping the newest 100 snapshots, as "
     "the hour runs faster than an hour; manifests rewritten above 100; compaction with real Parquet only). The rep "
-    "column is the ten-minute window (600 commits). `metadata`: data files are entries only; `parquet`: ten-row "
-    "Parquet files, and the full scan reads every row back. The harness checks the token survived and every row.",
+    "column is the ten-minute window (600 commits). `metadata`: data files are entries only, a whole hour; `parquet`: "
+    "ten-row Parquet files, half an hour, and the full scan reads every row back. The harness checks the token "
+    "survived and every row.",
     "RowLevelCost": "A prepared IcebergBolt (as DedupCost's: Kafka source positions, unpartitioned table, HadoopCatalog "
     "on local disk, a commit every `batch` records) in append mode and in upsert mode (key `c0`, the table's "
     "identifier field), on the same tuples, format version as shown. `updates`: the share of the changes that "
