@@ -327,7 +327,10 @@ def maintenance_hour_section(path):
                 before, after = d.get(("unmaintained", w)), d.get(("maintained", w))
                 cells.append(f"{fmt(before[0]) if before else '–'} → {fmt(after[0]) if after else '–'}")
             before, after = d.get(("unmaintained", reps[-1])), d.get(("maintained", reps[-1]))
-            ratio = f"**{after[0] / before[0]:.2f}×**" if before and after and before[0] else "–"
+            ratio = "–"
+            if before and after and before[0]:
+                r = after[0] / before[0]
+                ratio = f"**{r:.2f}×**" if r >= 0.1 else f"**{r:.2g}×**"
             out.append(f"| {metric} ({unit}) | " + " | ".join(cells) + f" | {ratio} |")
         out.append("")
     return "\n".join(out)
