@@ -21,8 +21,6 @@ package org.apache.storm.iceberg.maintenance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.LongStream;
-import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
@@ -38,7 +35,6 @@ import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
 import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.storm.LocalCluster;
 import org.apache.storm.iceberg.IcebergBolt;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -52,14 +48,18 @@ import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.tuple.Fields;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The maintenance bolt in Storm's LocalCluster, fed IcebergBolt's commit events: while the stream
  * runs, the table is compacted, its snapshots expired and its manifests rewritten, and every id is
- * in it once. 200 ids, ten a commit: twenty commits, a pass every five.
+ * in it once. 200 ids, ten a commit: twenty commits, a pass every five. Long tier only: it takes
+ * about 70 s, half of it between the topology's kill and the cluster's close (not yet understood),
+ * and the quick tier has no minute to spare; the pass itself is covered there by the other tests.
  */
+@EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
 @ExtendWith(SharedLocalCluster.class)
 class MaintenanceLocalClusterTest {
   private static final long EVENTS = 200;
@@ -126,17 +126,5 @@ class MaintenanceLocalClusterTest {
       kinds.add(snapshot.summary().getOrDefault(DataCompaction.SUMMARY_KEY, "sink"));
     }
     return kinds;
-  }
-
-  static int dataFiles(Table table) {
-    int files = 0;
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
-      for (FileScanTask ignored : tasks) {
-        files++;
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return files;
   }
 }
