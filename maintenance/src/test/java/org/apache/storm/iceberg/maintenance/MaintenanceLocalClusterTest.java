@@ -91,6 +91,9 @@ class MaintenanceLocalClusterTest {
         LocalClusterRuns.config(), ledgerKey, EVENTS, () -> Deadline.await(Duration.ofSeconds(120),
             () -> maintained(table), () -> "a compaction, an expiry and a manifest rewrite; seen " + SEEN));
 
+    // The kill returns before the worker is gone; its maintenance thread may still be writing under
+    // the test's temporary directory, which JUnit deletes when the test ends.
+    LocalClusterRuns.awaitNoWorkers();
     table.refresh();
     List<Long> ids = new ArrayList<>(TestTables.ids(table));
     ids.sort(null);
