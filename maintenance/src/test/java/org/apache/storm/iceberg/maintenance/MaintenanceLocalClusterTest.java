@@ -56,7 +56,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The maintenance bolt in Storm's LocalCluster, fed IcebergBolt's commit events: while the stream
  * runs, the table is compacted, its snapshots expired and its manifests rewritten, and every id is
  * in it once. 200 ids, ten a commit: twenty commits, a pass every five. Long tier only: it takes
- * about 70 s, half of it between the topology's kill and the cluster's close (not yet understood),
+ * about 70 s, half of it the killed worker shutting down (why so slowly is not yet understood),
  * and the quick tier has no minute to spare; the pass itself is covered there by the other tests.
  */
 @EnabledIf("org.apache.storm.iceberg.testing.TestTiers#isLongTier")
