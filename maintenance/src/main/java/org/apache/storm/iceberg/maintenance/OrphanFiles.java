@@ -50,7 +50,6 @@ import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.iceberg.util.JsonUtil;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalStore;
-import org.apache.storm.iceberg.spi.WalStoreListing;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -217,14 +216,10 @@ public final class OrphanFiles {
   private record WalFiles(Set<String> entries, Set<String> named) {}
 
   private WalFiles walFiles(Table table) {
-    if (!(walStore instanceof WalStoreListing listing)) {
-      throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": its WAL store "
-          + walStore.getClass().getName() + " cannot list its entries, so the files a pending entry names could be"
-          + " deleted; use a WAL store that lists (the default, table FileIO, does)");
-    }
     Set<String> entries = new HashSet<>();
     Set<String> named = new HashSet<>();
-    for (WalEntry entry : listing.listAll(table)) {
+    for (WalEntry entry : PendingWalEntries.of(walStore, table, "Cannot remove orphan files",
+        "the files a pending entry names could be deleted")) {
       entries.add(Location.of(entry.location()).path());
       collectStrings(parse(table, entry), named);
     }

@@ -116,14 +116,9 @@ public final class SnapshotExpiry {
   }
 
   private Set<String> pendingCommitIds(Table table) {
-    if (!(walStore instanceof WalStoreListing listing)) {
-      throw new IllegalStateException(
-          "Cannot expire snapshots of " + table.name() + ": its WAL store " + walStore.getClass().getName()
-              + " cannot list its entries, so a snapshot a pending entry must settle against could be expired; use a WAL"
-              + " store that lists (the default, table FileIO, does)");
-    }
     Set<String> ids = new HashSet<>();
-    for (WalEntry entry : listing.listAll(table)) {
+    for (WalEntry entry : PendingWalEntries.of(walStore, table, "Cannot expire snapshots",
+        "a snapshot a pending entry must settle against could be expired")) {
       ids.add(entry.commitId());
     }
     return ids;

@@ -74,7 +74,6 @@ import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.SinkTasks;
-import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.testing.FieldPositions;
@@ -297,20 +296,7 @@ class OrphanFilesTest {
   @Test
   void aWalStoreThatCannotListDeletesNothingAndSaysWhy() {
     String orphan = file("data/00007-orphan.parquet", Duration.ofHours(2));
-    WalStore unlisted = new WalStore() {
-      @Override
-      public String put(WalScope scope, String commitId, byte[] payload) {
-        return "nowhere";
-      }
-
-      @Override
-      public List<WalEntry> list(WalScope scope) {
-        return List.of();
-      }
-
-      @Override
-      public void delete(WalScope scope, String commitId) {}
-    };
+    WalStore unlisted = new NonListingWalStore();
 
     assertThatThrownBy(() -> new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, unlisted).run(table, now))
         .isInstanceOf(IllegalStateException.class)

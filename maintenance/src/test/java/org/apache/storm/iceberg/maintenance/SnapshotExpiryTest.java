@@ -44,7 +44,6 @@ import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.spi.SinkSnapshotKeys;
-import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.testing.FieldPositions;
@@ -221,20 +220,7 @@ class SnapshotExpiryTest {
   void aWalStoreThatCannotListExpiresNothingAndSaysWhy() {
     start("jdbc");
     foreignCommits(3);
-    WalStore unlisted = new WalStore() {
-      @Override
-      public String put(WalScope scope, String commitId, byte[] payload) {
-        return "nowhere";
-      }
-
-      @Override
-      public List<WalEntry> list(WalScope scope) {
-        return List.of();
-      }
-
-      @Override
-      public void delete(WalScope scope, String commitId) {}
-    };
+    WalStore unlisted = new NonListingWalStore();
     table.refresh();
     assertThatThrownBy(() -> new SnapshotExpiry(EXPIRE_ALL_BUT_ONE, unlisted).run(table, System.currentTimeMillis() + 1, false))
         .isInstanceOf(IllegalStateException.class)
