@@ -217,6 +217,8 @@ abstract class BatchRows<T> {
     private final FileWriterFactory<Record> writers;
     private final Schema keyMapperSchema;
     private final InternalRecordWrapper partitionSource;
+    private final Record emptyRow;
+    private final List<String> keyNames;
 
     ChangeRecords(RecordMapper mapper, RowChanges sink, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema,
         RowCheck check) {
@@ -229,6 +231,8 @@ abstract class BatchRows<T> {
       // The key columns with their former names: a delete may still carry a renamed key column under its old name.
       this.keyMapperSchema = sink.key().mapperSchema(mapperSchema, table.schemas().values());
       this.partitionSource = new InternalRecordWrapper(schema.asStruct());
+      this.emptyRow = GenericRecord.create(schema);
+      this.keyNames = java.util.Arrays.stream(sink.key().fieldIds()).mapToObj(schema::findColumnName).toList();
     }
 
     @Override
@@ -238,15 +242,14 @@ abstract class BatchRows<T> {
       Record row;
       if (op.removes()) {
         Record key = checkNotNull(mapper.map(tuple, keyMapperSchema), mapper);
-        row = GenericRecord.create(schema);
+        row = emptyRow.copy();
         for (Types.NestedField field : keyMapperSchema.columns()) {
           row.setField(field.name(), key.getField(field.name()));
         }
       } else {
         row = checkNotNull(mapper.map(tuple, mapperSchema), mapper).copy();
       }
-      for (int fieldId : sink.key().fieldIds()) {
-        String name = schema.findColumnName(fieldId);
+      for (String name : keyNames) {
         if (row.getField(name) == null) {
           throw new IllegalArgumentException("key column " + name + " is null: a change must name its row's key");
         }

@@ -22,7 +22,6 @@ package org.apache.storm.iceberg.kernel.batch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.iceberg.DeleteFile;
@@ -34,7 +33,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingEqualityDeleteWriter;
-import org.apache.iceberg.util.StructLikeWrapper;
+import org.apache.iceberg.util.StructLikeMap;
 import org.apache.storm.iceberg.kernel.change.ChangeRow;
 import org.apache.storm.iceberg.kernel.change.KeyedChanges;
 import org.apache.storm.iceberg.spi.SourcePosition;
@@ -97,10 +96,10 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
     if (changes.isEmpty()) {
       return new Written(rows.close().dataFiles(), List.of(), changes.summary());
     }
-    Map<StructLikeWrapper, List<KeyedChanges.Final>> byPartition = new LinkedHashMap<>();
+    // One map for the whole batch: a wrapper built per key (forType) cost more than writing the key's delete.
+    Map<StructLike, List<KeyedChanges.Final>> byPartition = StructLikeMap.create(spec.partitionType());
     for (KeyedChanges.Final state : changes.finals()) {
-      byPartition.computeIfAbsent(StructLikeWrapper.forType(spec.partitionType()).set(state.partition()), p -> new ArrayList<>())
-          .add(state);
+      byPartition.computeIfAbsent(state.partition(), p -> new ArrayList<>()).add(state);
     }
     List<DeleteFile> deletes = new ArrayList<>();
     for (List<KeyedChanges.Final> partition : byPartition.values()) {

@@ -41,6 +41,8 @@ import org.apache.iceberg.util.StructProjection;
  */
 public final class KeyedChanges {
   private final Schema keySchema;
+  private final Record keyTemplate;
+  private final int keyColumns;
   private final StructProjection keyOf;
   /**
    * The key in Iceberg's internal representation, which the map compares: generic values compare
@@ -64,6 +66,8 @@ public final class KeyedChanges {
    */
   public KeyedChanges(Schema schema, ChangeKey key, boolean upsert) {
     this.keySchema = key.schema();
+    this.keyTemplate = GenericRecord.create(keySchema);
+    this.keyColumns = keySchema.columns().size();
     this.keyOf = StructProjection.create(schema, keySchema);
     this.internal = new InternalRecordWrapper(schema.asStruct());
     this.internalKeyOf = StructProjection.create(schema, keySchema);
@@ -186,8 +190,9 @@ public final class KeyedChanges {
   }
 
   private Record copy(StructLike key) {
-    Record copy = GenericRecord.create(keySchema);
-    for (int i = 0; i < keySchema.columns().size(); i++) {
+    // copy() shares the template's field index; create(schema) looks it up in a shared cache per call.
+    Record copy = keyTemplate.copy();
+    for (int i = 0; i < keyColumns; i++) {
       copy.set(i, key.get(i, Object.class));
     }
     return copy;
