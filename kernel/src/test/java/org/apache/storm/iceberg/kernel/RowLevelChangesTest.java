@@ -293,6 +293,46 @@ class RowLevelChangesTest {
     assertThat(rows()).as("the sink applies what it was sent").isEqualTo(Map.of(1L, "old", 2L, "y"));
   }
 
+  /**
+   * A delete of a key no data file of the table could hold (by partition and column bounds) is
+   * applied, counted and logged naming the key; a delete of a key the table holds, or of one written
+   * in the same batch, is not. The first batch's parent is the empty table.
+   */
+  @ParameterizedTest
+  @CsvSource({"unpartitioned", "bucketed"})
+  void aDeleteOfAKeyTheTableCouldNotHoldIsAppliedCountedAndLogged(String partitioning) throws Exception {
+    createTable(2, partitioning.equals("bucketed")
+        ? PartitionSpec.builderFor(SCHEMA).bucket("id", 4).build() : PartitionSpec.unpartitioned());
+    RecordingCollector recorder = new RecordingCollector();
+    SinkTask sink = open(options(WriteMode.CHANGELOG, 4).build(), recorder);
+    try (org.apache.storm.iceberg.testing.LogCapture log = new org.apache.storm.iceberg.testing.LogCapture()) {
+      sink.execute(change("c", 1, "a", 1));
+      sink.execute(change("c", 100, "b", 2));
+      sink.execute(change("c", 200, "c", 3));
+      sink.execute(change("d", 9, null, 4));
+      org.apache.storm.iceberg.testing.Deadline.await(java.time.Duration.ofSeconds(30),
+          () -> counter("iceberg-deletes-of-unseen-keys") == 1, () -> "the first batch's unseen key counted; log: " + log.lines);
+
+      sink.execute(change("d", 1, null, 5));
+      sink.execute(change("c", 7, "d", 6));
+      sink.execute(change("d", 7, null, 7));
+      sink.execute(change("d", 500, null, 8));
+      org.apache.storm.iceberg.testing.Deadline.await(java.time.Duration.ofSeconds(30),
+          () -> counter("iceberg-deletes-of-unseen-keys") == 2, () -> "the second batch's unseen key counted; log: " + log.lines);
+
+      assertThat(log.lines.stream().filter(line -> line.contains("no data file of the table could hold")))
+          .as("one warning a batch, each naming its one unseen key")
+          .hasSize(2)
+          .anySatisfy(line -> assertThat(line).contains("of test.db.accounts deleted 1 key(s) that no data file of the table"
+              + " could hold before it (id=9)"))
+          .anySatisfy(line -> assertThat(line).contains("deleted 1 key(s)").contains("(id=500)").doesNotContain("id=1)"));
+    }
+    sink.close();
+    assertThat(counter("iceberg-deletes-of-unseen-keys")).isEqualTo(2);
+    assertThat(recorder.failedIds()).isEmpty();
+    assertThat(rows()).as("the deletes are applied all the same").isEqualTo(Map.of(100L, "b", 200L, "c"));
+  }
+
   @Test
   void aChangeThatCannotBeReadIsFailedNamingWhyAndNothingElseIsLost() {
     createTable(2, PartitionSpec.unpartitioned());

@@ -94,7 +94,7 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   @Override
   public Written close() {
     if (changes.isEmpty()) {
-      return new Written(rows.close().dataFiles(), List.of(), changes.summary());
+      return new Written(rows.close().dataFiles(), List.of(), changes.summary(spec == null ? -1 : spec.specId()));
     }
     // One map for the whole batch: a wrapper built per key (forType) cost more than writing the key's delete.
     Map<StructLike, List<KeyedChanges.Final>> byPartition = StructLikeMap.create(spec.partitionType());
@@ -121,7 +121,7 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
       deletes.addAll(deleteWriter.result().deleteFiles());
     }
     Written written = rows.close();
-    return new Written(written.dataFiles(), deletes, changes.summary());
+    return new Written(written.dataFiles(), deletes, changes.summary(spec.specId()));
   }
 
   private PartitionKey asPartitionKey(StructLike partition) {

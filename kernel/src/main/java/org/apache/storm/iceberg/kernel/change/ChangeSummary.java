@@ -19,7 +19,10 @@
 
 package org.apache.storm.iceberg.kernel.change;
 
+import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 
 /**
  * What a sealed batch of row-level changes holds, for the tripwires a task checks when it commits.
@@ -28,12 +31,36 @@ import java.util.Map;
  * @param lanes per source lane (a Kafka partition, or "" without source positions), the batch's
  *     sequence numbers; empty without a sequence field
  * @param updateBeforeDropped update-before images dropped (upsert mode)
+ * @param removedKeys the keys the batch removes without having written them
  */
-public record ChangeSummary(long keys, Map<String, Lane> lanes, long updateBeforeDropped) {
+public record ChangeSummary(long keys, Map<String, Lane> lanes, long updateBeforeDropped, RemovedKeys removedKeys) {
   /**
    * One lane's sequence numbers in the batch.
    *
    * @param smallestKey the key the smallest one changed, for messages
    */
   public record Lane(long smallest, String smallestKey, long largest) {}
+
+  /**
+   * The keys a batch removes (deletes, or update-before images in changelog mode) that no change of
+   * the same batch wrote.
+   *
+   * @param keySchema the key columns
+   * @param specId the partition spec the keys' partitions are of
+   * @param keys the first {@link #LIMIT} of them
+   * @param total how many there are
+   */
+  public record RemovedKeys(Schema keySchema, int specId, List<RemovedKey> keys, long total) {
+    /** The most a batch keeps for the tripwire: checking a key costs a pass over candidate files' bounds. */
+    public static final int LIMIT = 1_000;
+  }
+
+  /**
+   * One removed key.
+   *
+   * @param key its columns in Iceberg's internal representation (as files' bounds hold them)
+   * @param partition the partition its row lies in, under the batch's spec
+   * @param description "column=value, ..." for messages
+   */
+  public record RemovedKey(StructLike key, StructLike partition, String description) {}
 }

@@ -19,7 +19,9 @@
 
 package org.apache.storm.iceberg.kernel.change;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.GenericRecord;
@@ -78,12 +80,16 @@ public final class KeyedChanges {
   /** A key's final state in the batch. */
   public static final class Final {
     private final Record key;
+    private final StructLike internalKey;
     private final StructLike partition;
     private ChangeRow winner;
     private long winnerArrival;
+    /** Whether any change of the batch wrote the key's row (an insert or an after-image), in any order. */
+    private boolean written;
 
-    private Final(Record key, StructLike partition) {
+    private Final(Record key, StructLike internalKey, StructLike partition) {
       this.key = key;
+      this.internalKey = internalKey;
       this.partition = partition;
     }
 
@@ -132,14 +138,16 @@ public final class KeyedChanges {
     StructLike comparable = internalKeyOf.wrap(internal.wrap(change.row()));
     Final known = byKey.get(comparable);
     if (known == null) {
-      known = new Final(copy(key), copyOf(partition));
-      byKey.put(copy(comparable), known);
+      StructLike internalKey = copy(comparable);
+      known = new Final(copy(key), internalKey, copyOf(partition));
+      byKey.put(internalKey, known);
       known.winner = change;
       known.winnerArrival = arrival;
     } else if (comesAfter(change, arrival, known.winner, known.winnerArrival)) {
       known.winner = change;
       known.winnerArrival = arrival;
     }
+    known.written |= !change.op().removes();
     return true;
   }
 
@@ -155,9 +163,27 @@ public final class KeyedChanges {
     return rank != currentRank ? rank > currentRank : arrival > currentArrival;
   }
 
-  /** What the batch holds, for the commit's tripwires. */
-  public ChangeSummary summary() {
-    return new ChangeSummary(byKey.size(), java.util.Map.copyOf(lanes), dropped);
+  /** What the batch holds, for the commit's tripwires; its rows' partitions are of spec {@code specId}. */
+  public ChangeSummary summary(int specId) {
+    return new ChangeSummary(byKey.size(), java.util.Map.copyOf(lanes), dropped, unwrittenDeletes(specId));
+  }
+
+  /**
+   * The keys the batch only removes (no change of the batch wrote their row), up to {@link
+   * ChangeSummary.RemovedKeys#LIMIT}: whether the table held them before is the unseen-keys tripwire's question.
+   */
+  private ChangeSummary.RemovedKeys unwrittenDeletes(int specId) {
+    List<ChangeSummary.RemovedKey> removed = new ArrayList<>();
+    long total = 0;
+    for (Final state : byKey.values()) {
+      if (!state.written) {
+        total++;
+        if (removed.size() < ChangeSummary.RemovedKeys.LIMIT) {
+          removed.add(new ChangeSummary.RemovedKey(state.internalKey, state.partition, describe(state.key)));
+        }
+      }
+    }
+    return new ChangeSummary.RemovedKeys(keySchema, specId, List.copyOf(removed), total);
   }
 
   private String describe(StructLike key) {

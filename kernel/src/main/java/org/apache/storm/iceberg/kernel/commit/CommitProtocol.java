@@ -141,6 +141,23 @@ public final class CommitProtocol {
     return id == null ? null : table.snapshot(id);
   }
 
+  /**
+   * As {@link #landedSnapshot}, without a refresh: for a commit this protocol just settled, whose
+   * table object already holds the metadata the commit (or its settling) read.
+   */
+  public Snapshot justLandedSnapshot(String commitId, long attemptMillis) {
+    Long id = SnapshotLookup.find(table, branch, commitId, new SnapshotLookup.Window(null, attemptMillis));
+    return id == null ? null : table.snapshot(id);
+  }
+
+  /**
+   * The table this protocol commits to, for reading its metadata on the committing thread only: the
+   * object is not safe to share with other threads.
+   */
+  public Table table() {
+    return table;
+  }
+
   /** The name of the table this protocol commits to. */
   public String tableName() {
     return table.name();

@@ -61,6 +61,7 @@ public final class SinkMetrics {
   private final Counter equalityDeletesCommitted;
   private final Counter deleteFilesCommitted;
   private final Counter sequenceInversions;
+  private final Counter deletesOfUnseenKeys;
   private final Counter updateBeforeDropped;
   private final Counter tokenMissing;
   private final LongSupplier clock;
@@ -96,6 +97,7 @@ public final class SinkMetrics {
     this.equalityDeletesCommitted = context.registerCounter("iceberg-equality-deletes-committed");
     this.deleteFilesCommitted = context.registerCounter("iceberg-delete-files-committed");
     this.sequenceInversions = context.registerCounter("iceberg-sequence-inversions");
+    this.deletesOfUnseenKeys = context.registerCounter("iceberg-deletes-of-unseen-keys");
     this.updateBeforeDropped = context.registerCounter("iceberg-update-before-dropped");
     this.tokenMissing = context.registerCounter("iceberg-token-missing");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) this::pendingDataFiles);
@@ -127,6 +129,7 @@ public final class SinkMetrics {
     this.equalityDeletesCommitted = task.equalityDeletesCommitted;
     this.deleteFilesCommitted = task.deleteFilesCommitted;
     this.sequenceInversions = task.sequenceInversions;
+    this.deletesOfUnseenKeys = task.deletesOfUnseenKeys;
     this.updateBeforeDropped = task.updateBeforeDropped;
     this.tokenMissing = task.tokenMissing;
   }
@@ -216,6 +219,11 @@ public final class SinkMetrics {
   }
 
   /** Counts update-before images upsert mode dropped: the after-image replaces the row. */
+  /** Counts deleted keys that no data file of the table could hold before their batch. */
+  public void deletesOfUnseenKeys(long keys) {
+    deletesOfUnseenKeys.inc(keys);
+  }
+
   public void updateBeforeDropped(long images) {
     updateBeforeDropped.inc(images);
   }

@@ -19,6 +19,8 @@
 
 package org.apache.storm.iceberg.kernel.task;
 
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.kernel.change.ChangeSummary;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.slf4j.Logger;
@@ -29,8 +31,8 @@ import org.slf4j.LoggerFactory;
  * smallest sequence number from a source lane (a Kafka partition) is below the largest this task
  * committed before from that lane (its change of that key
  * is older than one the table may hold; the check knows no keys, so it also fires for changes of
- * other keys), and the update-before images upsert mode dropped. Called by one commit thread at a
- * time, in commit order.
+ * other keys), the update-before images upsert mode dropped, and deletes of keys the table never
+ * held ({@link UnseenKeys}). Called by one commit thread at a time, in commit order.
  */
 final class ChangeTripwires {
   private static final Logger LOG = LoggerFactory.getLogger(ChangeTripwires.class);
@@ -40,9 +42,12 @@ final class ChangeTripwires {
   /** Per source lane, the largest sequence number this task committed. */
   private final java.util.Map<String, Long> largestCommitted = new java.util.HashMap<>();
 
+  private final UnseenKeys unseenKeys;
+
   ChangeTripwires(String table, SinkMetrics metrics) {
     this.table = table;
     this.metrics = metrics;
+    this.unseenKeys = new UnseenKeys(table, metrics);
   }
 
   void beforeCommit(ChangeSummary batch) {
@@ -62,7 +67,18 @@ final class ChangeTripwires {
     }
   }
 
-  void landed(ChangeSummary batch) {
+  /**
+   * Records a batch that landed as {@code snapshot}'s snapshot of {@code table} (asked for only when
+   * the batch removed keys it did not write, which {@link UnseenKeys} then checks).
+   */
+  void landed(ChangeSummary batch, java.util.function.Supplier<Snapshot> snapshot, Table table) {
     batch.lanes().forEach((lane, sequences) -> largestCommitted.merge(lane, sequences.largest(), Math::max));
+    if (batch.removedKeys() != null && batch.removedKeys().total() > 0) {
+      unseenKeys.afterLanding(table, snapshot.get(), batch.removedKeys());
+    }
+  }
+
+  void close() {
+    unseenKeys.close();
   }
 }

@@ -217,6 +217,7 @@ final class CommitPipeline implements SealedBatchHandler {
   public void close(long waitMillis) {
     pending.forEach(Pending::drop);
     thread.stop();
+    committer.close();
     boolean settles = executorThread == null || executorThread == Thread.currentThread();
     long deadline = System.currentTimeMillis() + waitMillis;
     while (!pending.isEmpty()) {

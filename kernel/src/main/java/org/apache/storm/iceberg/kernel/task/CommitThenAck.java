@@ -98,6 +98,7 @@ final class CommitThenAck {
     if (batch.changes() != null) {
       tripwires.beforeCommit(batch.changes());
     }
+    long attemptMillis = System.currentTimeMillis();
     CommitOutcome outcome =
         commitOnly(batch.dataFiles(), batch.deleteFiles(), Map.of(), batch.oldestTupleMillis(), batch.positions());
     if (fence != null) {
@@ -108,10 +109,15 @@ final class CommitThenAck {
       }
     }
     if (batch.changes() != null && outcome.landed()) {
-      tripwires.landed(batch.changes());
+      tripwires.landed(batch.changes(), () -> protocol.justLandedSnapshot(outcome.commitId(), attemptMillis), protocol.table());
       metrics.deletesCommitted(batch.changes().keys(), batch.deleteFiles().size());
     }
     return outcome;
+  }
+
+  /** Stops what runs beside the commits (the unseen-keys check). */
+  void close() {
+    tripwires.close();
   }
 
   private CommitOutcome commitOnly(List<DataFile> files, Map<String, String> summary, long oldestTupleMillis, Positions positions) {
