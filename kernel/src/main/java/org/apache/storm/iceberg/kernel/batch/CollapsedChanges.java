@@ -53,6 +53,9 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   private final FanoutFiles<Record> rows;
   private final List<RollingEqualityDeleteWriter<Record>> deleteWriters = new ArrayList<>();
   private PartitionSpec spec;
+  private String laneSource;
+  private int lanePartition = -1;
+  private String lane;
 
   CollapsedChanges(
       KeyedChanges changes, FileWriterFactory<Record> writers, OutputFileFactory fileFactory, FileIO io, long targetFileSize) {
@@ -73,7 +76,13 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   @Override
   public void from(SourcePosition position) {
     // Built here, not by the caller: an append batch takes positions on its hot path and needs no lane.
-    changes.from(position.source() + "/" + position.partition(), position.offset());
+    // Consecutive tuples mostly come from one partition: its lane name is built once, not per tuple.
+    if (!position.source().equals(laneSource) || position.partition() != lanePartition) {
+      laneSource = position.source();
+      lanePartition = position.partition();
+      lane = laneSource + "/" + lanePartition;
+    }
+    changes.from(lane, position.offset());
   }
 
   @Override

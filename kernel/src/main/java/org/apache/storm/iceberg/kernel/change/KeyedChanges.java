@@ -27,7 +27,8 @@ import org.apache.iceberg.StructLike;
 import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.util.StructLikeMap;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.util.StructLikeWrapper;
 import org.apache.iceberg.util.StructProjection;
 
 /**
@@ -53,7 +54,17 @@ public final class KeyedChanges {
   private final InternalRecordWrapper internal;
   private final StructProjection internalKeyOf;
   private final boolean upsert;
-  private final StructLikeMap<Final> byKey;
+  /** Each key's final state, by the key in its internal representation (StructLikeMap's, without its thread-local lookups). */
+  private final java.util.Map<StructLikeWrapper, Final> byKey = new java.util.LinkedHashMap<>();
+  /** Keys whose changes so far only removed them: what {@link #summary} looks for, skipped when none. */
+  private long unwritten;
+  /** Wraps the key looked up next. */
+  private StructLikeWrapper probe;
+  /** Whether every key column's internal value is its Java value, so one copy of a key serves as both. */
+  private final boolean internalIsJava;
+  /** The types {@link InternalRecordWrapper} converts. */
+  private static final java.util.Set<Type.TypeID> CONVERTED = java.util.EnumSet.of(Type.TypeID.DATE, Type.TypeID.TIME,
+      Type.TypeID.TIMESTAMP, Type.TypeID.TIMESTAMP_NANO, Type.TypeID.FIXED, Type.TypeID.STRUCT);
   private long arrivals;
   /** Per source lane (a Kafka partition; "" without source positions), the batch's sequence numbers. */
   private final java.util.Map<String, ChangeSummary.Lane> lanes = new java.util.HashMap<>();
@@ -74,7 +85,8 @@ public final class KeyedChanges {
     this.internal = new InternalRecordWrapper(schema.asStruct());
     this.internalKeyOf = StructProjection.create(schema, keySchema);
     this.upsert = upsert;
-    this.byKey = StructLikeMap.create(keySchema.asStruct());
+    this.probe = StructLikeWrapper.forType(keySchema.asStruct());
+    this.internalIsJava = keySchema.columns().stream().noneMatch(field -> CONVERTED.contains(field.type().typeId()));
   }
 
   /** A key's final state in the batch. */
@@ -86,6 +98,8 @@ public final class KeyedChanges {
     private long winnerArrival;
     /** Whether any change of the batch wrote the key's row (an insert or an after-image), in any order. */
     private boolean written;
+    /** Whether the key is counted in {@code unwritten}. */
+    private boolean counted;
 
     private Final(Record key, StructLike internalKey, StructLike partition) {
       this.key = key;
@@ -135,19 +149,29 @@ public final class KeyedChanges {
         lanes.put(lane, new ChangeSummary.Lane(known.smallest(), known.smallestKey(), change.sequence()));
       }
     }
-    StructLike comparable = internalKeyOf.wrap(internal.wrap(change.row()));
-    Final known = byKey.get(comparable);
+    StructLike comparable = internalIsJava ? key : internalKeyOf.wrap(internal.wrap(change.row()));
+    Final known = byKey.get(probe.set(comparable));
     if (known == null) {
-      StructLike internalKey = copy(comparable);
-      known = new Final(copy(key), internalKey, copyOf(partition));
-      byKey.put(internalKey, known);
+      Record internalKey = copy(comparable);
+      known = new Final(internalIsJava ? internalKey : copy(key), internalKey, copyOf(partition));
+      // The probe becomes the map's key, wrapping the copy; the next lookup gets a wrapper of its own.
+      byKey.put(probe.set(internalKey), known);
+      probe = probe.copyFor(null);
       known.winner = change;
       known.winnerArrival = arrival;
     } else if (comesAfter(change, arrival, known.winner, known.winnerArrival)) {
       known.winner = change;
       known.winnerArrival = arrival;
     }
-    known.written |= !change.op().removes();
+    if (!known.written) {
+      if (!change.op().removes()) {
+        known.written = true;
+        unwritten -= known.counted ? 1 : 0;
+      } else if (!known.counted) {
+        known.counted = true;
+        unwritten++;
+      }
+    }
     return true;
   }
 
@@ -175,7 +199,7 @@ public final class KeyedChanges {
   private ChangeSummary.RemovedKeys unwrittenDeletes(int specId) {
     List<ChangeSummary.RemovedKey> removed = new ArrayList<>();
     long total = 0;
-    for (Final state : byKey.values()) {
+    for (Final state : unwritten == 0 ? List.<Final>of() : byKey.values()) {
       if (!state.written) {
         total++;
         if (removed.size() < ChangeSummary.RemovedKeys.LIMIT) {
@@ -194,7 +218,11 @@ public final class KeyedChanges {
     return text.toString();
   }
 
-  /** Every key's final state, in no particular order. */
+  /**
+   * Every key's final state, in the order each key's first change arrived: rows written in that
+   * order keep the source's order in the files (a growing key stays sorted, its bounds tight), which
+   * also made them cheaper to write than in hash order.
+   */
   public Collection<Final> finals() {
     return byKey.values();
   }
@@ -225,6 +253,9 @@ public final class KeyedChanges {
   }
 
   private static StructLike copyOf(StructLike partition) {
+    if (partition == null || partition.size() == 0) {
+      return partition; // unpartitioned: nothing to copy, and nothing in it changes
+    }
     if (partition instanceof org.apache.iceberg.PartitionKey key) {
       return key.copy();
     }

@@ -70,6 +70,10 @@ final class ChangeFence {
   private final Map<String, Lane> lanes = new HashMap<>();
   private final Map<String, Gap> gaps = new HashMap<>();
   private final java.util.Set<String> seen = new java.util.HashSet<>();
+  private String lastSource;
+  private int lastPartition = -1;
+  private String lastKey;
+  private String lastSeen;
   private final java.util.function.LongSupplier clock;
   private final long gapWaitMillis;
 
@@ -88,13 +92,23 @@ final class ChangeFence {
    */
   synchronized void seen(SourcePosition position, long largestCommitted) {
     String key = key(position.source(), position.partition());
+    if (key == lastSeen) {
+      return; // the partition of the tuple before: seen already
+    }
+    lastSeen = key;
     if (seen.add(key) && position.offset() > largestCommitted + 1) {
       gaps.put(key, new Gap(largestCommitted + 1, position.offset() - 1, clock.getAsLong() + gapWaitMillis));
     }
   }
 
-  private static String key(String source, int partition) {
-    return source + "/" + partition;
+  /** The lane name of a partition; consecutive tuples mostly come from one, whose name is built once. */
+  private String key(String source, int partition) {
+    if (partition != lastPartition || !source.equals(lastSource)) {
+      lastSource = source;
+      lastPartition = partition;
+      lastKey = source + "/" + partition;
+    }
+    return lastKey;
   }
 
   /** A batch holding {@code batch} did not land: its partitions are fenced from their smallest offset. */

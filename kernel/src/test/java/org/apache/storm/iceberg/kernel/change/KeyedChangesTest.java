@@ -57,4 +57,28 @@ class KeyedChangesTest {
     assertThat(changes.finals()).as("one key: a later change of it replaces the earlier in the batch").hasSize(1);
     assertThat(changes.finals().iterator().next().row().getField("v")).isEqualTo("second");
   }
+
+  /** The unseen-keys tripwire looks only at keys the batch removed without writing them, in any order. */
+  @Test
+  void onlyKeysTheBatchRemovedWithoutWritingThemAreReportedAsRemoved() {
+    ChangeKey key = new ChangeKey(new int[] {2}, TypeUtil.select(SCHEMA, Set.of(2)));
+    KeyedChanges changes = new KeyedChanges(SCHEMA, key, false);
+    OffsetDateTime at = OffsetDateTime.of(2026, 11, 1, 10, 0, 0, 0, ZoneOffset.UTC);
+    changes.put(new ChangeRow(ChangeOp.DELETE, 1L, row(at, "deleted only")), null);
+    changes.put(new ChangeRow(ChangeOp.DELETE, 2L, row(at, "deleted, then written")), null);
+    changes.put(new ChangeRow(ChangeOp.INSERT, 3L, row(at, "deleted, then written")), null);
+    changes.put(new ChangeRow(ChangeOp.INSERT, 4L, row(at, "written, then deleted")), null);
+    changes.put(new ChangeRow(ChangeOp.DELETE, 5L, row(at, "written, then deleted")), null);
+    changes.put(new ChangeRow(ChangeOp.UPDATE_BEFORE, 6L, row(at, "deleted twice")), null);
+    changes.put(new ChangeRow(ChangeOp.DELETE, 7L, row(at, "deleted twice")), null);
+
+    ChangeSummary.RemovedKeys removed = changes.summary(0).removedKeys();
+    assertThat(removed.keys()).extracting(ChangeSummary.RemovedKey::description)
+        .containsExactly("v=deleted only", "v=deleted twice");
+    assertThat(removed.total()).isEqualTo(2);
+
+    KeyedChanges upserts = new KeyedChanges(SCHEMA, key, true);
+    upserts.put(new ChangeRow(ChangeOp.INSERT, 1L, row(at, "a")), null);
+    assertThat(upserts.summary(0).removedKeys().total()).as("nothing removed: no pass over the keys").isZero();
+  }
 }
