@@ -29,6 +29,7 @@ import java.util.Set;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileScanTask;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
@@ -39,6 +40,7 @@ import org.apache.storm.iceberg.bench.rows.BenchRows;
 import org.apache.storm.iceberg.bench.rows.UpsertKeys;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
+import org.apache.storm.iceberg.maintenance.DataCompaction;
 
 /**
  * What reading a table costs after many upsert commits, against the same rows appended once: the
@@ -56,8 +58,9 @@ import org.apache.storm.iceberg.kernel.table.OpenedTable;
  * (planning included); the first pair warms the JIT and is not reported. Both reads are checked
  * row for row against the model: one row per key, {@code BenchRows.values(key)}.
  *
- * <p>There is no compaction module yet (issue #32). When there is, {@link #tables} gains a third
- * table, the upsert table after compaction, scanned beside the two others.
+ * <p>A third table takes the same changes and then one pass of the maintenance module's {@link
+ * DataCompaction} (Iceberg's bin-pack planner with its defaults, deletes applied while rewriting,
+ * dangling deletes removed): what a table maintained in the topology reads like.
  *
  * <p>The cost grows with the square of the commits: a data file's rows meet every equality-delete
  * file committed after it, and Iceberg's generic reader opens each of those files again for every
@@ -82,7 +85,8 @@ public final class RowLevelReadCost {
   static void measure(Results results, int commits, int changes, int updatePercent, int reps) {
     KeyedRows rows = new KeyedRows(5);
     String params = "columns=5 commits=" + commits + " changes/commit=" + changes + " updates=" + updatePercent + "%";
-    try (TempTables upsertDir = new TempTables("bench-read-upsert"); TempTables appendDir = new TempTables("bench-read-append")) {
+    try (TempTables upsertDir = new TempTables("bench-read-upsert"); TempTables appendDir = new TempTables("bench-read-append");
+        TempTables compactedDir = new TempTables("bench-read-compacted")) {
       // The upsert table: one commit per batch of changes.
       rows.createTable(upsertDir.hadoop(), 2);
       UpsertKeys keys = new UpsertKeys(updatePercent);
@@ -90,12 +94,21 @@ public final class RowLevelReadCost {
       rows.write(upsertDir.hadoop(), WriteMode.UPSERT, changes, (long) commits * changes, keys::next);
       results.add("RowLevelReadCost", params, "upsert table write s", 0, (System.nanoTime() - started) / 1e9, "s");
       long distinct = keys.distinctKeys();
+      // The same changes again (UpsertKeys draws the same keys), then one compaction pass as the maintenance bolt runs it.
+      rows.createTable(compactedDir.hadoop(), 2);
+      UpsertKeys sameKeys = new UpsertKeys(updatePercent);
+      rows.write(compactedDir.hadoop(), WriteMode.UPSERT, changes, (long) commits * changes, sameKeys::next);
+      Table compacted = load(compactedDir);
+      started = System.nanoTime();
+      DataCompaction.Result compaction = new DataCompaction(Map.of()).run(compacted, SnapshotRef.MAIN_BRANCH);
+      results.add("RowLevelReadCost", params, "compaction s", 0, (System.nanoTime() - started) / 1e9, "s");
+      results.add("RowLevelReadCost", params, "compaction files rewritten", 0, compaction.filesRewritten(), "files");
       // The baseline: every key's final row, appended in one commit.
       rows.createTable(appendDir.hadoop(), 2);
       long[] next = {0};
       rows.write(appendDir.hadoop(), WriteMode.APPEND, (int) distinct, distinct, () -> next[0]++);
 
-      Map<String, Table> tables = tables(upsertDir, appendDir);
+      Map<String, Table> tables = tables(upsertDir, compactedDir, appendDir);
       for (Map.Entry<String, Table> table : tables.entrySet()) {
         PlannedFiles files = PlannedFiles.of(table.getValue());
         results.add("RowLevelReadCost", params, table.getKey() + " data files", 0, files.data, "files");
@@ -114,13 +127,11 @@ public final class RowLevelReadCost {
     }
   }
 
-  /**
-   * The tables scanned, by name, in the order they are scanned. The hook for issue #32: add the upsert
-   * table after compaction here ("upsert compacted") once the compaction module exists.
-   */
-  private static Map<String, Table> tables(TempTables upsert, TempTables append) {
+  /** The tables scanned, by name, in the order they are scanned. */
+  private static Map<String, Table> tables(TempTables upsert, TempTables compacted, TempTables append) {
     Map<String, Table> tables = new LinkedHashMap<>();
     tables.put("upsert", load(upsert));
+    tables.put("upsert compacted", load(compacted));
     tables.put("append", load(append));
     return tables;
   }
