@@ -71,7 +71,7 @@ import org.slf4j.LoggerFactory;
  * iceberg-maintenance-lease-busy} (a pass skipped: another maintainer held the table's lease).
  *
  * <p>Across topologies and cron runs, a pass first takes the table's lease on the topology's
- * ZooKeeper ({@link MaintenanceLease}); a pass that cannot is skipped, and runs when next due.
+ * ZooKeeper ({@link ZooKeeperLease}); a pass that cannot is skipped, and runs when next due.
  */
 public class IcebergMaintenanceBolt extends BaseRichBolt {
   private static final long serialVersionUID = 1L;
@@ -104,7 +104,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
         new org.apache.hadoop.conf.Configuration());
     this.pass = new MaintenancePass(options, walStore(options, Thread.currentThread().getContextClassLoader()));
     if (options.lease) {
-      this.lease = MaintenanceLease.connect(zooKeeperOf(topoConf), MaintenanceLease.ROOT, Duration.ofMillis(options.leaseSessionTimeoutMillis));
+      this.lease = ZooKeeperLease.connect(zooKeeperOf(topoConf), ZooKeeperLease.ROOT, Duration.ofMillis(options.leaseSessionTimeoutMillis));
       this.owner = MaintenanceLease.owner(context.getStormId() + "/" + context.getThisComponentId() + "/" + context.getThisTaskIndex());
     }
     String threadName = "iceberg-maintenance-" + context.getThisComponentId() + "-" + context.getThisTaskIndex();

@@ -39,6 +39,7 @@ import org.apache.storm.iceberg.maintenance.MaintenanceLease;
 import org.apache.storm.iceberg.maintenance.ManifestRewrite;
 import org.apache.storm.iceberg.maintenance.OrphanFiles;
 import org.apache.storm.iceberg.maintenance.SnapshotExpiry;
+import org.apache.storm.iceberg.maintenance.ZooKeeperLease;
 import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
@@ -92,7 +93,7 @@ public final class IcebergMaintain {
     if (arguments.zooKeeper == null) {
       return runSteps(arguments, table, wal, out, err);
     }
-    try (MaintenanceLease lease = MaintenanceLease.connect(arguments.zooKeeper, MaintenanceLease.ROOT, Duration.ofSeconds(30))) {
+    try (MaintenanceLease lease = ZooKeeperLease.connect(arguments.zooKeeper, ZooKeeperLease.ROOT, Duration.ofSeconds(30))) {
       MaintenanceLease.Held held = lease.tryAcquire(arguments.table, MaintenanceLease.owner("storm-iceberg-tools maintain"));
       if (held == null) {
         err.println("Another maintainer holds the lease of " + arguments.table + " (" + lease.holder(arguments.table)

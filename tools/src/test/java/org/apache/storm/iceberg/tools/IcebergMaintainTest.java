@@ -96,8 +96,8 @@ class IcebergMaintainTest {
       port = free.getLocalPort();
     }
     var zooKeeper = org.apache.storm.zookeeper.Zookeeper.mkInprocessZookeeper(warehouse.resolve("zk").toString(), port);
-    try (org.apache.storm.iceberg.maintenance.MaintenanceLease topology = org.apache.storm.iceberg.maintenance.MaintenanceLease.connect(
-        "127.0.0.1:" + port, org.apache.storm.iceberg.maintenance.MaintenanceLease.ROOT, java.time.Duration.ofSeconds(10))) {
+    try (org.apache.storm.iceberg.maintenance.MaintenanceLease topology = org.apache.storm.iceberg.maintenance.ZooKeeperLease.connect(
+        "127.0.0.1:" + port, org.apache.storm.iceberg.maintenance.ZooKeeperLease.ROOT, java.time.Duration.ofSeconds(10))) {
       var held = topology.tryAcquire(MaintainedTable.NAME, "a topology's maintenance bolt");
       assertThat(run(maintained.args("--zookeeper", "127.0.0.1:" + port, "--expire", "--expire-max-age", "PT0S"))).isEqualTo(3);
       assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("Another maintainer holds the lease of db.events (a topology's"
