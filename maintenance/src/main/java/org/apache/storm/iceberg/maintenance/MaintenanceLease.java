@@ -22,6 +22,7 @@ package org.apache.storm.iceberg.maintenance;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.util.Locale;
 
 /**
  * One maintainer per table, across topologies and cron runs: a lock per table with an owner id that
@@ -40,6 +41,31 @@ import java.net.UnknownHostException;
  * from the process and what runs in it).
  */
 public interface MaintenanceLease extends AutoCloseable {
+  /** Where a maintainer's leases live. */
+  enum Kind {
+    /** Ephemeral znodes on Storm's own ZooKeeper: {@link ZooKeeperLease}. */
+    ZOOKEEPER,
+    /** Rows in a table of the JDBC catalog's own database: {@link JdbcLease}. */
+    JDBC,
+    /** No lease: nothing else maintains the tables. */
+    NONE;
+
+    /** The kind named {@code zookeeper}, {@code jdbc} or {@code none} (any case). */
+    public static Kind named(String name) {
+      for (Kind kind : values()) {
+        if (kind.name().equalsIgnoreCase(name)) {
+          return kind;
+        }
+      }
+      throw new IllegalArgumentException("Unknown maintenance lease '" + name + "': give zookeeper, jdbc or none");
+    }
+
+    /** The kind's name as options and flags spell it. */
+    public String flag() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+  }
+
   /** A table's lease, held until closed. */
   interface Held extends AutoCloseable {
     /** Whether the lease is still this owner's; once false, never true again. */

@@ -219,6 +219,24 @@ class JdbcLeaseTest {
         .doesNotContain(password);
   }
 
+  @Test
+  void theBoltOpensTheLeaseItsOptionsName() {
+    MaintenanceOptions jdbc = new MaintenanceOptions.Builder().withCatalogProperties(catalog)
+        .withLease(MaintenanceLease.Kind.JDBC, Duration.ofSeconds(30)).build();
+    try (MaintenanceLease lease = IcebergMaintenanceBolt.openLease(jdbc, Map.of(), catalog);
+        JdbcLease other = JdbcLease.connect(MaintenanceOptions.DEFAULT_CATALOG_NAME, catalog, Duration.ofSeconds(30));
+        JdbcLease anotherCatalog = JdbcLease.connect("another_catalog", catalog, Duration.ofSeconds(30))) {
+      assertThat(lease).isInstanceOf(JdbcLease.class);
+      assertThat(lease.tryAcquire(TABLE, "bolt")).isNotNull();
+      assertThat(other.holder(TABLE)).as("the lease lives under the options' catalog name").isEqualTo("bolt");
+      assertThat(anotherCatalog.holder(TABLE))
+          .as("another catalog's table of the same name").isNull();
+    }
+    MaintenanceOptions none = new MaintenanceOptions.Builder().withCatalogProperties(catalog)
+        .withLease(MaintenanceLease.Kind.NONE, Duration.ofSeconds(30)).build();
+    assertThat(IcebergMaintenanceBolt.openLease(none, Map.of(), catalog)).isNull();
+  }
+
   private static String stackTrace(Throwable error) {
     StringWriter text = new StringWriter();
     error.printStackTrace(new PrintWriter(text));
