@@ -70,8 +70,10 @@ import org.slf4j.LoggerFactory;
  * iceberg-manifests-rewritten}, {@code iceberg-orphan-files-deleted}, {@code
  * iceberg-maintenance-lease-busy} (a pass skipped: another maintainer held the table's lease).
  *
- * <p>Across topologies and cron runs, a pass first takes the table's lease on the topology's
- * ZooKeeper ({@link MaintenanceLease}); a pass that cannot is skipped, and runs when next due.
+ * <p>Across topologies and cron runs, a pass first takes the table's lease, on the topology's
+ * ZooKeeper ({@link ZooKeeperLease}) or in the JDBC catalog's database ({@link JdbcLease}), as
+ * {@link MaintenanceOptions.Builder#withLease(MaintenanceLease.Kind, Duration)} says; a pass that
+ * cannot is skipped, and runs when next due.
  */
 public class IcebergMaintenanceBolt extends BaseRichBolt {
   private static final long serialVersionUID = 1L;
@@ -100,11 +102,11 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
     requireOrphanAgeAboveTimeout(options, topoConf);
     this.collector = collector;
     // Secret references (env:NAME, file:/path) resolve here, on the worker, as the sink's do.
-    this.catalog = CatalogUtil.buildIcebergCatalog(options.catalogName, SecretReferences.resolve(options.catalogProperties),
-        new org.apache.hadoop.conf.Configuration());
+    Map<String, String> resolvedCatalog = SecretReferences.resolve(options.catalogProperties);
+    this.catalog = CatalogUtil.buildIcebergCatalog(options.catalogName, resolvedCatalog, new org.apache.hadoop.conf.Configuration());
     this.pass = new MaintenancePass(options, walStore(options, Thread.currentThread().getContextClassLoader()));
-    if (options.lease) {
-      this.lease = MaintenanceLease.connect(zooKeeperOf(topoConf), MaintenanceLease.ROOT, Duration.ofMillis(options.leaseSessionTimeoutMillis));
+    this.lease = openLease(options, topoConf, resolvedCatalog);
+    if (lease != null) {
       this.owner = MaintenanceLease.owner(context.getStormId() + "/" + context.getThisComponentId() + "/" + context.getThisTaskIndex());
     }
     String threadName = "iceberg-maintenance-" + context.getThisComponentId() + "-" + context.getThisTaskIndex();
@@ -200,13 +202,24 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
     }
   }
 
+  /** The lease {@code options} ask for, or null for none. */
+  static MaintenanceLease openLease(MaintenanceOptions options, Map<String, Object> topoConf, Map<String, String> resolvedCatalog) {
+    Duration expiry = Duration.ofMillis(options.leaseSessionTimeoutMillis);
+    return switch (options.lease) {
+      case ZOOKEEPER -> ZooKeeperLease.connect(zooKeeperOf(topoConf), ZooKeeperLease.ROOT, expiry);
+      case JDBC -> JdbcLease.connect(options.catalogName, resolvedCatalog, expiry);
+      case NONE -> null;
+    };
+  }
+
   /** The topology's ZooKeeper, where the leases live: Storm's own. */
   static String zooKeeperOf(Map<String, Object> topoConf) {
     Object servers = topoConf.get(Config.STORM_ZOOKEEPER_SERVERS);
     Object port = topoConf.get(Config.STORM_ZOOKEEPER_PORT);
     if (!(servers instanceof java.util.List<?> hosts) || hosts.isEmpty()) {
       throw new IllegalStateException("The maintenance bolt's lease needs Storm's ZooKeeper, but storm.zookeeper.servers is"
-          + " not set; set it, or turn the lease off (withLease(false, ...)) if nothing else maintains the table");
+          + " not set; set it, or take the lease in a JDBC catalog's database (withLease(MaintenanceLease.Kind.JDBC, ...)), or turn it off"
+          + " (withLease(MaintenanceLease.Kind.NONE, ...)) if nothing else maintains the table");
     }
     StringBuilder connect = new StringBuilder();
     for (Object host : hosts) {

@@ -17,135 +17,81 @@
  * under the License.
  */
 
+
 package org.apache.storm.iceberg.maintenance;
 
 import java.net.InetAddress;
-import java.net.URLEncoder;
 import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
-import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.storm.shade.org.apache.curator.framework.state.ConnectionState;
-import org.apache.storm.shade.org.apache.curator.retry.ExponentialBackoffRetry;
-import org.apache.storm.shade.org.apache.zookeeper.CreateMode;
-import org.apache.storm.shade.org.apache.zookeeper.KeeperException;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.Locale;
 
 /**
- * One maintainer per table, across topologies and cron runs: a table's lease is an ephemeral znode
- * on Storm's own ZooKeeper (through the Curator Storm ships), named after the table and holding its
- * owner. A live owner's lease is never taken: creating the node fails while it exists. A crashed
- * owner's lease expires with its ZooKeeper session. An owner whose session is lost stops holding the
- * lease at once ({@link Held#valid()}), since another may take it from then on.
+ * One maintainer per table, across topologies and cron runs: a lock per table with an owner id that
+ * outlives no crashed owner for long. Contract of every implementation:
+ *
+ * <ul>
+ *   <li>While a live owner holds a table's lease, {@link #tryAcquire} by any other owner returns null,
+ *       however long the owner holds it.
+ *   <li>Two owners racing for a free lease never both get it.
+ *   <li>A crashed owner's lease frees itself after a bounded time (the implementation's expiry).
+ *   <li>{@link Held#valid()} turns false, and stays false, as soon as the owner can no longer be sure
+ *       it holds the lease; a maintainer checks it before each step and stops once it is false.
+ * </ul>
+ *
+ * Owner ids name one maintainer each: two maintainers must not share one ({@link #owner} makes them
+ * from the process and what runs in it).
  */
-public final class MaintenanceLease implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(MaintenanceLease.class);
-  /** Where the leases live, under Storm's ZooKeeper root for none of its own. */
-  public static final String ROOT = "/storm-iceberg/maintenance-leases";
+public interface MaintenanceLease extends AutoCloseable {
+  /** Where a maintainer's leases live. */
+  enum Kind {
+    /** Ephemeral znodes on Storm's own ZooKeeper: {@link ZooKeeperLease}. */
+    ZOOKEEPER,
+    /** Rows in a table of the JDBC catalog's own database: {@link JdbcLease}. */
+    JDBC,
+    /** No lease: nothing else maintains the tables. */
+    NONE;
 
-  private final CuratorFramework client;
-  private final String root;
-  private final AtomicBoolean sessionLost = new AtomicBoolean();
-
-  private MaintenanceLease(CuratorFramework client, String root) {
-    this.client = client;
-    this.root = root;
-  }
-
-  /**
-   * Connects to ZooKeeper ({@code host:port,host:port}); leases live under {@code root}.
-   *
-   * @param sessionTimeout how long a crashed owner's leases outlive it
-   */
-  public static MaintenanceLease connect(String connectString, String root, Duration sessionTimeout) {
-    CuratorFramework client = CuratorFrameworkFactory.builder()
-        .connectString(connectString)
-        .sessionTimeoutMs((int) sessionTimeout.toMillis())
-        .connectionTimeoutMs(15_000)
-        .retryPolicy(new ExponentialBackoffRetry(500, 3))
-        .build();
-    MaintenanceLease lease = new MaintenanceLease(client, root);
-    client.getConnectionStateListenable().addListener((c, state) -> {
-      if (state == ConnectionState.LOST || state == ConnectionState.SUSPENDED) {
-        lease.sessionLost.set(true);
+    /** The kind named {@code zookeeper}, {@code jdbc} or {@code none} (any case). */
+    public static Kind named(String name) {
+      for (Kind kind : values()) {
+        if (kind.name().equalsIgnoreCase(name)) {
+          return kind;
+        }
       }
-    });
-    client.start();
-    return lease;
+      throw new IllegalArgumentException("Unknown maintenance lease '" + name + "': give zookeeper, jdbc or none");
+    }
+
+    /** The kind's name as options and flags spell it. */
+    public String flag() {
+      return name().toLowerCase(Locale.ROOT);
+    }
   }
 
   /** A table's lease, held until closed. */
-  public final class Held implements AutoCloseable {
-    private final String path;
+  interface Held extends AutoCloseable {
+    /** Whether the lease is still this owner's; once false, never true again. */
+    boolean valid();
 
-    private Held(String path) {
-      this.path = path;
-    }
-
-    /** Whether the lease is still this owner's: false once the ZooKeeper session was suspended or lost. */
-    public boolean valid() {
-      return !sessionLost.get();
-    }
-
+    /** Releases the lease if it is still this owner's; never throws (an unreleased lease expires). */
     @Override
-    public void close() {
-      try {
-        client.delete().forPath(path);
-      } catch (Exception e) {
-        // The session ending deletes it anyway.
-        LOG.debug("Could not release maintenance lease {}", path, e);
-      }
-    }
+    void close();
   }
 
   /**
-   * Takes {@code table}'s lease for {@code owner}, or null when another owner holds it.
+   * Takes {@code table}'s lease for {@code owner}, or returns null when another owner holds it.
    *
-   * @throws IllegalStateException when ZooKeeper cannot be reached: nobody can tell whether another maintainer runs
+   * @throws IllegalStateException when the lease's store cannot be reached: nobody can tell whether another maintainer runs
    */
-  public Held tryAcquire(String table, String owner) {
-    sessionLost.set(false);
-    String path = root + "/" + URLEncoder.encode(table, StandardCharsets.UTF_8);
-    try {
-      client.blockUntilConnected(15, java.util.concurrent.TimeUnit.SECONDS);
-      client.create().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL).forPath(path, owner.getBytes(StandardCharsets.UTF_8));
-      return new Held(path);
-    } catch (KeeperException.NodeExistsException held) {
-      try {
-        return ownNode(path) ? new Held(path) : null;
-      } catch (Exception e) {
-        throw new IllegalStateException("Cannot read the maintenance lease of " + table + " on ZooKeeper: " + e.getMessage(), e);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("Interrupted taking the maintenance lease of " + table, e);
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot take the maintenance lease of " + table + " on ZooKeeper: " + e.getMessage(), e);
-    }
-  }
-
-  /** Whether the node at {@code path} was made by this client's session (kept across a suspended connection). */
-  private boolean ownNode(String path) throws Exception {
-    org.apache.storm.shade.org.apache.zookeeper.data.Stat stat = client.checkExists().forPath(path);
-    return stat != null && stat.getEphemeralOwner() == client.getZookeeperClient().getZooKeeper().getSessionId();
-  }
+  Held tryAcquire(String table, String owner);
 
   /** Who holds {@code table}'s lease, or null when nobody does. */
-  public String holder(String table) {
-    try {
-      return new String(client.getData().forPath(root + "/" + URLEncoder.encode(table, StandardCharsets.UTF_8)), StandardCharsets.UTF_8);
-    } catch (KeeperException.NoNodeException free) {
-      return null;
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot read the maintenance lease of " + table + " on ZooKeeper: " + e.getMessage(), e);
-    }
-  }
+  String holder(String table);
+
+  /** Closes the connection; leases still held are released or expire. */
+  @Override
+  void close();
 
   /** An owner id naming this process: host, process id and {@code what}. */
-  public static String owner(String what) {
+  static String owner(String what) {
     String host;
     try {
       host = InetAddress.getLocalHost().getHostName();
@@ -153,11 +99,5 @@ public final class MaintenanceLease implements AutoCloseable {
       host = "unknown-host";
     }
     return what + "@" + host + ":" + ProcessHandle.current().pid();
-  }
-
-  /** Closes the connection: every lease still held is released with the session. */
-  @Override
-  public void close() {
-    client.close();
   }
 }

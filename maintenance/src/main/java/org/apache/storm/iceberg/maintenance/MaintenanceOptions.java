@@ -64,7 +64,7 @@ public final class MaintenanceOptions implements Serializable {
   final boolean removeOrphans;
   final long orphanMinAgeMillis;
   final long orphanIntervalMillis;
-  final boolean lease;
+  final MaintenanceLease.Kind lease;
   final long leaseSessionTimeoutMillis;
 
   /**
@@ -114,7 +114,8 @@ public final class MaintenanceOptions implements Serializable {
    * {@code expiry}, {@code expiry-max-age-millis}, {@code expiry-retain-last}, {@code
    * expiry-delete-files}, {@code retired-sinks}, {@code rewrite-manifests}, {@code
    * rewrite-manifests-min-count}, {@code remove-orphans}, {@code orphan-min-age-millis}, {@code
-   * orphan-interval-millis}, {@code lease}, {@code lease-session-timeout-millis}. An unknown key is refused, naming the known ones.
+   * orphan-interval-millis}, {@code lease} ({@code zookeeper}, {@code jdbc} or {@code none}; {@code true} is {@code
+   * zookeeper}, {@code false} {@code none}), {@code lease-session-timeout-millis}. An unknown key is refused, naming the known ones.
    */
   public static MaintenanceOptions fromMap(Map<String, Object> config) {
     Builder b = new Builder();
@@ -146,7 +147,7 @@ public final class MaintenanceOptions implements Serializable {
             Duration.ofMillis(b.orphanIntervalMillis));
         case "orphan-interval-millis" -> b.withOrphanRemoval(b.removeOrphans, Duration.ofMillis(b.orphanMinAgeMillis),
             Duration.ofMillis(number(entry.getKey(), v)));
-        case "lease" -> b.withLease(bool(entry.getKey(), v), Duration.ofMillis(b.leaseSessionTimeoutMillis));
+        case "lease" -> b.withLease(leaseKind(entry.getKey(), v), Duration.ofMillis(b.leaseSessionTimeoutMillis));
         case "lease-session-timeout-millis" -> b.withLease(b.lease, Duration.ofMillis(number(entry.getKey(), v)));
         default -> throw new IllegalArgumentException("Unknown maintenance option '" + entry.getKey() + "'; known: " + KNOWN_KEYS);
       }
@@ -190,6 +191,16 @@ public final class MaintenanceOptions implements Serializable {
     throw new IllegalArgumentException("Maintenance option '" + key + "' takes true or false, got " + typeOf(value));
   }
 
+  private static MaintenanceLease.Kind leaseKind(String key, Object value) {
+    if (value instanceof Boolean enabled) {
+      return enabled ? MaintenanceLease.Kind.ZOOKEEPER : MaintenanceLease.Kind.NONE;
+    }
+    if (value instanceof String name) {
+      return MaintenanceLease.Kind.named(name);
+    }
+    throw new IllegalArgumentException("Maintenance option '" + key + "' takes zookeeper, jdbc or none, got " + typeOf(value));
+  }
+
   private static String typeOf(Object value) {
     return value == null ? "null" : value.getClass().getSimpleName() + " " + value;
   }
@@ -202,7 +213,7 @@ public final class MaintenanceOptions implements Serializable {
         + ", expiry=" + expiry + (expiry ? " maxAgeMillis=" + expiryMaxAgeMillis + " retainLast=" + expiryRetainLast : "")
         + (retiredSinks.isEmpty() ? "" : " retired=" + new TreeSet<>(retiredSinks))
         + ", rewriteManifests=" + rewriteManifests + (rewriteManifests ? " over " + rewriteManifestsMinCount : "")
-        + ", lease=" + lease + ", removeOrphans=" + removeOrphans + (removeOrphans ? " olderThanMillis=" + orphanMinAgeMillis + " everyMillis=" + orphanIntervalMillis : "")
+        + ", lease=" + lease.flag() + ", removeOrphans=" + removeOrphans + (removeOrphans ? " olderThanMillis=" + orphanMinAgeMillis + " everyMillis=" + orphanIntervalMillis : "")
         + "}";
   }
 
@@ -230,7 +241,7 @@ public final class MaintenanceOptions implements Serializable {
     private boolean removeOrphans = true;
     private long orphanMinAgeMillis = Duration.ofDays(3).toMillis();
     private long orphanIntervalMillis = Duration.ofDays(1).toMillis();
-    private boolean lease = true;
+    private MaintenanceLease.Kind lease = MaintenanceLease.Kind.ZOOKEEPER;
     private long leaseSessionTimeoutMillis = Duration.ofSeconds(30).toMillis();
 
     /**
@@ -340,17 +351,25 @@ public final class MaintenanceOptions implements Serializable {
       return this;
     }
 
-    /**
-     * Whether a pass first takes the table's lease on the topology's ZooKeeper ({@link
-     * MaintenanceLease}), so that no other topology or cron run maintains the table at the same time;
-     * a crashed maintainer's lease expires after {@code sessionTimeout}. Default: on, 30 s.
-     */
+    /** {@code withLease(enabled ? ZOOKEEPER : NONE, sessionTimeout)}. */
     public Builder withLease(boolean enabled, Duration sessionTimeout) {
-      this.lease = enabled;
-      this.leaseSessionTimeoutMillis = sessionTimeout.toMillis();
-      if (enabled && leaseSessionTimeoutMillis < 1_000) {
-        throw new IllegalArgumentException("withLease's session timeout " + sessionTimeout + " is below a second: ZooKeeper"
-            + " refuses such sessions; give e.g. PT30S");
+      return withLease(enabled ? MaintenanceLease.Kind.ZOOKEEPER : MaintenanceLease.Kind.NONE, sessionTimeout);
+    }
+
+    /**
+     * Where a pass first takes the table's lease ({@link MaintenanceLease}), so that no other
+     * topology or cron run maintains the table at the same time: on the topology's ZooKeeper ({@link
+     * ZooKeeperLease}), or in a table of the JDBC catalog's own database ({@link JdbcLease}: a JDBC
+     * catalog only, and every maintainer of the table must use it), or nowhere. A crashed maintainer's
+     * lease expires after {@code expiry} (the ZooKeeper session timeout, or the JDBC lease's duration).
+     * Default: ZooKeeper, 30 s.
+     */
+    public Builder withLease(MaintenanceLease.Kind kind, Duration expiry) {
+      this.lease = Objects.requireNonNull(kind, "withLease");
+      this.leaseSessionTimeoutMillis = expiry.toMillis();
+      if (kind != MaintenanceLease.Kind.NONE && leaseSessionTimeoutMillis < 1_000) {
+        throw new IllegalArgumentException("withLease's expiry " + expiry + " is below a second: ZooKeeper refuses such"
+            + " sessions, and a JDBC lease would be renewed more often than a database should be asked; give e.g. PT30S");
       }
       return this;
     }
@@ -362,6 +381,12 @@ public final class MaintenanceOptions implements Serializable {
             + " the same properties the sink uses");
       }
       SecretReferences.validate(catalogProperties);
+      if (lease == MaintenanceLease.Kind.JDBC && (!JdbcLease.isJdbcCatalog(catalogProperties) || !catalogProperties.containsKey("uri"))) {
+        throw new IllegalArgumentException("The jdbc maintenance lease lives in the JDBC catalog's database, but the catalog is not"
+            + " a JDBC catalog with a uri (type " + catalogProperties.get("type") + ", catalog-impl " + catalogProperties.get("catalog-impl")
+            + "): take the lease on Storm's ZooKeeper instead (withLease(MaintenanceLease.Kind.ZOOKEEPER, ...), Flux lease:"
+            + " zookeeper), or none if nothing else maintains the tables");
+      }
       if (dataFiles == 0 && dataBytes == 0 && deleteFiles == 0 && commits == 0 && intervalMillis == 0) {
         throw new IllegalArgumentException("Every maintenance trigger is off, so nothing would ever run: set at least one of"
             + " triggerOnDataFiles, triggerOnDataBytes, triggerOnDeleteFiles, triggerOnCommits, triggerEvery");

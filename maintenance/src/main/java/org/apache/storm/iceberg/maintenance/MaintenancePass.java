@@ -73,7 +73,8 @@ public final class MaintenancePass {
     if (leaseHeld.getAsBoolean()) {
       return true;
     }
-    LOG.warn("The maintenance lease of {} was lost mid-pass (its ZooKeeper session was suspended or expired); the pass stops",
+    LOG.warn("The maintenance lease of {} was lost mid-pass (its ZooKeeper session was suspended or expired, or its JDBC lease"
+        + " was not renewed in time or was taken); the pass stops",
         table.name());
     return false;
   }

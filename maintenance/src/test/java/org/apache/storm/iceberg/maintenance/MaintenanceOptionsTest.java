@@ -57,6 +57,8 @@ class MaintenanceOptionsTest {
     config.put("remove-orphans", true);
     config.put("orphan-min-age-millis", 7_200_000);
     config.put("orphan-interval-millis", 3_600_000);
+    config.put("lease", "jdbc");
+    config.put("lease-session-timeout-millis", 20_000);
 
     MaintenanceOptions options = MaintenanceOptions.fromMap(config);
 
@@ -69,6 +71,8 @@ class MaintenanceOptionsTest {
     assertThat(options.rewriteManifestsMinCount).isEqualTo(20);
     assertThat(options.orphanMinAgeMillis).isEqualTo(7_200_000);
     assertThat(options.orphanIntervalMillis).isEqualTo(3_600_000);
+    assertThat(options.lease).isEqualTo(MaintenanceLease.Kind.JDBC);
+    assertThat(options.leaseSessionTimeoutMillis).isEqualTo(20_000);
   }
 
   @Test
@@ -79,6 +83,36 @@ class MaintenanceOptionsTest {
     assertThat(options.walStore).isEqualTo(MaintenanceOptions.DEFAULT_WAL_STORE);
     assertThat(options.removeOrphans).isTrue();
     assertThat(options.orphanMinAgeMillis).isEqualTo(Duration.ofDays(3).toMillis());
+    assertThat(options.lease).isEqualTo(MaintenanceLease.Kind.ZOOKEEPER);
+    assertThat(options.leaseSessionTimeoutMillis).isEqualTo(30_000);
+  }
+
+  @Test
+  void theLeaseIsNamedOrTurnedOnAndOffAsBefore() {
+    assertThat(MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "lease", "ZooKeeper")).lease).isEqualTo(MaintenanceLease.Kind.ZOOKEEPER);
+    assertThat(MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "lease", "none")).lease).isEqualTo(MaintenanceLease.Kind.NONE);
+    assertThat(MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "lease", true)).lease).isEqualTo(MaintenanceLease.Kind.ZOOKEEPER);
+    assertThat(MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "lease", false)).lease).isEqualTo(MaintenanceLease.Kind.NONE);
+    assertThat(MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "lease", "jdbc")).toString()).contains("lease=jdbc");
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "lease", "etcd")))
+        .hasMessage("Unknown maintenance lease 'etcd': give zookeeper, jdbc or none");
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "lease", 1)))
+        .hasMessage("Maintenance option 'lease' takes zookeeper, jdbc or none, got Integer 1");
+  }
+
+  @Test
+  void theJdbcLeaseIsRefusedAtBuildForACatalogThatIsNotJdbc() {
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", Map.of("type", "hadoop", "warehouse", "hdfs://nn/w"),
+        "lease", "jdbc")))
+        .hasMessage("The jdbc maintenance lease lives in the JDBC catalog's database, but the catalog is not a JDBC catalog with a"
+            + " uri (type hadoop, catalog-impl null): take the lease on Storm's ZooKeeper instead (withLease(MaintenanceLease.Kind"
+            + ".ZOOKEEPER, ...), Flux lease: zookeeper), or none if nothing else maintains the tables");
+    assertThatThrownBy(() -> new MaintenanceOptions.Builder().withCatalogProperties(Map.of("type", "jdbc"))
+        .withLease(MaintenanceLease.Kind.JDBC, Duration.ofSeconds(30)).build())
+        .as("a JDBC catalog without its uri").hasMessageContaining("not a JDBC catalog with a uri (type jdbc, catalog-impl null)");
+    assertThat(new MaintenanceOptions.Builder().withCatalogProperties(Map.of("catalog-impl", "org.apache.iceberg.jdbc.JdbcCatalog",
+        "uri", "jdbc:sqlite:/tmp/c.db")).withLease(MaintenanceLease.Kind.JDBC, Duration.ofSeconds(30)).build().lease)
+        .isEqualTo(MaintenanceLease.Kind.JDBC);
   }
 
   @Test

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
@@ -35,10 +36,12 @@ import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.maintenance.DataCompaction;
+import org.apache.storm.iceberg.maintenance.JdbcLease;
 import org.apache.storm.iceberg.maintenance.MaintenanceLease;
 import org.apache.storm.iceberg.maintenance.ManifestRewrite;
 import org.apache.storm.iceberg.maintenance.OrphanFiles;
 import org.apache.storm.iceberg.maintenance.SnapshotExpiry;
+import org.apache.storm.iceberg.maintenance.ZooKeeperLease;
 import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
@@ -53,8 +56,10 @@ import org.apache.storm.iceberg.spi.WalStoreFactory;
  *       --compact --expire --expire-max-age PT1H --rewrite-manifests [--dry-run]
  * </pre>
  *
- * With {@code --zookeeper} (Storm's), it first takes the table's maintenance lease, as the
- * maintenance bolt does, so that it never runs beside a topology's maintenance of the same table.
+ * With {@code --zookeeper} (Storm's), or {@code --lease jdbc} for a JDBC catalog (a table in the
+ * catalog's own database), it first takes the table's maintenance lease, as the maintenance bolt
+ * does, so that it never runs beside a topology's maintenance of the same table; it checks the lease
+ * before each step, and skips the steps left once it is lost.
  *
  * Exit codes: 0 done, 1 a task failed (the others still ran), 2 a usage or table error, 3 another
  * maintainer holds the table's lease (nothing done).
@@ -63,7 +68,7 @@ public final class IcebergMaintain {
   static final String USAGE = "maintain --catalog KEY=VALUE ... --table NS.TABLE [--catalog-name NAME]"
       + " [--compact [--compaction-option KEY=VALUE ...]] [--expire [--expire-max-age DURATION] [--retain-last N]"
       + " [--retired-sink NAME ...]] [--rewrite-manifests [--min-manifests N]] [--remove-orphans [--orphan-min-age DURATION]]"
-      + " [--zookeeper HOST:PORT,...] [--dry-run] [--wal-store NAME --wal-property KEY=VALUE]";
+      + " [--lease zookeeper|jdbc|none] [--zookeeper HOST:PORT,...] [--dry-run] [--wal-store NAME --wal-property KEY=VALUE]";
 
   private IcebergMaintain() {}
 
@@ -71,15 +76,19 @@ public final class IcebergMaintain {
     System.exit(run(args, System.out, System.err));
   }
 
+  /** How long a crashed run's lease outlives it. */
+  static final Duration LEASE_EXPIRY = Duration.ofSeconds(30);
+
   /** Runs the command line {@code args}, reporting to {@code out}; the exit code. */
   static int run(String[] args, PrintStream out, PrintStream err) {
     Arguments arguments;
+    Map<String, String> catalogProperties;
     Table table;
     WalStore wal;
     try {
       arguments = Arguments.parse(args);
-      Catalog catalog = CatalogUtil.buildIcebergCatalog(arguments.catalogName, SecretReferences.resolve(arguments.catalog),
-          new org.apache.hadoop.conf.Configuration());
+      catalogProperties = SecretReferences.resolve(arguments.catalog);
+      Catalog catalog = CatalogUtil.buildIcebergCatalog(arguments.catalogName, catalogProperties, new org.apache.hadoop.conf.Configuration());
       table = catalog.loadTable(TableIdentifier.parse(arguments.table));
       wal = ProviderRegistry.find(WalStoreFactory.class, arguments.walStore, IcebergMaintain.class.getClassLoader()).create(arguments.walProperties);
     } catch (IllegalArgumentException e) {
@@ -89,10 +98,12 @@ public final class IcebergMaintain {
       err.println(e.getMessage() + ": check --table and the catalog properties (--catalog, --catalog-name)");
       return 2;
     }
-    if (arguments.zooKeeper == null) {
-      return runSteps(arguments, table, wal, out, err);
+    if (arguments.lease == MaintenanceLease.Kind.NONE) {
+      return runSteps(arguments, table, wal, out, err, () -> true);
     }
-    try (MaintenanceLease lease = MaintenanceLease.connect(arguments.zooKeeper, MaintenanceLease.ROOT, Duration.ofSeconds(30))) {
+    try (MaintenanceLease lease = arguments.lease == MaintenanceLease.Kind.JDBC
+        ? JdbcLease.connect(arguments.catalogName, catalogProperties, LEASE_EXPIRY)
+        : ZooKeeperLease.connect(arguments.zooKeeper, ZooKeeperLease.ROOT, LEASE_EXPIRY)) {
       MaintenanceLease.Held held = lease.tryAcquire(arguments.table, MaintenanceLease.owner("storm-iceberg-tools maintain"));
       if (held == null) {
         err.println("Another maintainer holds the lease of " + arguments.table + " (" + lease.holder(arguments.table)
@@ -100,7 +111,7 @@ public final class IcebergMaintain {
         return 3;
       }
       try (held) {
-        return runSteps(arguments, table, wal, out, err);
+        return runSteps(arguments, table, wal, out, err, held::valid);
       }
     } catch (IllegalStateException e) {
       err.println(e.getMessage());
@@ -108,11 +119,20 @@ public final class IcebergMaintain {
     }
   }
 
-  private static int runSteps(Arguments arguments, Table table, WalStore wal, PrintStream out, PrintStream err) {
+  private static int runSteps(Arguments arguments, Table table, WalStore wal, PrintStream out, PrintStream err,
+      BooleanSupplier leaseHeld) {
     String mode = arguments.dryRun ? " (dry run: nothing changed)" : "";
     int failures = 0;
+    Step step = (name, task) -> {
+      if (!leaseHeld.getAsBoolean()) {
+        err.println(name + " skipped: the maintenance lease of " + arguments.table + " was lost, and another maintainer may have"
+            + " started; run again later");
+        return 1;
+      }
+      return IcebergMaintain.step(err, name, task);
+    };
     if (arguments.compact) {
-      failures += step(err, "compaction", () -> {
+      failures += step.run("compaction", () -> {
         DataCompaction.Result r = new DataCompaction(arguments.compactionOptions).run(table, SnapshotRef.MAIN_BRANCH, arguments.dryRun);
         out.printf("compaction%s: %d groups planned, %d committed, %d dropped on conflict; %d files rewritten into %d;"
             + " %d delete files no data file needs removed%n", mode, r.groupsPlanned(), r.groupsCommitted(), r.groupsAbandoned(),
@@ -120,7 +140,7 @@ public final class IcebergMaintain {
       });
     }
     if (arguments.expire) {
-      failures += step(err, "expiry", () -> {
+      failures += step.run("expiry", () -> {
         table.refresh();
         SnapshotExpiry.Result r = new SnapshotExpiry(new SnapshotExpiry.Settings(arguments.expireMaxAge, arguments.retainLast, true,
             arguments.retiredSinks), wal).run(table, System.currentTimeMillis(), arguments.dryRun);
@@ -130,14 +150,14 @@ public final class IcebergMaintain {
       });
     }
     if (arguments.rewriteManifests) {
-      failures += step(err, "manifest rewrite", () -> {
+      failures += step.run("manifest rewrite", () -> {
         table.refresh();
         int manifests = new ManifestRewrite(arguments.minManifests).run(table, arguments.dryRun);
         out.printf("manifest rewrite%s: %d manifests rewritten%n", mode, manifests);
       });
     }
     if (arguments.removeOrphans) {
-      failures += step(err, "orphan removal", () -> {
+      failures += step.run("orphan removal", () -> {
         OrphanFiles.Result r = new OrphanFiles(new OrphanFiles.Settings(arguments.orphanMinAge, arguments.dryRun), wal)
             .run(table, System.currentTimeMillis());
         out.printf("orphan removal%s: %d files listed, %d orphans deleted, %d kept as younger than %s, %d kept for pending WAL"
@@ -146,6 +166,10 @@ public final class IcebergMaintain {
       });
     }
     return failures == 0 ? 0 : 1;
+  }
+
+  private interface Step {
+    int run(String name, Runnable task);
   }
 
   private static int step(PrintStream err, String name, Runnable task) {
@@ -174,6 +198,7 @@ public final class IcebergMaintain {
     boolean removeOrphans;
     Duration orphanMinAge = Duration.ofDays(3);
     String zooKeeper;
+    MaintenanceLease.Kind lease;
     boolean dryRun;
     String walStore = IcebergOptions.DEFAULT_WAL_STORE;
     final Map<String, String> walProperties = new LinkedHashMap<>();
@@ -188,6 +213,7 @@ public final class IcebergMaintain {
           case "--dry-run" -> parsed.dryRun = true;
           case "--remove-orphans" -> parsed.removeOrphans = true;
           case "--zookeeper" -> parsed.zooKeeper = value(args, i++);
+          case "--lease" -> parsed.lease = MaintenanceLease.Kind.named(value(args, i++));
           case "--orphan-min-age" -> parsed.orphanMinAge = duration("--orphan-min-age", value(args, i++));
           case "--catalog" -> keyValue(value(args, i++), parsed.catalog);
           case "--catalog-name" -> parsed.catalogName = value(args, i++);
@@ -208,7 +234,26 @@ public final class IcebergMaintain {
       if (!parsed.compact && !parsed.expire && !parsed.rewriteManifests && !parsed.removeOrphans) {
         throw new IllegalArgumentException("nothing to do: give --compact, --expire, --rewrite-manifests or --remove-orphans (or several)");
       }
+      parsed.checkLease();
       return parsed;
+    }
+
+    /** {@code --zookeeper} alone takes the lease there; {@code --lease jdbc} needs a JDBC catalog. */
+    private void checkLease() {
+      if (lease == null) {
+        lease = zooKeeper == null ? MaintenanceLease.Kind.NONE : MaintenanceLease.Kind.ZOOKEEPER;
+      }
+      if (lease == MaintenanceLease.Kind.ZOOKEEPER && zooKeeper == null) {
+        throw new IllegalArgumentException("--lease zookeeper needs --zookeeper HOST:PORT,... (Storm's ZooKeeper)");
+      }
+      if (lease != MaintenanceLease.Kind.ZOOKEEPER && zooKeeper != null) {
+        throw new IllegalArgumentException("--zookeeper goes with --lease zookeeper, not --lease " + lease.flag());
+      }
+      if (lease == MaintenanceLease.Kind.JDBC && (!JdbcLease.isJdbcCatalog(catalog) || !catalog.containsKey("uri"))) {
+        throw new IllegalArgumentException("--lease jdbc takes the lease in the JDBC catalog's database, but the catalog is not a"
+            + " JDBC catalog with a uri (--catalog type=jdbc --catalog uri=jdbc:...): take it on Storm's ZooKeeper instead"
+            + " (--zookeeper HOST:PORT,...)");
+      }
     }
 
     private static String value(String[] args, int i) {

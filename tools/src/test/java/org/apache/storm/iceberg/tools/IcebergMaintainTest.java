@@ -25,7 +25,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import java.util.stream.LongStream;
+import org.apache.storm.iceberg.maintenance.JdbcLease;
+import org.apache.storm.iceberg.maintenance.MaintenanceLease;
+import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -96,8 +101,8 @@ class IcebergMaintainTest {
       port = free.getLocalPort();
     }
     var zooKeeper = org.apache.storm.zookeeper.Zookeeper.mkInprocessZookeeper(warehouse.resolve("zk").toString(), port);
-    try (org.apache.storm.iceberg.maintenance.MaintenanceLease topology = org.apache.storm.iceberg.maintenance.MaintenanceLease.connect(
-        "127.0.0.1:" + port, org.apache.storm.iceberg.maintenance.MaintenanceLease.ROOT, java.time.Duration.ofSeconds(10))) {
+    try (org.apache.storm.iceberg.maintenance.MaintenanceLease topology = org.apache.storm.iceberg.maintenance.ZooKeeperLease.connect(
+        "127.0.0.1:" + port, org.apache.storm.iceberg.maintenance.ZooKeeperLease.ROOT, java.time.Duration.ofSeconds(10))) {
       var held = topology.tryAcquire(MaintainedTable.NAME, "a topology's maintenance bolt");
       assertThat(run(maintained.args("--zookeeper", "127.0.0.1:" + port, "--expire", "--expire-max-age", "PT0S"))).isEqualTo(3);
       assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("Another maintainer holds the lease of db.events (a topology's"
@@ -109,6 +114,43 @@ class IcebergMaintainTest {
     } finally {
       org.apache.storm.zookeeper.Zookeeper.shutdownInprocessZookeeper(zooKeeper);
     }
+  }
+
+  @Test
+  void withTheJdbcLeaseItSkipsATableAnotherMaintainerHoldsAndRunsOnceReleased() {
+    Map<String, String> catalog = TestCatalogs.jdbcSqlite(warehouse);
+    MaintainedTable maintained = MaintainedTable.create(catalog);
+    try (JdbcLease topology = JdbcLease.connect("maintain", catalog, Duration.ofSeconds(30))) {
+      MaintenanceLease.Held held = topology.tryAcquire(MaintainedTable.NAME, "a topology's maintenance bolt");
+      assertThat(run(maintained.args("--lease", "jdbc", "--expire", "--expire-max-age", "PT0S", "--retain-last", "1"))).isEqualTo(3);
+      assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("Another maintainer holds the lease of db.events (a topology's"
+          + " maintenance bolt): nothing done; run again later\n");
+      maintained.table().refresh();
+      assertThat(TestTables.snapshots(maintained.table())).as("nothing expired").hasSize(6);
+
+      held.close();
+      assertThat(run(maintained.args("--lease", "jdbc", "--expire", "--expire-max-age", "PT0S", "--retain-last", "1")))
+          .as("stderr: %s", err).isZero();
+      assertThat(out()).contains("expiry: 5 snapshots expired");
+      assertThat(topology.holder(MaintainedTable.NAME)).as("the run released its lease").isNull();
+      assertThat(topology.tryAcquire(MaintainedTable.NAME, "a topology's maintenance bolt")).isNotNull();
+    }
+    assertThat(maintained.ids()).isEqualTo(LongStream.range(0, MaintainedTable.RECORDS).boxed().toList());
+  }
+
+  @Test
+  void theLeaseFlagsAreCheckedBeforeAnythingRuns() {
+    MaintainedTable maintained = MaintainedTable.create(warehouse);
+    assertThat(run(maintained.args("--lease", "jdbc", "--expire"))).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("--lease jdbc takes the lease in the JDBC catalog's database, but"
+        + " the catalog is not a JDBC catalog with a uri (--catalog type=jdbc --catalog uri=jdbc:...): take it on Storm's ZooKeeper"
+        + " instead (--zookeeper HOST:PORT,...)\n");
+    assertThat(run(maintained.args("--lease", "zookeeper", "--expire"))).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("--lease zookeeper needs --zookeeper HOST:PORT,...");
+    assertThat(run(maintained.args("--lease", "etcd", "--expire"))).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("Unknown maintenance lease 'etcd': give zookeeper, jdbc or none");
+    assertThat(run(maintained.args("--lease", "none", "--zookeeper", "127.0.0.1:2181", "--expire"))).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("--zookeeper goes with --lease zookeeper, not --lease none");
   }
 
   @Test

@@ -40,7 +40,7 @@ import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.Tuples;
 
 /**
- * A table in a HadoopCatalog on a temp dir as a sink that commits too often leaves it: 30 records
+ * A table in a HadoopCatalog on a temp dir (or another catalog) as a sink that commits too often leaves it: 30 records
  * in six commits of five, by a real sink task reading Kafka-style positions, so its newest commit is
  * a token that expiry must keep.
  */
@@ -49,7 +49,11 @@ record MaintainedTable(Map<String, String> catalogProperties, Table table) {
   static final int RECORDS = 30;
 
   static MaintainedTable create(Path warehouse) {
-    Map<String, String> properties = Map.of("type", "hadoop", "warehouse", warehouse.toUri().toString());
+    return create(Map.of("type", "hadoop", "warehouse", warehouse.toUri().toString()));
+  }
+
+  /** The table in the catalog of {@code properties}, named {@code maintain}. */
+  static MaintainedTable create(Map<String, String> properties) {
     Table table = CatalogUtil.buildIcebergCatalog("maintain", properties, new org.apache.hadoop.conf.Configuration())
         .createTable(TableIdentifier.parse(NAME), TestTables.SCHEMA, PartitionSpec.unpartitioned());
     IcebergOptions options = new IcebergOptions.Builder().withCatalogName("maintain").withCatalogProperties(properties)
@@ -74,8 +78,8 @@ record MaintainedTable(Map<String, String> catalogProperties, Table table) {
       args.add(more[0]);
       from = 1;
     }
-    args.addAll(List.of("--catalog", "type=hadoop", "--catalog", "warehouse=" + catalogProperties.get("warehouse"),
-        "--catalog-name", "maintain", "--table", NAME));
+    new java.util.TreeMap<>(catalogProperties).forEach((key, value) -> args.addAll(List.of("--catalog", key + "=" + value)));
+    args.addAll(List.of("--catalog-name", "maintain", "--table", NAME));
     args.addAll(List.of(more).subList(from, more.length));
     return args.toArray(String[]::new);
   }

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The maintenance lease on a real ZooKeeper (Storm's in-process one, as LocalCluster runs it): two
  * maintainers of one table, as two topologies or a topology and a cron run would be.
  */
-class MaintenanceLeaseTest {
+class ZooKeeperLeaseTest {
   @TempDir Path dir;
   NIOServerCnxnFactory zooKeeper;
   String connect;
@@ -58,8 +58,8 @@ class MaintenanceLeaseTest {
 
   @Test
   void aLiveOwnersLeaseIsNeverTakenAndIsFreeOnceReleased() {
-    try (MaintenanceLease topology = MaintenanceLease.connect(connect, MaintenanceLease.ROOT, Duration.ofSeconds(10));
-        MaintenanceLease cron = MaintenanceLease.connect(connect, MaintenanceLease.ROOT, Duration.ofSeconds(10))) {
+    try (MaintenanceLease topology = ZooKeeperLease.connect(connect, ZooKeeperLease.ROOT, Duration.ofSeconds(10));
+        MaintenanceLease cron = ZooKeeperLease.connect(connect, ZooKeeperLease.ROOT, Duration.ofSeconds(10))) {
       MaintenanceLease.Held held = topology.tryAcquire("db.events", "topology-a");
       assertThat(held).isNotNull();
       assertThat(held.valid()).isTrue();
@@ -76,9 +76,9 @@ class MaintenanceLeaseTest {
 
   @Test
   void anOwnerWhoseSessionEndsLosesItsLeaseToTheNext() {
-    MaintenanceLease gone = MaintenanceLease.connect(connect, MaintenanceLease.ROOT, Duration.ofSeconds(10));
+    MaintenanceLease gone = ZooKeeperLease.connect(connect, ZooKeeperLease.ROOT, Duration.ofSeconds(10));
     assertThat(gone.tryAcquire("db.events", "worker-that-dies")).isNotNull();
-    try (MaintenanceLease next = MaintenanceLease.connect(connect, MaintenanceLease.ROOT, Duration.ofSeconds(10))) {
+    try (MaintenanceLease next = ZooKeeperLease.connect(connect, ZooKeeperLease.ROOT, Duration.ofSeconds(10))) {
       assertThat(next.tryAcquire("db.events", "next")).isNull();
       gone.close(); // its session ends: a crashed worker's ends when its timeout passes
       assertThat(next.tryAcquire("db.events", "next")).isNotNull();
@@ -88,7 +88,7 @@ class MaintenanceLeaseTest {
 
   @Test
   void aLeaseWhoseConnectionIsLostIsNoLongerValid() throws Exception {
-    try (MaintenanceLease lease = MaintenanceLease.connect(connect, MaintenanceLease.ROOT, Duration.ofSeconds(10))) {
+    try (MaintenanceLease lease = ZooKeeperLease.connect(connect, ZooKeeperLease.ROOT, Duration.ofSeconds(10))) {
       MaintenanceLease.Held held = lease.tryAcquire("db.events", "owner");
       Zookeeper.shutdownInprocessZookeeper(zooKeeper);
       org.apache.storm.iceberg.testing.Deadline.await(Duration.ofSeconds(30), () -> !held.valid(), () -> "the lease to be invalid");
