@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.iceberg.SnapshotRef;
 import org.apache.storm.iceberg.spi.SecretReferences;
 
 /**
@@ -66,6 +67,7 @@ public final class MaintenanceOptions implements Serializable {
   final long orphanIntervalMillis;
   final MaintenanceLease.Kind lease;
   final long leaseSessionTimeoutMillis;
+  final String branch;
 
   /**
    * When a table's pass is due: each threshold counts since its last pass, 0 turns it off.
@@ -95,6 +97,7 @@ public final class MaintenanceOptions implements Serializable {
     this.orphanIntervalMillis = b.orphanIntervalMillis;
     this.lease = b.lease;
     this.leaseSessionTimeoutMillis = b.leaseSessionTimeoutMillis;
+    this.branch = b.branch;
   }
 
   public Triggers triggers() {
@@ -149,6 +152,7 @@ public final class MaintenanceOptions implements Serializable {
             Duration.ofMillis(number(entry.getKey(), v)));
         case "lease" -> b.withLease(leaseKind(entry.getKey(), v), Duration.ofMillis(b.leaseSessionTimeoutMillis));
         case "lease-session-timeout-millis" -> b.withLease(b.lease, Duration.ofMillis(number(entry.getKey(), v)));
+        case "branch" -> b.withBranch(String.valueOf(v));
         default -> throw new IllegalArgumentException("Unknown maintenance option '" + entry.getKey() + "'; known: " + KNOWN_KEYS);
       }
     }
@@ -159,7 +163,7 @@ public final class MaintenanceOptions implements Serializable {
       "trigger-data-files", "trigger-data-bytes", "trigger-delete-files", "trigger-commits", "trigger-interval-millis",
       "min-gap-millis", "compaction", "compaction-options", "expiry", "expiry-max-age-millis", "expiry-retain-last",
       "expiry-delete-files", "retired-sinks", "rewrite-manifests", "rewrite-manifests-min-count", "remove-orphans",
-      "orphan-min-age-millis", "orphan-interval-millis", "lease", "lease-session-timeout-millis");
+      "orphan-min-age-millis", "orphan-interval-millis", "lease", "lease-session-timeout-millis", "branch");
 
   private static Map<String, String> stringMap(String key, Object value) {
     if (!(value instanceof Map<?, ?> map)) {
@@ -212,6 +216,7 @@ public final class MaintenanceOptions implements Serializable {
         + ", " + triggers + ", compaction=" + compaction + (compactionOptions.isEmpty() ? "" : " " + compactionOptions)
         + ", expiry=" + expiry + (expiry ? " maxAgeMillis=" + expiryMaxAgeMillis + " retainLast=" + expiryRetainLast : "")
         + (retiredSinks.isEmpty() ? "" : " retired=" + new TreeSet<>(retiredSinks))
+        + (branch.equals(SnapshotRef.MAIN_BRANCH) ? "" : ", branch=" + branch)
         + ", rewriteManifests=" + rewriteManifests + (rewriteManifests ? " over " + rewriteManifestsMinCount : "")
         + ", lease=" + lease.flag() + ", removeOrphans=" + removeOrphans + (removeOrphans ? " olderThanMillis=" + orphanMinAgeMillis + " everyMillis=" + orphanIntervalMillis : "")
         + "}";
@@ -243,6 +248,7 @@ public final class MaintenanceOptions implements Serializable {
     private long orphanIntervalMillis = Duration.ofDays(1).toMillis();
     private MaintenanceLease.Kind lease = MaintenanceLease.Kind.ZOOKEEPER;
     private long leaseSessionTimeoutMillis = Duration.ofSeconds(30).toMillis();
+    private String branch = SnapshotRef.MAIN_BRANCH;
 
     /**
      * The catalog holding the tables, as {@code CatalogUtil.buildIcebergCatalog} takes it; required.
@@ -251,6 +257,19 @@ public final class MaintenanceOptions implements Serializable {
      */
     public Builder withCatalogProperties(Map<String, String> properties) {
       this.catalogProperties = Map.copyOf(Objects.requireNonNull(properties, "withCatalogProperties"));
+      return this;
+    }
+
+    /**
+     * The branch compaction rewrites: the one the sink writes ({@code withBranch} on the sink), {@code
+     * main} by default. Expiry keeps every branch's sink token whatever this says; Iceberg rewrites
+     * manifests on {@code main} only, so on another branch the manifest rewrite is skipped.
+     */
+    public Builder withBranch(String branch) {
+      if (branch == null || branch.isBlank()) {
+        throw new IllegalArgumentException("withBranch needs a branch name, such as main or the one the sink writes (withBranch)");
+      }
+      this.branch = branch;
       return this;
     }
 

@@ -84,7 +84,7 @@ public final class MaintenancePass {
     return last == null || nowMillis - last >= options.orphanIntervalMillis;
   }
 
-  /** Runs the pass over {@code table}'s main branch at {@code nowMillis}. */
+  /** Runs the pass over {@code table} at {@code nowMillis}: compaction on the options' branch. */
   public Result run(Table table, long nowMillis) {
     return run(table, nowMillis, () -> true);
   }
@@ -101,7 +101,7 @@ public final class MaintenancePass {
     if (compaction != null && stillHeld(table, leaseHeld)) {
       try {
         table.refresh();
-        compacted = compaction.run(table, SnapshotRef.MAIN_BRANCH);
+        compacted = compaction.run(table, options.branch);
       } catch (RuntimeException e) {
         failures++;
         LOG.warn("Compaction of {} failed; it runs again next pass", table.name(), e);
@@ -116,7 +116,8 @@ public final class MaintenancePass {
         LOG.warn("Snapshot expiry of {} failed; it runs again next pass", table.name(), e);
       }
     }
-    if (options.rewriteManifests && stillHeld(table, leaseHeld)) {
+    // Iceberg's manifest rewrite commits to main only (RewriteManifests has no toBranch).
+    if (options.rewriteManifests && options.branch.equals(SnapshotRef.MAIN_BRANCH) && stillHeld(table, leaseHeld)) {
       try {
         table.refresh();
         manifests = manifestRewrite.run(table, false);

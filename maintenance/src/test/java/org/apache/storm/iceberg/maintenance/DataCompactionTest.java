@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -62,7 +63,9 @@ import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.Tuples;
+import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -85,6 +88,8 @@ class DataCompactionTest {
   static final Map<String, String> SMALL_FILES = Map.of("min-input-files", "2");
 
   @TempDir Path dir;
+  /** The branch the sink writes, or null for main. */
+  String sinkBranch;
   final AtomicLong clock = new AtomicLong(1_000_000);
   final Tuples tuples = new Tuples(FIELDS);
   final Map<Long, String> model = new TreeMap<>();
@@ -123,16 +128,19 @@ class DataCompactionTest {
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
     table = catalog.createTable(TableIdentifier.of("db", "accounts"), SCHEMA, PartitionSpec.builderFor(SCHEMA).bucket("id", 2).build(),
         Map.of(TableProperties.FORMAT_VERSION, String.valueOf(formatVersion)));
-    IcebergOptions options = new IcebergOptions.Builder()
+    IcebergOptions.Builder options = new IcebergOptions.Builder()
         .withCatalogName("test")
         .withCatalogProperties(catalogProperties)
         .withTable("db.accounts")
         .withCommitIntervalRecords(4)
         .withWriteMode(WriteMode.UPSERT)
         .withChangeFields("op", null)
-        .withSourcePositions(new FieldPositions())
-        .build();
-    sink = SinkTasks.open(settings(options), new TaskIdentity("accounts", "iceberg", 7, 0, 1), new RecordingCollector().collector(), clock::get);
+        .withSourcePositions(new FieldPositions());
+    if (sinkBranch != null) {
+      table.manageSnapshots().createBranch(sinkBranch).commit();
+      options.withBranch(sinkBranch);
+    }
+    sink = SinkTasks.open(settings(options.build()), new TaskIdentity("accounts", "iceberg", 7, 0, 1), new RecordingCollector().collector(), clock::get);
   }
 
   /** Upserts {@code ids}, each to a payload naming {@code round}, in batches of four; the model follows. */
@@ -145,9 +153,13 @@ class DataCompactionTest {
   }
 
   Map<Long, String> rows() {
+    return rows("main");
+  }
+
+  Map<Long, String> rows(String branch) {
     table.refresh();
     Map<Long, String> rows = new TreeMap<>();
-    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).useSnapshot(table.snapshot(branch).snapshotId()).build()) {
       for (Record record : records) {
         assertThat(rows.put((Long) record.getField("id"), (String) record.getField("payload"))).as("key %s twice", record.getField("id")).isNull();
       }
@@ -158,9 +170,13 @@ class DataCompactionTest {
   }
 
   int dataFiles() {
+    return dataFiles("main");
+  }
+
+  int dataFiles(String branch) {
     table.refresh();
     int files = 0;
-    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().useRef(branch).planFiles()) {
       for (FileScanTask ignored : tasks) {
         files++;
       }
@@ -168,6 +184,42 @@ class DataCompactionTest {
       throw new UncheckedIOException(e);
     }
     return files;
+  }
+
+  /**
+   * A sink writing a branch: the pass compacts the branch its options name and leaves main as it
+   * was; it skips the manifest rewrite, which Iceberg commits to main only.
+   */
+  @Test
+  void aPassCompactsTheBranchItsOptionsNameAndLeavesMainAlone() throws Exception {
+    sinkBranch = "audit";
+    start(2);
+    for (int round = 0; round < 4; round++) {
+      upsert("r" + round, 1, 2, 3, 4, 5, 6, 7, 8);
+    }
+    table.refresh();
+    org.apache.iceberg.Snapshot mainHead = table.currentSnapshot();
+    long branchHead = table.snapshot("audit").snapshotId();
+    int before = dataFiles("audit");
+    MaintenanceOptions options = new MaintenanceOptions.Builder()
+        .withCatalogProperties(catalogProperties)
+        .withCompaction(true, SMALL_FILES)
+        .withExpiry(false)
+        .withManifestRewrite(true, 1)
+        .withOrphanRemoval(false, Duration.ofDays(3), Duration.ofDays(1))
+        .withLease(false, Duration.ofSeconds(30))
+        .withBranch("audit")
+        .build();
+
+    MaintenancePass.Result result = new MaintenancePass(options, new TableFileIoWalStoreFactory().create(Map.of()))
+        .run(table, clock.get());
+
+    assertThat(result.failures()).isZero();
+    table.refresh();
+    assertThat(table.snapshot("audit").snapshotId()).as("the branch was compacted").isNotEqualTo(branchHead);
+    assertThat(dataFiles("audit")).as("data files on the branch (%s before)", before).isLessThanOrEqualTo(2).isLessThan(before);
+    assertThat(rows("audit")).isEqualTo(model);
+    assertThat(table.currentSnapshot()).as("main untouched: no compaction, no manifest rewrite").isEqualTo(mainHead);
   }
 
   @ParameterizedTest(name = "format v{0}")

@@ -59,6 +59,7 @@ class MaintenanceOptionsTest {
     config.put("orphan-interval-millis", 3_600_000);
     config.put("lease", "jdbc");
     config.put("lease-session-timeout-millis", 20_000);
+    config.put("branch", "audit");
 
     MaintenanceOptions options = MaintenanceOptions.fromMap(config);
 
@@ -73,6 +74,8 @@ class MaintenanceOptionsTest {
     assertThat(options.orphanIntervalMillis).isEqualTo(3_600_000);
     assertThat(options.lease).isEqualTo(MaintenanceLease.Kind.JDBC);
     assertThat(options.leaseSessionTimeoutMillis).isEqualTo(20_000);
+    assertThat(options.branch).isEqualTo("audit");
+    assertThat(options.toString()).contains("branch=audit");
   }
 
   @Test
@@ -85,6 +88,7 @@ class MaintenanceOptionsTest {
     assertThat(options.orphanMinAgeMillis).isEqualTo(Duration.ofDays(3).toMillis());
     assertThat(options.lease).isEqualTo(MaintenanceLease.Kind.ZOOKEEPER);
     assertThat(options.leaseSessionTimeoutMillis).isEqualTo(30_000);
+    assertThat(options.branch).isEqualTo("main");
   }
 
   @Test
@@ -123,6 +127,8 @@ class MaintenanceOptionsTest {
         .hasMessageStartingWith("Unknown maintenance option 'trigger-comits'; known: [catalog, catalog-name,");
     assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "trigger-commits", "often")))
         .hasMessage("Maintenance option 'trigger-commits' takes a whole number, got String often");
+    assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "branch", " ")))
+        .hasMessage("withBranch needs a branch name, such as main or the one the sink writes (withBranch)");
     assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "expiry-retain-last", 0)))
         .hasMessage("expiry retain-last 0 keeps no snapshot: give at least 1");
     assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "compaction", false, "expiry", false,

@@ -66,7 +66,7 @@ import org.apache.storm.iceberg.spi.WalStoreFactory;
  */
 public final class IcebergMaintain {
   static final String USAGE = "maintain --catalog KEY=VALUE ... --table NS.TABLE [--catalog-name NAME]"
-      + " [--compact [--compaction-option KEY=VALUE ...]] [--expire [--expire-max-age DURATION] [--retain-last N]"
+      + " [--compact [--compaction-option KEY=VALUE ...] [--branch NAME]] [--expire [--expire-max-age DURATION] [--retain-last N]"
       + " [--retired-sink NAME ...]] [--rewrite-manifests [--min-manifests N]] [--remove-orphans [--orphan-min-age DURATION]]"
       + " [--lease zookeeper|jdbc|none] [--zookeeper HOST:PORT,...] [--dry-run] [--wal-store NAME --wal-property KEY=VALUE]";
 
@@ -133,7 +133,7 @@ public final class IcebergMaintain {
     };
     if (arguments.compact) {
       failures += step.run("compaction", () -> {
-        DataCompaction.Result r = new DataCompaction(arguments.compactionOptions).run(table, SnapshotRef.MAIN_BRANCH, arguments.dryRun);
+        DataCompaction.Result r = new DataCompaction(arguments.compactionOptions).run(table, arguments.branch, arguments.dryRun);
         out.printf("compaction%s: %d groups planned, %d committed, %d dropped on conflict; %d files rewritten into %d;"
             + " %d delete files no data file needs removed%n", mode, r.groupsPlanned(), r.groupsCommitted(), r.groupsAbandoned(),
             r.filesRewritten(), r.filesAdded(), r.deleteFilesRemoved());
@@ -189,6 +189,7 @@ public final class IcebergMaintain {
     String table;
     boolean compact;
     final Map<String, String> compactionOptions = new LinkedHashMap<>();
+    String branch = SnapshotRef.MAIN_BRANCH;
     boolean expire;
     Duration expireMaxAge = Duration.ofHours(1);
     int retainLast = 10;
@@ -219,6 +220,7 @@ public final class IcebergMaintain {
           case "--catalog-name" -> parsed.catalogName = value(args, i++);
           case "--table" -> parsed.table = value(args, i++);
           case "--compaction-option" -> keyValue(value(args, i++), parsed.compactionOptions);
+          case "--branch" -> parsed.branch = value(args, i++);
           case "--expire-max-age" -> parsed.expireMaxAge = duration("--expire-max-age", value(args, i++));
           case "--retain-last" -> parsed.retainLast = Integer.parseInt(value(args, i++));
           case "--retired-sink" -> parsed.retiredSinks.add(value(args, i++));
@@ -233,6 +235,10 @@ public final class IcebergMaintain {
       }
       if (!parsed.compact && !parsed.expire && !parsed.rewriteManifests && !parsed.removeOrphans) {
         throw new IllegalArgumentException("nothing to do: give --compact, --expire, --rewrite-manifests or --remove-orphans (or several)");
+      }
+      if (parsed.rewriteManifests && !parsed.branch.equals(SnapshotRef.MAIN_BRANCH)) {
+        throw new IllegalArgumentException("--rewrite-manifests rewrites main's manifests only (Iceberg's manifest rewrite"
+            + " commits to main), not branch " + parsed.branch + "'s: run it without --branch, or drop it");
       }
       parsed.checkLease();
       return parsed;

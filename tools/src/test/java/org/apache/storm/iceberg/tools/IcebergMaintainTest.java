@@ -158,6 +158,9 @@ class IcebergMaintainTest {
     MaintainedTable maintained = MaintainedTable.create(warehouse);
     assertThat(run(maintained.args())).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("nothing to do: give --compact, --expire, --rewrite-manifests or --remove-orphans");
+    assertThat(run(maintained.args("--rewrite-manifests", "--branch", "audit"))).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("--rewrite-manifests rewrites main's manifests only (Iceberg's"
+        + " manifest rewrite commits to main), not branch audit's: run it without --branch, or drop it");
     assertThat(run(maintained.args("--expire", "--expire-max-age", "1h"))).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("--expire-max-age takes an ISO-8601 duration such as PT1H or P7D, got 1h");
     assertThat(run("--catalog", "type=hadoop", "--catalog", "warehouse=" + warehouse.toUri(), "--table", "db.missing", "--expire")).isEqualTo(2);
