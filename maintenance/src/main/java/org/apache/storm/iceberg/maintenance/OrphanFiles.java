@@ -33,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestContent;
@@ -59,7 +60,9 @@ import org.slf4j.LoggerFactory;
  * Failed commits, crashed tasks and expiry without file cleanup leave such files behind.
  *
  * <p>A run lists every file under the table location through the table's FileIO ({@link
- * SupportsPrefixOperations#listPrefix}) and keeps:
+ * SupportsPrefixOperations#listPrefix}), or, for a FileIO that cannot list, through Hadoop's file
+ * system for the location's scheme when Hadoop is on the class path ({@link TableFileListing}), and
+ * keeps:
  *
  * <ol>
  *   <li>every file reachable from the table's metadata, found with Iceberg's own readers: each
@@ -81,9 +84,10 @@ import org.slf4j.LoggerFactory;
  * reachable location, WAL entry or age keeps is deleted, through the FileIO's bulk delete when it
  * has one.
  *
- * <p>Any doubt deletes nothing: a FileIO that cannot list by prefix, a WAL store that cannot list
- * the table's entries, an entry whose payload is not JSON, a listed file outside the table
- * location, or a listing that fails partway each throw before the first delete.
+ * <p>Any doubt deletes nothing: a FileIO that cannot list by prefix and no Hadoop file system to
+ * list with, a WAL store that cannot list the table's entries, an entry whose payload is not JSON,
+ * a listed file outside the table location, or a listing that fails partway each throw before the
+ * first delete.
  *
  * <p>Order matters against a running sink: the WAL is listed first and the table refreshed after.
  * A commit whose entry is gone by then landed before the refresh, so its files are reachable; one
@@ -148,11 +152,11 @@ public final class OrphanFiles {
    *     when some orphans may be gone and the rest are left for the next run
    */
   public Result run(Table table, long nowMillis) {
-    SupportsPrefixOperations io = listable(table);
+    Function<String, Iterable<FileInfo>> listing = listable(table);
     WalFiles wal = walFiles(table);
     table.refresh();
     Map<String, Location> reachable = reachable(table);
-    List<FileInfo> listed = list(table, io);
+    List<FileInfo> listed = list(table, listing);
 
     Location tableLocation = Location.of(table.location());
     String walDirectory = tableLocation.path() + "/" + WAL_DIRECTORY + "/";
@@ -193,18 +197,14 @@ public final class OrphanFiles {
     return new Result(listed.size(), orphans, young, named, settings.dryRun());
   }
 
-  private static SupportsPrefixOperations listable(Table table) {
-    if (!(table.io() instanceof SupportsPrefixOperations io)) {
-      throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": its FileIO "
-          + table.io().getClass().getName() + " cannot list by prefix (SupportsPrefixOperations), so the files under its"
-          + " location cannot be found; use a FileIO that lists (HadoopFileIO, S3FileIO, ResolvingFileIO do)");
-    }
+  private static Function<String, Iterable<FileInfo>> listable(Table table) {
+    Function<String, Iterable<FileInfo>> listing = TableFileListing.of(table);
     if (!(table instanceof HasTableOperations)) {
       // ReachableFileUtil reads the metadata log through the table's operations.
       throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": a " + table.getClass().getName()
           + " does not give its metadata log, so reachable metadata files cannot be told; pass the table the catalog loaded");
     }
-    return io;
+    return listing;
   }
 
   /**
@@ -304,11 +304,11 @@ public final class OrphanFiles {
   }
 
   /** Every file under the table location, read to the end before anything is decided. */
-  private static List<FileInfo> list(Table table, SupportsPrefixOperations io) {
+  private static List<FileInfo> list(Table table, Function<String, Iterable<FileInfo>> listing) {
     String prefix = table.location().endsWith("/") ? table.location() : table.location() + "/";
     String under = Location.of(prefix).path() + "/";
     List<FileInfo> files = new ArrayList<>();
-    for (FileInfo file : io.listPrefix(prefix)) {
+    for (FileInfo file : listing.apply(prefix)) {
       // A FileIO listing relative keys, or beyond the prefix, would make every file look unreachable.
       if (!Location.of(file.location()).path().startsWith(under)) {
         throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": listing " + prefix + " gave "
