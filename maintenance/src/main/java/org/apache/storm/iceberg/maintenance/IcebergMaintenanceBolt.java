@@ -39,6 +39,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.spi.CommitEventFields;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
@@ -99,9 +100,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
   public void prepare(Map<String, Object> topoConf, TopologyContext context, OutputCollector collector) {
     requireOrphanAgeAboveTimeout(options, topoConf);
     this.collector = collector;
-    // Secret references (env:NAME, file:/path) resolve here, on the worker, as the sink's do.
-    this.catalog = CatalogUtil.buildIcebergCatalog(options.catalogName, SecretReferences.resolve(options.catalogProperties),
-        new org.apache.hadoop.conf.Configuration());
+    this.catalog = catalog(options);
     this.pass = new MaintenancePass(options, walStore(options, Thread.currentThread().getContextClassLoader()));
     if (options.lease) {
       this.lease = MaintenanceLease.connect(zooKeeperOf(topoConf), MaintenanceLease.ROOT, Duration.ofMillis(options.leaseSessionTimeoutMillis));
@@ -123,6 +122,17 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
         "iceberg-manifests-rewritten", "iceberg-orphan-files-deleted", "iceberg-maintenance-lease-busy"}) {
       counters.put(name, context.registerCounter(name));
     }
+  }
+
+  /**
+   * The catalog the passes load tables from. Secret references (env:NAME, file:/path) resolve here,
+   * on the worker, as the sink's do, and the secrets are remembered so that a pass's logged error
+   * that echoes one shows it masked ({@link Redaction}).
+   */
+  static Catalog catalog(MaintenanceOptions options) {
+    Map<String, String> catalogProperties = SecretReferences.resolve(options.catalogProperties);
+    Redaction.remember(catalogProperties);
+    return CatalogUtil.buildIcebergCatalog(options.catalogName, catalogProperties, new org.apache.hadoop.conf.Configuration());
   }
 
   /** An orphan younger than the message timeout may be a file of a batch still open: refuse to start rather than delete it. */
@@ -175,7 +185,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
         runLeased(table);
       } catch (RuntimeException e) {
         counters.get("iceberg-maintenance-failures").inc();
-        LOG.warn("A maintenance pass over {} failed; it runs again when next due", table, e);
+        LOG.warn("A maintenance pass over {} failed; it runs again when next due", table, Redaction.of(e));
       } finally {
         finished.add(table);
       }
@@ -252,7 +262,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
       try {
         closeable.close();
       } catch (IOException e) {
-        LOG.debug("Closing the maintenance catalog failed", e);
+        LOG.debug("Closing the maintenance catalog failed", Redaction.of(e));
       }
     }
   }

@@ -39,6 +39,7 @@ import org.apache.storm.iceberg.maintenance.MaintenanceLease;
 import org.apache.storm.iceberg.maintenance.ManifestRewrite;
 import org.apache.storm.iceberg.maintenance.OrphanFiles;
 import org.apache.storm.iceberg.maintenance.SnapshotExpiry;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
@@ -78,15 +79,17 @@ public final class IcebergMaintain {
     WalStore wal;
     try {
       arguments = Arguments.parse(args);
-      Catalog catalog = CatalogUtil.buildIcebergCatalog(arguments.catalogName, SecretReferences.resolve(arguments.catalog),
+      Map<String, String> catalogProperties = SecretReferences.resolve(arguments.catalog);
+      Redaction.remember(catalogProperties);
+      Catalog catalog = CatalogUtil.buildIcebergCatalog(arguments.catalogName, catalogProperties,
           new org.apache.hadoop.conf.Configuration());
       table = catalog.loadTable(TableIdentifier.parse(arguments.table));
       wal = ProviderRegistry.find(WalStoreFactory.class, arguments.walStore, IcebergMaintain.class.getClassLoader()).create(arguments.walProperties);
     } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
+      err.println(Redaction.redact(e.getMessage()));
       return 2;
     } catch (NoSuchTableException e) {
-      err.println(e.getMessage() + ": check --table and the catalog properties (--catalog, --catalog-name)");
+      err.println(Redaction.redact(e.getMessage()) + ": check --table and the catalog properties (--catalog, --catalog-name)");
       return 2;
     }
     if (arguments.zooKeeper == null) {
@@ -103,7 +106,7 @@ public final class IcebergMaintain {
         return runSteps(arguments, table, wal, out, err);
       }
     } catch (IllegalStateException e) {
-      err.println(e.getMessage());
+      err.println(Redaction.redact(e.getMessage()));
       return 1;
     }
   }
@@ -153,7 +156,7 @@ public final class IcebergMaintain {
       task.run();
       return 0;
     } catch (RuntimeException e) {
-      err.println(name + " failed: " + e.getMessage());
+      err.println(name + " failed: " + Redaction.redact(e.getMessage()));
       return 1;
     }
   }
