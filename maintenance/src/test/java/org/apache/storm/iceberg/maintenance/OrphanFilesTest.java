@@ -72,6 +72,7 @@ import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.testing.FieldPositions;
+import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
@@ -354,6 +355,42 @@ class OrphanFilesTest {
         .hasMessageContaining("a-probe-left-behind")
         .hasMessageContaining(" is not JSON (Unrecognized token 'storm'")
         .hasMessageEndingWith("), so the files it names cannot be told; settle or remove the entry first");
+    assertThat(exists(orphan)).isTrue();
+  }
+
+  /** A preflight probe whose delete failed: the kernel's probe payload, under the probe's own scope. */
+  @Test
+  void aProbeThePreflightLeftBehindIsPassedOverWithAWarning() {
+    String orphan = file("data/00014-orphan.parquet", Duration.ofHours(2));
+    wal.put(new WalScope(table, "default", WalScope.PREFLIGHT_TOPOLOGY, WalScope.PREFLIGHT_COMPONENT, 0),
+        "preflight-left-behind", "storm-iceberg preflight probe".getBytes(StandardCharsets.UTF_8));
+
+    OrphanFiles.Result result;
+    try (LogCapture logs = new LogCapture()) {
+      result = new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(table, now);
+
+      assertThat(logs.lines).anySatisfy(line -> assertThat(line)
+          .startsWith("WARN Orphan files of test.db.events: WAL entry file:/")
+          .endsWith("/metadata/_storm_wal/default/storm-iceberg-preflight/preflight/0/preflight-left-behind.json is a probe"
+              + " the preflight check left behind (its payload is not JSON and names no file); it is passed over, delete it"
+              + " by hand"));
+    }
+    assertThat(result.deleted()).singleElement().satisfies(deleted -> assertThat(local(deleted)).isEqualTo(local(orphan)));
+    assertThat(exists(orphan)).isFalse();
+    assertThat(TestTables.walEntryLocations(table)).as("the probe stays for the operator").hasSize(1);
+  }
+
+  /** The probe's topology, but another component: not the probe's scope, so its payload must be JSON. */
+  @Test
+  void aNonJsonEntryBesideTheProbesScopeStillDeletesNothing() {
+    String orphan = file("data/00015-orphan.parquet", Duration.ofHours(2));
+    wal.put(new WalScope(table, "default", WalScope.PREFLIGHT_TOPOLOGY, "iceberg", 0), "not-a-probe",
+        "storm-iceberg preflight probe".getBytes(StandardCharsets.UTF_8));
+
+    assertThatThrownBy(() -> new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(table, now))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("not-a-probe")
+        .hasMessageContaining(" is not JSON (Unrecognized token 'storm'");
     assertThat(exists(orphan)).isTrue();
   }
 
