@@ -20,21 +20,15 @@
 package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.kernel.secrets.RedactingCollector;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import java.util.stream.Stream;
+import org.apache.storm.iceberg.testing.UnredactedLogCalls;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,35 +39,17 @@ import org.junit.jupiter.api.Test;
  */
 class RedactionCoverageTest {
   private static final Path SOURCES = Path.of("src/main/java");
-  private static final Pattern STRING_LITERAL = Pattern.compile("\"(?:[^\"\\\\]|\\\\.)*\"");
-  private static final Pattern CATCH = Pattern.compile("catch\\s*\\(([^)]*?)(\\w+)\\s*\\)");
-  private static final Pattern DECLARATION = Pattern.compile("\\b\\w*(?:Exception|Error|Throwable)\\s+(\\w+)\\s*[=;,)]");
-  private static final Pattern LOG_CALL = Pattern.compile("LOG\\.(?:trace|debug|info|warn|error)\\((.*?)\\);", Pattern.DOTALL);
 
   @Test
-  void everyLoggedExceptionIsRedacted() throws IOException {
-    List<String> unredacted = new ArrayList<>();
-    for (Path file : sources()) {
-      String code = STRING_LITERAL.matcher(Files.readString(file)).replaceAll("\"\"");
-      Set<String> throwables = throwableNames(code);
-      Matcher call = LOG_CALL.matcher(code);
-      while (call.find()) {
-        for (String name : throwables) {
-          Pattern bare = Pattern.compile("(?<!Redaction\\.of\\()(?<!Redaction\\.redact\\()\\b" + name + "\\b");
-          if (bare.matcher(call.group(1)).find()) {
-            unredacted.add(file.getFileName() + ": " + call.group().replaceAll("\\s+", " ") + " (" + name + ")");
-          }
-        }
-      }
-    }
-    assertThat(unredacted).as("log calls passing an exception without Redaction.of").isEmpty();
+  void everyLoggedExceptionIsRedacted() {
+    assertThat(UnredactedLogCalls.in(sources())).as("log calls passing an exception without Redaction.of").isEmpty();
   }
 
   @Test
-  void noCollectorBypassesTheTaskEnvironment() throws IOException {
+  void noCollectorBypassesTheTaskEnvironment() {
     List<String> constructions = new ArrayList<>();
-    for (Path file : sources()) {
-      String code = Files.readString(file);
+    for (Path file : UnredactedLogCalls.javaFiles(sources())) {
+      String code = UnredactedLogCalls.read(file);
       // ShutdownGuard's collector only wraps the bolt's, and the bolts hand it to TaskEnvironment,
       // which redacts whatever reaches it.
       if (code.contains("new OutputCollector(") && !file.getFileName().toString().equals("ShutdownGuard.java")) {
@@ -83,24 +59,9 @@ class RedactionCoverageTest {
     assertThat(constructions).as("collectors that would report errors unredacted").isEmpty();
   }
 
-  private static Set<String> throwableNames(String code) {
-    Set<String> names = new LinkedHashSet<>();
-    Matcher caught = CATCH.matcher(code);
-    while (caught.find()) {
-      names.add(caught.group(2));
-    }
-    Matcher declared = DECLARATION.matcher(code);
-    while (declared.find()) {
-      names.add(declared.group(1));
-    }
-    return names;
-  }
-
-  private static List<Path> sources() throws IOException {
-    try (Stream<Path> files = Files.walk(SOURCES)) {
-      List<Path> java = files.filter(f -> f.toString().endsWith(".java")).toList();
-      assertThat(java).as("the kernel's sources, read from " + SOURCES.toAbsolutePath()).hasSizeGreaterThan(20);
-      return java;
-    }
+  private static Path sources() {
+    assertThat(UnredactedLogCalls.javaFiles(SOURCES)).as("the kernel's sources, read from " + SOURCES.toAbsolutePath())
+        .hasSizeGreaterThan(20);
+    return SOURCES;
   }
 }

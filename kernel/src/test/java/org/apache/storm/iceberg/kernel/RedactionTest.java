@@ -19,8 +19,8 @@
 
 package org.apache.storm.iceberg.kernel;
 
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
-import org.apache.storm.iceberg.kernel.secrets.RedactedException;
+import org.apache.storm.iceberg.spi.Redaction;
+import org.apache.storm.iceberg.spi.RedactedException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
@@ -81,9 +81,9 @@ class RedactionTest {
         .doesNotContain("url-pw-R3D")
         .doesNotContain("query-pw-R3D")
         .contains("org.apache.iceberg.exceptions.CommitStateUnknownException: Failed to connect: jdbc:postgresql://****@")
-        .contains("Caused by: org.apache.storm.iceberg.kernel.secrets.RedactedException: org.apache.iceberg.jdbc.UncheckedSQLException")
-        .contains("Caused by: org.apache.storm.iceberg.kernel.secrets.RedactedException: java.sql.SQLException: No suitable driver")
-        .contains("Suppressed: org.apache.storm.iceberg.kernel.secrets.RedactedException: java.lang.IllegalStateException: lookup")
+        .contains("Caused by: org.apache.storm.iceberg.spi.RedactedException: org.apache.iceberg.jdbc.UncheckedSQLException")
+        .contains("Caused by: org.apache.storm.iceberg.spi.RedactedException: java.sql.SQLException: No suitable driver")
+        .contains("Suppressed: org.apache.storm.iceberg.spi.RedactedException: java.lang.IllegalStateException: lookup")
         .contains("RedactionTest.errorChainIsRedactedKeepingTypesAndStackTraces");
     assertThat(shown.getStackTrace()).isEqualTo(first.getStackTrace());
     assertThat(((RedactedException) shown).originalClassName()).isEqualTo(CommitStateUnknownException.class.getName());

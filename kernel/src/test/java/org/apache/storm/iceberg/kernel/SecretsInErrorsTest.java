@@ -21,7 +21,7 @@ package org.apache.storm.iceberg.kernel;
 
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.SinkTasks;
-import org.apache.storm.iceberg.kernel.secrets.RedactedException;
+import org.apache.storm.iceberg.spi.RedactedException;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -142,7 +142,7 @@ class SecretsInErrorsTest {
     assertThat(reported)
         .as("types, messages and stack traces stay readable")
         .contains("org.apache.iceberg.exceptions.CommitStateUnknownException: Failed to connect: jdbc:sqlite:")
-        .contains("Suppressed: org.apache.storm.iceberg.kernel.secrets.RedactedException: "
+        .contains("Suppressed: org.apache.storm.iceberg.spi.RedactedException: "
             + "org.apache.iceberg.jdbc.UncheckedSQLException: Failed to connect: jdbc:sqlite:")
         .contains("java.sql.SQLException: FATAL: password **** rejected")
         .contains("at org.apache.storm.iceberg.testing.FaultInjectingCatalog");

@@ -56,6 +56,7 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.PartitionUtil;
 import org.apache.iceberg.util.PropertyUtil;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,11 +155,11 @@ public final class DataCompaction {
       return true;
     } catch (CommitStateUnknownException e) {
       // Its files may be in the table: leave them, as Iceberg does; a later orphan pass finds them if not.
-      LOG.warn("Compaction of {}: a group's commit state is unknown; its files are kept", table.name(), e);
+      LOG.warn("Compaction of {}: a group's commit state is unknown; its files are kept", table.name(), Redaction.of(e));
       return false;
     } catch (RuntimeException e) {
       LOG.info("Compaction of {}: a group conflicted with concurrent commits and is dropped, to be planned again: {}",
-          table.name(), e.getMessage());
+          table.name(), Redaction.redact(e.getMessage()));
       commits.abortFileGroup(group);
       return false;
     }

@@ -39,6 +39,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.spi.CommitEventFields;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
@@ -103,7 +104,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
     this.collector = collector;
     // Secret references (env:NAME, file:/path) resolve here, on the worker, as the sink's do.
     Map<String, String> resolvedCatalog = SecretReferences.resolve(options.catalogProperties);
-    this.catalog = CatalogUtil.buildIcebergCatalog(options.catalogName, resolvedCatalog, new org.apache.hadoop.conf.Configuration());
+    this.catalog = catalog(options.catalogName, resolvedCatalog);
     this.pass = new MaintenancePass(options, walStore(options, Thread.currentThread().getContextClassLoader()));
     this.lease = openLease(options, topoConf, resolvedCatalog);
     if (lease != null) {
@@ -125,6 +126,21 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
         "iceberg-manifests-rewritten", "iceberg-orphan-files-deleted", "iceberg-maintenance-lease-busy"}) {
       counters.put(name, context.registerCounter(name));
     }
+  }
+
+  /**
+   * The catalog the passes load tables from. Secret references (env:NAME, file:/path) resolve here,
+   * on the worker, as the sink's do, and the secrets are remembered so that a pass's logged error
+   * that echoes one shows it masked ({@link Redaction}).
+   */
+  static Catalog catalog(MaintenanceOptions options) {
+    return catalog(options.catalogName, SecretReferences.resolve(options.catalogProperties));
+  }
+
+  /** The catalog of resolved properties, whose secrets every maintenance log line then masks. */
+  private static Catalog catalog(String name, Map<String, String> resolvedProperties) {
+    Redaction.remember(resolvedProperties);
+    return CatalogUtil.buildIcebergCatalog(name, resolvedProperties, new org.apache.hadoop.conf.Configuration());
   }
 
   /** An orphan younger than the message timeout may be a file of a batch still open: refuse to start rather than delete it. */
@@ -177,7 +193,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
         runLeased(table);
       } catch (RuntimeException e) {
         counters.get("iceberg-maintenance-failures").inc();
-        LOG.warn("A maintenance pass over {} failed; it runs again when next due", table, e);
+        LOG.warn("A maintenance pass over {} failed; it runs again when next due", table, Redaction.of(e));
       } finally {
         finished.add(table);
       }
@@ -265,7 +281,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
       try {
         closeable.close();
       } catch (IOException e) {
-        LOG.debug("Closing the maintenance catalog failed", e);
+        LOG.debug("Closing the maintenance catalog failed", Redaction.of(e));
       }
     }
   }

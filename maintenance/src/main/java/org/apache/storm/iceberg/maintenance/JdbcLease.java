@@ -34,6 +34,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 import org.apache.storm.iceberg.spi.SecretProperties;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -192,7 +193,7 @@ public final class JdbcLease implements MaintenanceLease {
         }
         LOG.warn("The maintenance lease of {} is no longer {}'s: another maintainer took it", table, owner);
       } catch (IllegalStateException e) {
-        LOG.warn("Could not renew the maintenance lease of {}; it is no longer held", table, e);
+        LOG.warn("Could not renew the maintenance lease of {}; it is no longer held", table, Redaction.of(e));
       }
       lost = true;
       stopRenewing();
@@ -213,7 +214,7 @@ public final class JdbcLease implements MaintenanceLease {
       try {
         run("release the maintenance lease of " + table, c -> rows.release(c, table, owner));
       } catch (IllegalStateException e) {
-        LOG.debug("Could not release the maintenance lease of {}; it expires", table, e);
+        LOG.debug("Could not release the maintenance lease of {}; it expires", table, Redaction.of(e));
       }
     }
   }

@@ -26,6 +26,7 @@ import java.util.Objects;
 import java.util.function.BooleanSupplier;
 import org.apache.iceberg.SnapshotRef;
 import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -104,7 +105,7 @@ public final class MaintenancePass {
         compacted = compaction.run(table, options.branch);
       } catch (RuntimeException e) {
         failures++;
-        LOG.warn("Compaction of {} failed; it runs again next pass", table.name(), e);
+        LOG.warn("Compaction of {} failed; it runs again next pass", table.name(), Redaction.of(e));
       }
     }
     if (expiry != null && stillHeld(table, leaseHeld)) {
@@ -113,7 +114,7 @@ public final class MaintenancePass {
         expired = expiry.run(table, nowMillis, false);
       } catch (RuntimeException e) {
         failures++;
-        LOG.warn("Snapshot expiry of {} failed; it runs again next pass", table.name(), e);
+        LOG.warn("Snapshot expiry of {} failed; it runs again next pass", table.name(), Redaction.of(e));
       }
     }
     // Iceberg's manifest rewrite commits to main only (RewriteManifests has no toBranch).
@@ -123,7 +124,7 @@ public final class MaintenancePass {
         manifests = manifestRewrite.run(table, false);
       } catch (RuntimeException e) {
         failures++;
-        LOG.warn("Manifest rewrite of {} failed; it runs again next pass", table.name(), e);
+        LOG.warn("Manifest rewrite of {} failed; it runs again next pass", table.name(), Redaction.of(e));
       }
     }
     OrphanFiles.Result orphans = null;
@@ -134,7 +135,7 @@ public final class MaintenancePass {
       } catch (RuntimeException e) {
         failures++;
         LOG.warn("Orphan-file removal of {} failed; nothing was deleted that a snapshot or WAL entry names, and it runs again"
-            + " next pass", table.name(), e);
+            + " next pass", table.name(), Redaction.of(e));
       }
     }
     return new Result(compacted, expired, manifests, orphans, failures);

@@ -19,20 +19,18 @@
 
 package org.apache.storm.iceberg.maintenance;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestContent;
@@ -47,8 +45,6 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsBulkOperations;
 import org.apache.iceberg.io.SupportsPrefixOperations;
-import org.apache.iceberg.util.JsonUtil;
-import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +55,9 @@ import org.slf4j.LoggerFactory;
  * Failed commits, crashed tasks and expiry without file cleanup leave such files behind.
  *
  * <p>A run lists every file under the table location through the table's FileIO ({@link
- * SupportsPrefixOperations#listPrefix}) and keeps:
+ * SupportsPrefixOperations#listPrefix}), or, for a FileIO that cannot list, through Hadoop's file
+ * system for the location's scheme when Hadoop is on the class path ({@link TableFileListing}), and
+ * keeps:
  *
  * <ol>
  *   <li>every file reachable from the table's metadata, found with Iceberg's own readers: each
@@ -67,8 +65,9 @@ import org.slf4j.LoggerFactory;
  *       files included), the current metadata file and every one in its metadata log, statistics
  *       and partition-statistics files, and the version hint;
  *   <li>every file any pending WAL entry of the table names: any JSON string in its payload (read
- *       without knowing the kernel's format), so that the data files of a commit not yet settled stay
- *       for the sink that settles it; and the WAL store's own files, under {@code metadata/_storm_wal/};
+ *       without knowing the kernel's format, {@link WalFiles}), so that the data files of a commit not
+ *       yet settled stay for the sink that settles it; and the WAL store's own files, under {@code
+ *       metadata/_storm_wal/};
  *   <li>every file younger than {@link Settings#minAge()}, or whose listing gives no time: a writer
  *       (a sink between writing a file and putting its WAL entry, a compaction group, a concurrent
  *       Iceberg commit) may hold it still.
@@ -81,9 +80,10 @@ import org.slf4j.LoggerFactory;
  * reachable location, WAL entry or age keeps is deleted, through the FileIO's bulk delete when it
  * has one.
  *
- * <p>Any doubt deletes nothing: a FileIO that cannot list by prefix, a WAL store that cannot list
- * the table's entries, an entry whose payload is not JSON, a listed file outside the table
- * location, or a listing that fails partway each throw before the first delete.
+ * <p>Any doubt deletes nothing: a FileIO that cannot list by prefix and no Hadoop file system to
+ * list with, a WAL store that cannot list the table's entries, an entry whose payload is not JSON
+ * (but a probe the preflight check left behind, which names no file), a listed file outside the
+ * table location, or a listing that fails partway each throw before the first delete.
  *
  * <p>Order matters against a running sink: the WAL is listed first and the table refreshed after.
  * A commit whose entry is gone by then landed before the refresh, so its files are reachable; one
@@ -148,11 +148,11 @@ public final class OrphanFiles {
    *     when some orphans may be gone and the rest are left for the next run
    */
   public Result run(Table table, long nowMillis) {
-    SupportsPrefixOperations io = listable(table);
-    WalFiles wal = walFiles(table);
+    Function<String, Iterable<FileInfo>> listing = listable(table);
+    WalFiles wal = WalFiles.of(walStore, table);
     table.refresh();
     Map<String, Location> reachable = reachable(table);
-    List<FileInfo> listed = list(table, io);
+    List<FileInfo> listed = list(table, listing);
 
     Location tableLocation = Location.of(table.location());
     String walDirectory = tableLocation.path() + "/" + WAL_DIRECTORY + "/";
@@ -193,67 +193,14 @@ public final class OrphanFiles {
     return new Result(listed.size(), orphans, young, named, settings.dryRun());
   }
 
-  private static SupportsPrefixOperations listable(Table table) {
-    if (!(table.io() instanceof SupportsPrefixOperations io)) {
-      throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": its FileIO "
-          + table.io().getClass().getName() + " cannot list by prefix (SupportsPrefixOperations), so the files under its"
-          + " location cannot be found; use a FileIO that lists (HadoopFileIO, S3FileIO, ResolvingFileIO do)");
-    }
+  private static Function<String, Iterable<FileInfo>> listable(Table table) {
+    Function<String, Iterable<FileInfo>> listing = TableFileListing.of(table);
     if (!(table instanceof HasTableOperations)) {
       // ReachableFileUtil reads the metadata log through the table's operations.
       throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": a " + table.getClass().getName()
           + " does not give its metadata log, so reachable metadata files cannot be told; pass the table the catalog loaded");
     }
-    return io;
-  }
-
-  /**
-   * The normalised paths of the WAL's entries and of every string in their payloads.
-   *
-   * @param entries the entry files themselves
-   * @param named every JSON string value of every payload, as a path
-   */
-  private record WalFiles(Set<String> entries, Set<String> named) {}
-
-  private WalFiles walFiles(Table table) {
-    Set<String> entries = new HashSet<>();
-    Set<String> named = new HashSet<>();
-    for (WalEntry entry : PendingWalEntries.of(walStore, table, "Cannot remove orphan files",
-        "the files a pending entry names could be deleted")) {
-      entries.add(Location.of(entry.location()).path());
-      collectStrings(parse(table, entry), named);
-    }
-    return new WalFiles(entries, named);
-  }
-
-  private static JsonNode parse(Table table, WalEntry entry) {
-    JsonNode root;
-    try {
-      root = JsonUtil.mapper().reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS).readTree(entry.payload());
-    } catch (IOException e) {
-      throw notJson(table, entry, e.getMessage(), e);
-    }
-    if (root == null || root.isMissingNode()) {
-      throw notJson(table, entry, "it is empty", null);
-    }
-    return root;
-  }
-
-  private static IllegalStateException notJson(Table table, WalEntry entry, String why, Exception cause) {
-    return new IllegalStateException("Cannot remove orphan files of " + table.name() + ": the payload of WAL entry "
-        + entry.location() + " is not JSON (" + why + "), so the files it names cannot be told; settle or remove the"
-        + " entry first", cause);
-  }
-
-  /** Every textual node under {@code node}: a location is a string, whatever field holds it. */
-  private static void collectStrings(JsonNode node, Set<String> into) {
-    if (node.isTextual()) {
-      into.add(Location.of(node.textValue()).path());
-    } else {
-      for (JsonNode child : node) {
-        collectStrings(child, into);
-      }
-    }
+    return listing;
   }
 
   /** Every file the table's metadata reaches, by normalised path. */
@@ -304,11 +251,11 @@ public final class OrphanFiles {
   }
 
   /** Every file under the table location, read to the end before anything is decided. */
-  private static List<FileInfo> list(Table table, SupportsPrefixOperations io) {
+  private static List<FileInfo> list(Table table, Function<String, Iterable<FileInfo>> listing) {
     String prefix = table.location().endsWith("/") ? table.location() : table.location() + "/";
     String under = Location.of(prefix).path() + "/";
     List<FileInfo> files = new ArrayList<>();
-    for (FileInfo file : io.listPrefix(prefix)) {
+    for (FileInfo file : listing.apply(prefix)) {
       // A FileIO listing relative keys, or beyond the prefix, would make every file look unreachable.
       if (!Location.of(file.location()).path().startsWith(under)) {
         throw new IllegalStateException("Cannot remove orphan files of " + table.name() + ": listing " + prefix + " gave "

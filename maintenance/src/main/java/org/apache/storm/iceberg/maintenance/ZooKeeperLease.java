@@ -23,6 +23,7 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFramework;
 import org.apache.storm.shade.org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.storm.shade.org.apache.curator.framework.state.ConnectionState;
@@ -94,7 +95,7 @@ public final class ZooKeeperLease implements MaintenanceLease {
         client.delete().forPath(path);
       } catch (Exception e) {
         // The session ending deletes it anyway.
-        LOG.debug("Could not release maintenance lease {}", path, e);
+        LOG.debug("Could not release maintenance lease {}", path, Redaction.of(e));
       }
     }
   }

@@ -30,16 +30,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -47,9 +44,7 @@ import org.apache.iceberg.catalog.SupportsNamespaces;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
-import org.apache.iceberg.encryption.EncryptionManager;
 import org.apache.iceberg.io.CloseableIterable;
-import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.SnapshotUtil;
@@ -311,19 +306,8 @@ class DataCompactionTest {
 
   /** The table, its commits preceded, once, by {@code beforeFirstCommit}. */
   static Table withCommitHook(Table table, Runnable beforeFirstCommit) {
-    TableOperations real = ((HasTableOperations) table).operations();
-    TableOperations hooked = new TableOperations() {
+    return new ForwardingOperations(table) {
       boolean ran;
-
-      @Override
-      public TableMetadata current() {
-        return real.current();
-      }
-
-      @Override
-      public TableMetadata refresh() {
-        return real.refresh();
-      }
 
       @Override
       public void commit(TableMetadata base, TableMetadata metadata) {
@@ -335,30 +319,9 @@ class DataCompactionTest {
       }
 
       @Override
-      public FileIO io() {
-        return real.io();
-      }
-
-      @Override
-      public EncryptionManager encryption() {
-        return real.encryption();
-      }
-
-      @Override
-      public String metadataFileLocation(String fileName) {
-        return real.metadataFileLocation(fileName);
-      }
-
-      @Override
       public LocationProvider locationProvider() {
         return LocationProviders.locationsFor(current().location(), current().properties());
       }
-
-      @Override
-      public long newSnapshotId() {
-        return real.newSnapshotId();
-      }
-    };
-    return new BaseTable(hooked, table.name());
+    }.table(table);
   }
 }

@@ -42,19 +42,15 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
-import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
-import org.apache.iceberg.HasTableOperations;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.ReachableFileUtil;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.TableMetadata;
-import org.apache.iceberg.TableOperations;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.Namespace;
@@ -66,7 +62,6 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.InputFile;
-import org.apache.iceberg.io.LocationProvider;
 import org.apache.iceberg.io.OutputFile;
 import org.apache.iceberg.io.SupportsPrefixOperations;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -77,10 +72,12 @@ import org.apache.storm.iceberg.kernel.task.SinkTasks;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.testing.FieldPositions;
+import org.apache.storm.iceberg.testing.LogCapture;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.Tuples;
+import org.apache.storm.iceberg.wal.HadoopFsWalStoreFactory;
 import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -225,15 +222,20 @@ class OrphanFilesTest {
     assertThat(exists(orphan)).isTrue();
   }
 
+  /** A crashed task's WAL entry, in the kernel's own format, for a commit of {@code dataFileLocation}. */
+  void pendingEntry(WalStore walStore, Table of, String dataFileLocation) {
+    DataFile dataFile = DataFiles.builder(of.spec()).withPath(dataFileLocation).withFileSizeInBytes(26).withRecordCount(1)
+        .withFormat(FileFormat.PARQUET).build();
+    byte[] payload = DataFilesCodec.encode(
+        new DataFilesCodec.Entry("commit-of-a-crashed-task", of.name(), "iceberg", 0, now, List.of(dataFile)), of.specs());
+    walStore.put(new WalScope(of, "default", "orders-v1", "iceberg", 0), "commit-of-a-crashed-task", payload);
+  }
+
   /** The data files of a commit not yet settled, named by its WAL entry in the kernel's own format. */
   @Test
   void aFileAPendingWalEntryNamesSurvives() {
     String pending = file("data/00002-of-a-commit-not-settled.parquet", Duration.ofHours(2));
-    DataFile dataFile = DataFiles.builder(table.spec()).withPath(pending).withFileSizeInBytes(26).withRecordCount(1)
-        .withFormat(FileFormat.PARQUET).build();
-    byte[] payload = DataFilesCodec.encode(
-        new DataFilesCodec.Entry("commit-of-a-crashed-task", table.name(), "iceberg", 0, now, List.of(dataFile)), table.specs());
-    wal.put(new WalScope(table, "default", "orders-v1", "iceberg", 0), "commit-of-a-crashed-task", payload);
+    pendingEntry(wal, table, pending);
 
     OrphanFiles.Result result = new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(table, now);
 
@@ -266,16 +268,79 @@ class OrphanFilesTest {
     assertThat(rowCount(table)).isEqualTo(10);
   }
 
+  /**
+   * A FileIO that cannot list by prefix, with the WAL on a Hadoop file system as such a table needs:
+   * Hadoop's file system lists the table location, and the same rules decide what goes.
+   */
   @Test
-  void aFileIoThatCannotListIsRefused() {
-    String orphan = file("data/00005-orphan.parquet", Duration.ofHours(2));
+  void withoutPrefixListingHadoopListsTheTableAndOnlyTheTrueOrphanGoes() {
+    String orphan = file("data/00010-orphan.parquet", Duration.ofHours(2));
+    String youngOrphan = file("data/00011-still-being-written.parquet", Duration.ofMinutes(59));
+    String pending = file("data/00012-of-a-commit-not-settled.parquet", Duration.ofHours(2));
+    WalStore hadoopWal = new HadoopFsWalStoreFactory().create(Map.of("path", dir.resolve("wal").toUri().toString()));
+    Table unlisted = withIo(table, new PlainIo(table.io()));
+    pendingEntry(hadoopWal, unlisted, pending);
+    List<String> reachable = reachable();
+
+    OrphanFiles.Result result = new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, hadoopWal).run(unlisted, now);
+
+    assertThat(result.deleted()).singleElement().satisfies(deleted -> assertThat(local(deleted)).isEqualTo(local(orphan)));
+    assertThat(exists(orphan)).isFalse();
+    assertThat(result.keptYoung()).singleElement().satisfies(kept -> assertThat(local(kept)).isEqualTo(local(youngOrphan)));
+    assertThat(result.keptForWal()).singleElement().satisfies(kept -> assertThat(local(kept)).isEqualTo(local(pending)));
+    assertThat(exists(youngOrphan)).isTrue();
+    assertThat(exists(pending)).isTrue();
+    assertThat(result.filesListed()).isEqualTo(filesOnDisk() + 1);
+    assertThat(reachable).allSatisfy(location -> assertThat(exists(location)).as(location).isTrue());
+    assertThat(rowCount(table)).isEqualTo(10);
+  }
+
+  @Test
+  void aHadoopListingThatFailsPartwayDeletesNothing() {
+    String orphan = file("data/00013-orphan.parquet", Duration.ofHours(2));
+    WalStore hadoopWal = new HadoopFsWalStoreFactory().create(Map.of("path", dir.resolve("wal").toUri().toString()));
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+    conf.set("fs.file.impl", BrokenListingFileSystem.class.getName());
+    conf.setBoolean("fs.file.impl.disable.cache", true);
+    Table unlisted = withIo(table, new ConfiguredPlainIo(table.io(), conf));
+
+    assertThatThrownBy(() -> new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, hadoopWal).run(unlisted, now))
+        .isInstanceOf(UncheckedIOException.class)
+        .hasMessageStartingWith("Cannot list file:")
+        .hasMessageEndingWith(" with Hadoop's file system")
+        .hasRootCauseMessage("listing broke off after 00013-orphan.parquet");
+    assertThat(exists(orphan)).isTrue();
+    assertThat(rowCount(table)).isEqualTo(10);
+  }
+
+  /** Hadoop is on the class path, but has no file system for the location's scheme. */
+  @Test
+  void aFileIoThatCannotListOnASchemeHadoopCannotListIsRefused() {
+    org.apache.iceberg.inmemory.InMemoryCatalog catalog = new org.apache.iceberg.inmemory.InMemoryCatalog();
+    catalog.initialize("memory", Map.of("warehouse", "nohadoopfs://warehouse"));
+    catalog.createNamespace(Namespace.of("db"));
+    Table inMemory = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
+    String orphan = inMemory.location() + "/data/00005-orphan.parquet";
+    ((org.apache.iceberg.inmemory.InMemoryFileIO) inMemory.io()).addFile(orphan, new byte[] {1});
+
+    assertThatThrownBy(() -> new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(inMemory, now + Duration.ofDays(1).toMillis()))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("Cannot remove orphan files of memory.db.events: its FileIO org.apache.iceberg.inmemory.InMemoryFileIO"
+            + " cannot list by prefix (SupportsPrefixOperations) and Hadoop has no file system for"
+            + " nohadoopfs://warehouse/db/events (No FileSystem for scheme \"nohadoopfs\"), so the files under its location"
+            + " cannot be found; use a FileIO that lists (HadoopFileIO, S3FileIO, ResolvingFileIO do), or put Hadoop's"
+            + " client and a Hadoop FileSystem for the location's scheme on the class path");
+    assertThat(((org.apache.iceberg.inmemory.InMemoryFileIO) inMemory.io()).fileExists(orphan)).isTrue();
+  }
+
+  @Test
+  void aFileIoThatCannotListWithoutHadoopIsRefused() {
     Table unlisted = withIo(table, new PlainIo(table.io()));
 
-    assertThatThrownBy(() -> new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(unlisted, now))
+    assertThatThrownBy(() -> TableFileListing.of(unlisted, false))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageStartingWith("Cannot remove orphan files of test.db.events: its FileIO " + PlainIo.class.getName()
-            + " cannot list by prefix");
-    assertThat(exists(orphan)).isTrue();
+            + " cannot list by prefix (SupportsPrefixOperations) and Hadoop is not on the class path, so the files");
   }
 
   @Test
@@ -290,6 +355,42 @@ class OrphanFilesTest {
         .hasMessageContaining("a-probe-left-behind")
         .hasMessageContaining(" is not JSON (Unrecognized token 'storm'")
         .hasMessageEndingWith("), so the files it names cannot be told; settle or remove the entry first");
+    assertThat(exists(orphan)).isTrue();
+  }
+
+  /** A preflight probe whose delete failed: the kernel's probe payload, under the probe's own scope. */
+  @Test
+  void aProbeThePreflightLeftBehindIsPassedOverWithAWarning() {
+    String orphan = file("data/00014-orphan.parquet", Duration.ofHours(2));
+    wal.put(new WalScope(table, "default", WalScope.PREFLIGHT_TOPOLOGY, WalScope.PREFLIGHT_COMPONENT, 0),
+        "preflight-left-behind", "storm-iceberg preflight probe".getBytes(StandardCharsets.UTF_8));
+
+    OrphanFiles.Result result;
+    try (LogCapture logs = new LogCapture()) {
+      result = new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(table, now);
+
+      assertThat(logs.lines).anySatisfy(line -> assertThat(line)
+          .startsWith("WARN Orphan files of test.db.events: WAL entry file:/")
+          .endsWith("/metadata/_storm_wal/default/storm-iceberg-preflight/preflight/0/preflight-left-behind.json is a probe"
+              + " the preflight check left behind (its payload is not JSON and names no file); it is passed over, delete it"
+              + " by hand"));
+    }
+    assertThat(result.deleted()).singleElement().satisfies(deleted -> assertThat(local(deleted)).isEqualTo(local(orphan)));
+    assertThat(exists(orphan)).isFalse();
+    assertThat(TestTables.walEntryLocations(table)).as("the probe stays for the operator").hasSize(1);
+  }
+
+  /** The probe's topology, but another component: not the probe's scope, so its payload must be JSON. */
+  @Test
+  void aNonJsonEntryBesideTheProbesScopeStillDeletesNothing() {
+    String orphan = file("data/00015-orphan.parquet", Duration.ofHours(2));
+    wal.put(new WalScope(table, "default", WalScope.PREFLIGHT_TOPOLOGY, "iceberg", 0), "not-a-probe",
+        "storm-iceberg preflight probe".getBytes(StandardCharsets.UTF_8));
+
+    assertThatThrownBy(() -> new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(table, now))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("not-a-probe")
+        .hasMessageContaining(" is not JSON (Unrecognized token 'storm'");
     assertThat(exists(orphan)).isTrue();
   }
 
@@ -397,38 +498,12 @@ class OrphanFilesTest {
 
   /** The table over the same metadata, seen through {@code io}. */
   static Table withIo(Table table, FileIO io) {
-    TableOperations ops = ((HasTableOperations) table).operations();
-    return new BaseTable(new TableOperations() {
-      @Override
-      public TableMetadata current() {
-        return ops.current();
-      }
-
-      @Override
-      public TableMetadata refresh() {
-        return ops.refresh();
-      }
-
-      @Override
-      public void commit(TableMetadata base, TableMetadata metadata) {
-        ops.commit(base, metadata);
-      }
-
+    return new ForwardingOperations(table) {
       @Override
       public FileIO io() {
         return io;
       }
-
-      @Override
-      public String metadataFileLocation(String fileName) {
-        return ops.metadataFileLocation(fileName);
-      }
-
-      @Override
-      public LocationProvider locationProvider() {
-        return ops.locationProvider();
-      }
-    }, table.name());
+    }.table(table);
   }
 
   /** A FileIO that only reads, writes and deletes. */
@@ -457,6 +532,55 @@ class OrphanFilesTest {
     @Override
     public void deleteFile(String path) {
       delegate.deleteFile(path);
+    }
+  }
+
+  /** A FileIO that cannot list, whose Hadoop configuration is {@code conf}. */
+  static final class ConfiguredPlainIo extends PlainIo implements org.apache.hadoop.conf.Configurable {
+    org.apache.hadoop.conf.Configuration conf;
+
+    ConfiguredPlainIo(FileIO delegate, org.apache.hadoop.conf.Configuration conf) {
+      super(delegate);
+      this.conf = conf;
+    }
+
+    @Override
+    public void setConf(org.apache.hadoop.conf.Configuration conf) {
+      this.conf = conf;
+    }
+
+    @Override
+    public org.apache.hadoop.conf.Configuration getConf() {
+      return conf;
+    }
+  }
+
+  /** Hadoop's local file system, whose recursive listing throws just after a file named {@code *-orphan.parquet}. */
+  public static final class BrokenListingFileSystem extends org.apache.hadoop.fs.LocalFileSystem {
+    @Override
+    public org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> listFiles(
+        org.apache.hadoop.fs.Path path, boolean recursive) throws IOException {
+      org.apache.hadoop.fs.RemoteIterator<org.apache.hadoop.fs.LocatedFileStatus> files = super.listFiles(path, recursive);
+      return new org.apache.hadoop.fs.RemoteIterator<>() {
+        String brokenAfter;
+
+        @Override
+        public boolean hasNext() throws IOException {
+          if (brokenAfter != null) {
+            throw new IOException("listing broke off after " + brokenAfter);
+          }
+          return files.hasNext();
+        }
+
+        @Override
+        public org.apache.hadoop.fs.LocatedFileStatus next() throws IOException {
+          org.apache.hadoop.fs.LocatedFileStatus file = files.next();
+          if (file.getPath().getName().endsWith("-orphan.parquet")) {
+            brokenAfter = file.getPath().getName();
+          }
+          return file;
+        }
+      };
     }
   }
 

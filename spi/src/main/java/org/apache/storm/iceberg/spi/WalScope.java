@@ -28,6 +28,15 @@ import org.apache.iceberg.Table;
  * its id, so a resubmitted topology finds what its previous incarnation left.
  */
 public final class WalScope {
+  /**
+   * The topology name of the scope the preflight check puts its probe entry under, with component
+   * {@value #PREFLIGHT_COMPONENT} and task 0: no task of a real topology writes under it. A probe
+   * left behind (its delete failed) holds no commit, and maintenance passes over it.
+   */
+  public static final String PREFLIGHT_TOPOLOGY = "storm-iceberg-preflight";
+  /** The component name of the preflight probe's scope. */
+  public static final String PREFLIGHT_COMPONENT = "preflight";
+
   private final Table table;
   private final String namespace;
   private final String topology;

@@ -42,6 +42,7 @@ import org.apache.storm.iceberg.maintenance.ManifestRewrite;
 import org.apache.storm.iceberg.maintenance.OrphanFiles;
 import org.apache.storm.iceberg.maintenance.SnapshotExpiry;
 import org.apache.storm.iceberg.maintenance.ZooKeeperLease;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
@@ -88,14 +89,16 @@ public final class IcebergMaintain {
     try {
       arguments = Arguments.parse(args);
       catalogProperties = SecretReferences.resolve(arguments.catalog);
-      Catalog catalog = CatalogUtil.buildIcebergCatalog(arguments.catalogName, catalogProperties, new org.apache.hadoop.conf.Configuration());
+      Redaction.remember(catalogProperties);
+      Catalog catalog = CatalogUtil.buildIcebergCatalog(arguments.catalogName, catalogProperties,
+          new org.apache.hadoop.conf.Configuration());
       table = catalog.loadTable(TableIdentifier.parse(arguments.table));
       wal = ProviderRegistry.find(WalStoreFactory.class, arguments.walStore, IcebergMaintain.class.getClassLoader()).create(arguments.walProperties);
     } catch (IllegalArgumentException e) {
-      err.println(e.getMessage());
+      err.println(Redaction.redact(e.getMessage()));
       return 2;
     } catch (NoSuchTableException e) {
-      err.println(e.getMessage() + ": check --table and the catalog properties (--catalog, --catalog-name)");
+      err.println(Redaction.redact(e.getMessage()) + ": check --table and the catalog properties (--catalog, --catalog-name)");
       return 2;
     }
     if (arguments.lease == MaintenanceLease.Kind.NONE) {
@@ -114,7 +117,7 @@ public final class IcebergMaintain {
         return runSteps(arguments, table, wal, out, err, held::valid);
       }
     } catch (IllegalStateException e) {
-      err.println(e.getMessage());
+      err.println(Redaction.redact(e.getMessage()));
       return 1;
     }
   }
@@ -177,7 +180,7 @@ public final class IcebergMaintain {
       task.run();
       return 0;
     } catch (RuntimeException e) {
-      err.println(name + " failed: " + e.getMessage());
+      err.println(name + " failed: " + Redaction.redact(e.getMessage()));
       return 1;
     }
   }

@@ -31,7 +31,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.PreflightReport;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;

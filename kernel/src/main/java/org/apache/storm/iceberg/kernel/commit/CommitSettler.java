@@ -19,7 +19,7 @@
 
 package org.apache.storm.iceberg.kernel.commit;
 
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import java.util.function.Function;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.SnapshotAncestryValidator;

@@ -22,7 +22,7 @@ package org.apache.storm.iceberg.kernel.commit;
 import java.util.List;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.WalEntry;
 import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;

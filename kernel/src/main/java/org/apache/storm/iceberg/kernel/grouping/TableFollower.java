@@ -28,7 +28,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.slf4j.Logger;

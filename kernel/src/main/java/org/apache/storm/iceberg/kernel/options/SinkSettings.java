@@ -31,7 +31,7 @@ import java.util.Map;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.catalog.TableIdentifier;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.MultiRecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;

@@ -44,7 +44,7 @@ import org.apache.storm.iceberg.kernel.commit.CommitBranch;
 import org.apache.storm.iceberg.kernel.options.ProviderChoice;
 import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.SecretProperties;
 import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;

@@ -45,9 +45,6 @@ import org.apache.storm.iceberg.spi.WalStore;
  * in the sink's WAL store under a scope of its own. A probe that cannot be deleted is reported, never left silently.
  */
 final class StorageProbes {
-  /** The topology name of the probe's WAL scope: no task of a real topology writes under it. */
-  static final String PROBE_TOPOLOGY = "storm-iceberg-preflight";
-
   private StorageProbes() {}
 
   /**
@@ -83,7 +80,7 @@ final class StorageProbes {
    */
   static String walEntry(WalStore wal, Table table, String walNamespace) {
     String commitId = "preflight-" + UUID.randomUUID();
-    WalScope scope = new WalScope(table, walNamespace, PROBE_TOPOLOGY, "preflight", 0);
+    WalScope scope = new WalScope(table, walNamespace, WalScope.PREFLIGHT_TOPOLOGY, WalScope.PREFLIGHT_COMPONENT, 0);
     String location = wal.put(scope, commitId, "storm-iceberg preflight probe".getBytes(StandardCharsets.UTF_8));
     boolean listed;
     try {

@@ -27,7 +27,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.kernel.task.TableTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -24,7 +24,7 @@ import java.util.function.BiFunction;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.seal.TopologyChecks;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.task.DescriptorEmitter;
 import org.apache.storm.iceberg.kernel.task.WritingTask;

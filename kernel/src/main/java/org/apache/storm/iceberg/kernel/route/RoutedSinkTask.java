@@ -22,7 +22,7 @@ package org.apache.storm.iceberg.kernel.route;
 import java.util.function.Supplier;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.kernel.task.CommitThread;
 import org.apache.storm.iceberg.kernel.task.HandoffTimes;
 import org.apache.storm.iceberg.kernel.task.SinkTask;

@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg.kernel.secrets;
 
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.task.OutputCollector;
 
 /**

@@ -18,6 +18,6 @@
  */
 
 /**
- * Internal to storm-iceberg: not an API, and changed without notice. Keeping secrets secret: which catalog properties are secrets, references to secrets resolved on the worker, and the redaction of every error the sink logs or reports.
+ * Internal to storm-iceberg: not an API, and changed without notice. Keeping secrets secret: which catalog properties are secrets, references to secrets resolved on the worker, and the collector that redacts every error the sink reports (the masking itself is the SPI's {@code Redaction}, shared with maintenance and the tools).
  */
 package org.apache.storm.iceberg.kernel.secrets;

@@ -34,7 +34,7 @@ import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.AutoCreate;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.CatalogTarget;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.SecretReferences;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -19,7 +19,7 @@
 
 package org.apache.storm.iceberg.kernel.table;
 
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.kernel.commit.TableGoneErrors;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import java.util.ArrayList;

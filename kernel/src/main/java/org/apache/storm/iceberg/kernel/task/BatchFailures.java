@@ -20,7 +20,7 @@
 package org.apache.storm.iceberg.kernel.task;
 
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.task.OutputCollector;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -27,7 +27,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -23,7 +23,7 @@ import org.apache.storm.iceberg.kernel.seal.TopologyChecks;
 import org.apache.storm.iceberg.kernel.table.HadoopCatalogWarning;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;

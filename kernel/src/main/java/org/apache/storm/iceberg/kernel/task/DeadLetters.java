@@ -26,7 +26,7 @@ import org.apache.storm.iceberg.kernel.env.DeadLetterWindow;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.task.OutputCollector;
 import org.apache.storm.tuple.Fields;
 import org.apache.storm.tuple.Tuple;

@@ -20,7 +20,7 @@
 package org.apache.storm.iceberg.kernel.task;
 
 import org.apache.storm.iceberg.kernel.evolve.SchemaEvolver;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.spi.RecordMappingException;
 import org.apache.storm.iceberg.spi.UnfitValuesException;

@@ -19,7 +19,7 @@
 
 package org.apache.storm.iceberg.kernel.task;
 
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import java.io.InterruptedIOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.util.Collection;

@@ -21,7 +21,7 @@ package org.apache.storm.iceberg.kernel.task;
 
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.kernel.seal.TimedSealPolicies;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;

@@ -25,7 +25,7 @@ import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.kernel.batch.RecordRejectedException;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.SourcePosition;
 import org.apache.storm.iceberg.spi.UnfitValuesException;
 import org.apache.storm.task.OutputCollector;

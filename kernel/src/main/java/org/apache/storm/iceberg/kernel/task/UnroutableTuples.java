@@ -22,7 +22,7 @@ package org.apache.storm.iceberg.kernel.task;
 import org.apache.storm.iceberg.TupleMappingException;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.tuple.Tuple;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

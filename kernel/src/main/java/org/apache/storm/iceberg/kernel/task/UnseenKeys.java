@@ -53,7 +53,7 @@ import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.StructLikeMap;
 import org.apache.storm.iceberg.kernel.change.ChangeSummary;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

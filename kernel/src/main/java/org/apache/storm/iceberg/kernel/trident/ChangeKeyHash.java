@@ -26,7 +26,7 @@ import org.apache.iceberg.data.Record;
 import org.apache.iceberg.util.StructLikeWrapper;
 import org.apache.storm.iceberg.kernel.change.ChangeKey;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.kernel.table.OpenedTable;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.RecordMapper;

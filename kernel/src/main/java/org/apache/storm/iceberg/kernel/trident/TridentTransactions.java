@@ -30,7 +30,7 @@ import org.apache.storm.iceberg.kernel.commit.TransactionPlan;
 import org.apache.storm.iceberg.kernel.commit.TransactionRegressionException;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
-import org.apache.storm.iceberg.kernel.secrets.Redaction;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.topology.ReportedFailedException;
 
 /**

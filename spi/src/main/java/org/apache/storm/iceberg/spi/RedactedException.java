@@ -17,7 +17,7 @@
  * under the License.
  */
 
-package org.apache.storm.iceberg.kernel.secrets;
+package org.apache.storm.iceberg.spi;
 
 /**
  * What the sink logs and reports in place of an error whose message (or a cause's, or a suppressed

@@ -17,7 +17,7 @@
  * under the License.
  */
 
-package org.apache.storm.iceberg.kernel.secrets;
+package org.apache.storm.iceberg.spi;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -29,21 +29,21 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.storm.iceberg.spi.SecretProperties;
 
 /**
  * Masks secrets before they reach a log line, a reported error, a message or {@code toString()}.
  *
  * <p>A property is secret when its name contains credential, token, password, passwd, pwd, secret,
  * key, auth, signature or cookie, or starts with {@code header.} (REST headers carry bearer tokens).
- * In any text the sink logs or reports, it masks: URI user-info ({@code //user:pass@}), every
+ * In any text the sink, the maintenance bolt and the tools log or report, it masks: URI user-info ({@code //user:pass@}), every
  * secret-named query or JDBC parameter ({@code ?password=x}, {@code ;password=x}), and, verbatim,
- * every secret value this worker's catalogs were built with ({@link #remember}), so a password that
+ * every secret value this JVM's catalogs were built with ({@link #remember}), so a password that
  * Iceberg or a driver echoes in a message is masked wherever it appears.
  *
  * <p>The values are kept JVM-wide rather than per task so that every log site can redact with one
  * call, without the task's options in hand: a worker's secrets are then masked in every task's
- * errors, which is only stricter. Values shorter than {@value #MIN_REMEMBERED_LENGTH} characters,
+ * errors, which is only stricter. Whatever builds a catalog from resolved properties remembers them
+ * first ({@link SecretReferences#resolve}, then {@link #remember}). Values shorter than four characters,
  * and {@code true}/{@code false}, are not searched for: they would mask unrelated words.
  */
 public final class Redaction {
