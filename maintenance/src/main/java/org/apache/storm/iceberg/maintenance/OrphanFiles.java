@@ -45,6 +45,7 @@ import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileInfo;
 import org.apache.iceberg.io.SupportsBulkOperations;
 import org.apache.iceberg.io.SupportsPrefixOperations;
+import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,6 +94,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class OrphanFiles {
   private static final Logger LOG = LoggerFactory.getLogger(OrphanFiles.class);
+  /** How many times a run lists the table location before it gives up, deleting nothing. */
+  static final int LISTING_ATTEMPTS = 3;
   /** The table-FileIO WAL store's directory under the table location; its files are live whatever their age. */
   static final String WAL_DIRECTORY = "metadata/_storm_wal";
 
@@ -250,8 +253,29 @@ public final class OrphanFiles {
     reachable.putIfAbsent(parsed.path(), parsed);
   }
 
-  /** Every file under the table location, read to the end before anything is decided. */
+  /**
+   * Every file under the table location, read to the end before anything is decided. A listing that
+   * breaks off is tried again, up to {@link #LISTING_ATTEMPTS} in all: a file deleted while it is
+   * listed (an expiry or a commit's metadata cleanup beside the run) breaks Hadoop's local listing,
+   * which reads each file's permissions as it goes. Files that appear meanwhile are younger than the
+   * minimum age, so a later listing keeps them all the same.
+   */
   private static List<FileInfo> list(Table table, Function<String, Iterable<FileInfo>> listing) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return listOnce(table, listing);
+      } catch (IllegalStateException refused) {
+        throw refused;
+      } catch (RuntimeException brokenOff) {
+        if (attempt == LISTING_ATTEMPTS) {
+          throw brokenOff;
+        }
+        LOG.info("Listing the files of {} broke off ({}); listing again", table.name(), Redaction.of(brokenOff).toString());
+      }
+    }
+  }
+
+  private static List<FileInfo> listOnce(Table table, Function<String, Iterable<FileInfo>> listing) {
     String prefix = table.location().endsWith("/") ? table.location() : table.location() + "/";
     String under = Location.of(prefix).path() + "/";
     List<FileInfo> files = new ArrayList<>();

@@ -268,6 +268,19 @@ class OrphanFilesTest {
     assertThat(rowCount(table)).isEqualTo(10);
   }
 
+  /** A listing that breaks off once (a file deleted while listed) is listed again, and the run goes on. */
+  @Test
+  void aListingThatBreaksOffOnceIsListedAgain() {
+    String orphan = file("data/00004-orphan.parquet", Duration.ofHours(2));
+    Table failingOnce = withIo(table, new FailingListing(table.io(), "00004-orphan.parquet", OrphanFiles.LISTING_ATTEMPTS - 1));
+
+    OrphanFiles.Result result = new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(failingOnce, now);
+
+    assertThat(result.deleted()).singleElement().satisfies(deleted -> assertThat(local(deleted)).isEqualTo(local(orphan)));
+    assertThat(exists(orphan)).isFalse();
+    assertThat(rowCount(table)).isEqualTo(10);
+  }
+
   /**
    * A FileIO that cannot list by prefix, with the WAL on a Hadoop file system as such a table needs:
    * Hadoop's file system lists the table location, and the same rules decide what goes.
@@ -608,19 +621,28 @@ class OrphanFilesTest {
     }
   }
 
-  /** Lists the table's files until just after {@code breakAfter}, then throws; lists the WAL as it is. */
+  /**
+   * Lists the table's files until just after {@code breakAfter}, then throws, the first {@code
+   * failures} times; lists the WAL as it is.
+   */
   static final class FailingListing extends PlainIo implements SupportsPrefixOperations {
     final String breakAfter;
+    int failures;
 
     FailingListing(FileIO delegate, String breakAfter) {
+      this(delegate, breakAfter, Integer.MAX_VALUE);
+    }
+
+    FailingListing(FileIO delegate, String breakAfter, int failures) {
       super(delegate);
       this.breakAfter = breakAfter;
+      this.failures = failures;
     }
 
     @Override
     public Iterable<FileInfo> listPrefix(String prefix) {
       Iterable<FileInfo> listed = ((SupportsPrefixOperations) delegate).listPrefix(prefix);
-      if (prefix.contains(OrphanFiles.WAL_DIRECTORY)) {
+      if (prefix.contains(OrphanFiles.WAL_DIRECTORY) || failures-- <= 0) {
         return listed;
       }
       return () -> new Iterator<>() {
