@@ -204,7 +204,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
   private void runLeased(String table) {
     Table loadedTable = loaded.computeIfAbsent(table, name -> catalog.loadTable(TableIdentifier.parse(name)));
     if (lease == null) {
-      record(pass.run(loadedTable, System.currentTimeMillis()));
+      record(table, pass.run(loadedTable, System.currentTimeMillis()));
       return;
     }
     MaintenanceLease.Held held = lease.tryAcquire(table, owner);
@@ -214,7 +214,7 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
       return;
     }
     try (held) {
-      record(pass.run(loadedTable, System.currentTimeMillis(), held::valid));
+      record(table, pass.run(loadedTable, System.currentTimeMillis(), held::valid));
     }
   }
 
@@ -244,7 +244,8 @@ public class IcebergMaintenanceBolt extends BaseRichBolt {
     return connect.toString();
   }
 
-  private void record(MaintenancePass.Result result) {
+  private void record(String table, MaintenancePass.Result result) {
+    LOG.info("Maintenance pass over {}: {}", table, result);
     counters.get("iceberg-maintenance-passes").inc();
     counters.get("iceberg-maintenance-failures").inc(result.failures());
     if (result.compaction() != null) {

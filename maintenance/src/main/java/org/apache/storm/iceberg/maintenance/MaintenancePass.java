@@ -51,7 +51,18 @@ public final class MaintenancePass {
    * @param failures the steps that failed
    */
   public record Result(DataCompaction.Result compaction, SnapshotExpiry.Result expiry, int manifestsRewritten, OrphanFiles.Result orphans,
-      int failures) {}
+      int failures) {
+    /** One line for the log: what each step did, "-" for a step off, not due or failed. */
+    @Override
+    public String toString() {
+      return "compaction " + (compaction == null ? "-" : compaction.filesRewritten() + " files into " + compaction.filesAdded()
+              + " (" + compaction.groupsAbandoned() + " groups dropped, " + compaction.deleteFilesRemoved() + " delete files removed)")
+          + "; expiry " + (expiry == null ? "-" : expiry.expiredSnapshotIds().size() + " snapshots" + (expiry.tokenKept() ? ", a token kept" : ""))
+          + "; manifests " + manifestsRewritten
+          + "; orphans " + (orphans == null ? "-" : orphans.deleted().size() + " of " + orphans.filesListed() + " listed")
+          + "; " + failures + " steps failed";
+    }
+  }
 
   private final MaintenanceOptions options;
   private final DataCompaction compaction;
