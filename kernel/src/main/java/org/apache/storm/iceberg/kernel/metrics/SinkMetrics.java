@@ -218,12 +218,12 @@ public final class SinkMetrics {
     sequenceInversions.inc();
   }
 
-  /** Counts update-before images upsert mode dropped: the after-image replaces the row. */
   /** Counts deleted keys that no data file of the table could hold before their batch. */
   public void deletesOfUnseenKeys(long keys) {
     deletesOfUnseenKeys.inc(keys);
   }
 
+  /** Counts update-before images upsert mode dropped: the after-image replaces the row. */
   public void updateBeforeDropped(long images) {
     updateBeforeDropped.inc(images);
   }

@@ -40,6 +40,7 @@ import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotParser;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.expressions.Expression;
@@ -69,8 +70,9 @@ import org.slf4j.LoggerFactory;
  * bounds (a missing bound could hold anything). So a key the table once held and later deleted counts
  * as seen while its file is live, and the count is a lower bound, never a false alarm.
  *
- * <p>Cost: a check reads the parent's data manifests that the keys' values can match, on a thread of its
- * own, so it never delays a commit or an ack. One check runs at a time per task and one waits; a
+ * <p>Cost: the committing thread looks up the landed snapshot (after a commit, the table reads its
+ * metadata again) and copies its parent; the parent's data manifests that the keys' values can match
+ * are read on a thread of the check's own, so no commit waits for them. One check runs at a time per task and one waits; a
  * batch that lands while both are taken is not checked, and a batch's first {@link ChangeSummary.RemovedKeys#LIMIT} such
  * keys are checked.
  */
@@ -81,6 +83,7 @@ final class UnseenKeys implements AutoCloseable {
   private final String tableName;
   private final SinkMetrics metrics;
   private ThreadPoolExecutor thread;
+  private volatile boolean closed;
 
   UnseenKeys(String tableName, SinkMetrics metrics) {
     this.tableName = tableName;
@@ -88,17 +91,20 @@ final class UnseenKeys implements AutoCloseable {
   }
 
   /**
-   * What a check reads, captured on the committing thread: the parent snapshot's data manifests (null
-   * when the batch's commit was the table's first), the FileIO to read them, and the table's specs
-   * and schema, all immutable.
+   * What a check reads, captured on the committing thread: the parent snapshot (null when the batch's
+   * commit was the table's first), the FileIO to read its manifests with, and the table's specs and
+   * schema.
    */
-  record Before(List<ManifestFile> manifests, FileIO io, Map<Integer, PartitionSpec> specs, Schema schema) {
+  record Before(Snapshot parent, FileIO io, Map<Integer, PartitionSpec> specs, Schema schema) {
     static Before parentOf(Table table, Snapshot landed) {
       Snapshot parent = landed.parentId() == null ? null : table.snapshot(landed.parentId());
       if (landed.parentId() != null && parent == null) {
         return null; // the parent is expired already: nothing to compare with
       }
-      return new Before(parent == null ? null : parent.dataManifests(table.io()), table.io(), table.specs(), table.schema());
+      // A copy of its own: a snapshot caches its manifests on first read, unsynchronized, and the
+      // committing thread's table shares the original; the check reads them on its own thread.
+      Snapshot copy = parent == null ? null : SnapshotParser.fromJson(SnapshotParser.toJson(parent));
+      return new Before(copy, table.io(), table.specs(), table.schema());
     }
   }
 
@@ -107,7 +113,7 @@ final class UnseenKeys implements AutoCloseable {
    * unless one is running. Called on the committing thread, which owns {@code table}.
    */
   void afterLanding(Table table, Snapshot landed, ChangeSummary.RemovedKeys removed) {
-    if (removed == null || removed.total() == 0 || landed == null) {
+    if (closed || removed == null || removed.total() == 0 || landed == null) {
       return;
     }
     if (thread == null) {
@@ -160,7 +166,7 @@ final class UnseenKeys implements AutoCloseable {
   /** The keys of {@code removed} that no data file live in {@code before} could hold. */
   static List<ChangeSummary.RemovedKey> unseen(Before before, ChangeSummary.RemovedKeys removed) {
     List<ChangeSummary.RemovedKey> keys = removed.keys();
-    if (before.manifests() == null) {
+    if (before.parent() == null) {
       return keys;
     }
     KeyColumns columns = KeyColumns.of(removed.keySchema(), before.schema());
@@ -170,7 +176,7 @@ final class UnseenKeys implements AutoCloseable {
     Expression filter = columns.filter(keys);
     boolean[] seen = new boolean[keys.size()];
     Candidates candidates = new Candidates(keys, columns, removed.specId(), before.specs());
-    for (ManifestFile manifest : before.manifests()) {
+    for (ManifestFile manifest : before.parent().dataManifests(before.io())) {
       if (candidates.allSeen(seen)) {
         break;
       }
@@ -216,10 +222,17 @@ final class UnseenKeys implements AutoCloseable {
       return (Comparator<Object>) (Comparator<?>) Comparators.forType(type.asPrimitiveType());
     }
 
-    /** Every key column in the set of the keys' values: what manifests and files are pruned by. */
+    /**
+     * Every key column in the set of the keys' values: what manifests and files are pruned by. A
+     * timestamp_ns column is left out: Iceberg reads a long literal as microseconds, and the keys'
+     * values are nanoseconds (the bounds check below still compares them).
+     */
     Expression filter(List<ChangeSummary.RemovedKey> keys) {
       Expression filter = Expressions.alwaysTrue();
       for (int column = 0; column < fields.size(); column++) {
+        if (fields.get(column).type().typeId() == Type.TypeID.TIMESTAMP_NANO) {
+          continue;
+        }
         Set<Object> values = new LinkedHashSet<>();
         for (ChangeSummary.RemovedKey key : keys) {
           values.add(key.key().get(column, Object.class));
@@ -303,6 +316,7 @@ final class UnseenKeys implements AutoCloseable {
 
   @Override
   public void close() {
+    closed = true; // a batch settling after the task began to stop starts no thread
     if (thread != null) {
       thread.shutdownNow();
     }
