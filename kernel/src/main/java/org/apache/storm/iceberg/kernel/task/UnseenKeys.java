@@ -110,7 +110,8 @@ final class UnseenKeys implements AutoCloseable {
 
   /**
    * Starts a check of {@code removed}, keys of a batch that landed as {@code landed} in {@code table},
-   * unless one is running. Called on the committing thread, which owns {@code table}.
+   * unless one check runs and another waits already. Called on the committing thread, which owns
+   * {@code table}.
    */
   void afterLanding(Table table, Snapshot landed, ChangeSummary.RemovedKeys removed) {
     if (closed || removed == null || removed.total() == 0 || landed == null) {
