@@ -420,7 +420,8 @@ class RowLevelChangesTest {
    * One seeded run: few keys, many changes each, sent a batch's worth at a time with random commit
    * faults. In an aligned run each chunk is replayed until acked before the next is sent, and its
    * sequence numbers may be out of order within it; in an interleaved run the replays of a failed
-   * batch come after later changes, as a spout's retries do, and the task may restart between chunks.
+   * batch come after later changes, some of them at a time, as a spout's retries do, and the task
+   * may restart between chunks.
    * Whenever everything sent is acked, the table equals the model of every change sent.
    */
   void seededRun(long seed, int formatVersion, String fileFormat) {
@@ -467,6 +468,12 @@ class RowLevelChangesTest {
       if (interleaved && random.nextInt(6) == 0) {
         // The worker dies: the open batch is lost unacked, and a new incarnation takes the replays.
         sink = open(options, recorder);
+      }
+      if (interleaved && random.nextInt(3) == 0) {
+        // Some retries come back (those whose backoff ended) while later changes keep coming.
+        List<Tuple> some = new ArrayList<>(unacked(recorder, log));
+        some.removeIf(tuple -> random.nextBoolean());
+        some.stream().map(this::again).forEach(sink::execute);
       }
       if (!interleaved || random.nextInt(3) == 0 || sentUpTo == changes) {
         sink = replayUntilAcked(sink, recorder, log, random, batch, seed);

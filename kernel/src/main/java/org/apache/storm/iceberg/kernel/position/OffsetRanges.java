@@ -137,6 +137,15 @@ final class OffsetRanges {
     return true;
   }
 
+  /** Whether every offset from {@code from} to {@code to} is held here; true when {@code to < from}. */
+  boolean covers(long from, long to) {
+    if (to < from) {
+      return true;
+    }
+    int covering = floor(from);
+    return covering >= 0 && ends[covering] >= to;
+  }
+
   int rangeCount() {
     return count;
   }

@@ -182,6 +182,16 @@ public final class Positions {
   /** One source partition's offsets, from the smallest to the largest held. */
   public record Span(String source, int partition, long smallest, long largest) {}
 
+  /** Whether every offset from {@code from} to {@code to} of one source partition is held here; true when {@code to < from}. */
+  public boolean holdsAll(String source, int partition, long from, long to) {
+    if (to < from) {
+      return true;
+    }
+    Source known = sources.get(source);
+    OffsetRanges ranges = known == null ? null : known.ranges(partition);
+    return ranges != null && ranges.covers(from, to);
+  }
+
   /** Whether every position of {@code other} is held here. */
   public boolean covers(Positions other) {
     for (Map.Entry<String, Source> source : other.sources.entrySet()) {

@@ -29,46 +29,74 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  * but later changes of the same source partitions are already in flight, in the open batch or in a
  * sealed one waiting to commit; committed first, they would be overwritten by the older replayed
  * ones. So each source partition of a failed batch is fenced from the batch's smallest offset until
- * every failed offset has landed again: a later change arriving meanwhile is failed at once (it
- * replays after), and a batch may commit only if, with what landed since, it brings every failed
- * offset up to its own largest one (a batch's changes collapse in sequence order, so what it brings
- * lands in order); otherwise it is failed unattempted, and its offsets join the fenced ones.
+ * every failed offset has landed again: a later change arriving meanwhile is failed at once, unless
+ * every failed change before it is back in a batch of this task or landed; a change failed so is
+ * fenced as the batch's were, since it replays too, and a spout's retries may bring changes after it
+ * first. A batch may commit only if, with what landed since, it brings every fenced offset up to its
+ * own largest one (a batch's changes collapse in sequence order, so what it brings lands in order);
+ * otherwise it is failed unattempted, and its offsets join the fenced ones.
  *
  * <p>A task that starts (after a crash, say) cannot know what its predecessor held in flight: those
- * changes replay only once Storm times them out, while later ones already reach the new task. So
- * when the first change a task sees of a partition lies beyond the offset after the sink's newest
- * committed one, the offsets in between are a gap: later changes are held back until the gap's
- * offsets have arrived or, since a gap may hold no records (a compacted topic, transaction markers),
- * until the replays are due ({@code gapWaitMillis} after the task saw the gap, twice the message
- * timeout by default). When the sink never committed a change of the partition, the gap reaches
- * back to offset 0: a predecessor's first batch may have failed before anything landed, and its
- * replays must land first. On a partition that does not start at offset 0 (its oldest records
- * deleted), a stream's first start therefore waits that long once. Called from the executor thread
- * (intake) and the commit thread (commits).
+ * changes replay only once Storm times them out, while later ones already reach the new task, in
+ * any pattern a spout's retries make. So until the replays are due ({@code gapWaitMillis} after the
+ * task first saw the partition, twice the message timeout by default), a change must follow every
+ * offset since the sink's newest committed one: after a gap, it is held back (and fenced) until the
+ * gap's offsets have arrived or that time has passed, since a gap may hold no records (a compacted
+ * topic, a transaction's commit marker). When the sink never committed a change of the partition,
+ * the offsets count from 0: a predecessor's first batch may have failed before anything landed, and
+ * its replays must land first. On a partition that does not start at offset 0 (its oldest records
+ * deleted) or one written in transactions, a task's start therefore holds changes back that long
+ * once.
+ *
+ * <p>A change the record mapper refuses is failed without a fence: it would be refused again on every
+ * replay, and would hold its partition back for good. Called from the executor thread (intake) and
+ * the commit thread (commits).
  */
 final class ChangeFence {
-  /** A fenced source partition: what failed, and what of it landed since. */
+  /** A fenced source partition: what failed, what of it landed since, and what of it is back in a batch. */
   private static final class Lane {
     final Positions failed = new Positions();
     final Positions landed = new Positions();
+    /** What landed, and what was written into a batch again since this task's last failure of the partition. */
+    Positions back = new Positions();
     long smallest = Long.MAX_VALUE;
+
+    void fail(Positions positions, long smallestOffset) {
+      failed.addAll(positions);
+      smallest = Math.min(smallest, smallestOffset);
+      // What was back in a batch may be in the one that failed: only what landed is surely back.
+      back = landed.copy();
+    }
+
+    /** Whether every failed change before {@code offset} landed or is back in a batch of the task. */
+    boolean backUpTo(long offset) {
+      return back.covers(failed.upTo(offset));
+    }
   }
 
-  /** A new task's gap before the first change it saw of a partition. */
-  private static final class Gap {
-    final long to;
+  /**
+   * A new task's first stretch of a partition: what arrived since the sink's newest committed
+   * offset, any gap in which may be a predecessor's changes still in flight.
+   */
+  private static final class CatchUp {
+    final long from;
     final long expiresAtMillis;
-    long next;
+    final Positions arrived = new Positions();
 
-    Gap(long from, long to, long expiresAtMillis) {
-      this.next = from;
-      this.to = to;
+    CatchUp(long from, long expiresAtMillis) {
+      this.from = from;
       this.expiresAtMillis = expiresAtMillis;
+    }
+
+    /** Notes a change's arrival; whether every offset since {@code from} arrived before it. */
+    boolean follows(SourcePosition position) {
+      arrived.add(position);
+      return arrived.holdsAll(position.source(), position.partition(), from, position.offset() - 1);
     }
   }
 
   private final Map<String, Lane> lanes = new HashMap<>();
-  private final Map<String, Gap> gaps = new HashMap<>();
+  private final Map<String, CatchUp> catchUps = new HashMap<>();
   private final java.util.Set<String> seen = new java.util.HashSet<>();
   private String lastSource;
   private int lastPartition = -1;
@@ -87,8 +115,9 @@ final class ChangeFence {
   }
 
   /**
-   * Notes the first change this task sees of {@code position}'s partition: beyond the offset after
-   * {@code largestCommitted} (-1 for none: offset 0), the offsets in between are a gap.
+   * Notes the first change this task sees of {@code position}'s partition: until the replays are
+   * due, the offsets after {@code largestCommitted} (-1 for none: from offset 0) must arrive in
+   * order, or the changes after a gap wait.
    */
   synchronized void seen(SourcePosition position, long largestCommitted) {
     String key = key(position.source(), position.partition());
@@ -96,8 +125,8 @@ final class ChangeFence {
       return; // the partition of the tuple before: seen already
     }
     lastSeen = key;
-    if (seen.add(key) && position.offset() > largestCommitted + 1) {
-      gaps.put(key, new Gap(largestCommitted + 1, position.offset() - 1, clock.getAsLong() + gapWaitMillis));
+    if (seen.add(key)) {
+      catchUps.put(key, new CatchUp(largestCommitted + 1, clock.getAsLong() + gapWaitMillis));
     }
   }
 
@@ -115,27 +144,50 @@ final class ChangeFence {
   synchronized void failed(Positions batch) {
     for (Positions.Span span : batch.spans()) {
       Lane lane = lanes.computeIfAbsent(key(span.source(), span.partition()), k -> new Lane());
-      lane.failed.addAll(batch.of(span.source(), span.partition()));
-      lane.smallest = Math.min(lane.smallest, span.smallest());
+      lane.fail(batch.of(span.source(), span.partition()), span.smallest());
     }
   }
 
-  /** Whether a tuple at {@code position} must wait: a later change of a fenced partition that is not a replay, or one beyond a gap. */
+  /**
+   * Whether a tuple at {@code position} must wait, as a new task's change after a gap, or a later change of a
+   * fenced partition that is not a replay and arrived before every failed change before it was back.
+   * The caller fails a tuple held back: it is fenced from here on, as a failed batch's are.
+   */
   synchronized boolean holdsBack(SourcePosition position) {
     String key = key(position.source(), position.partition());
-    Gap gap = gaps.get(key);
-    if (gap != null) {
-      if (position.offset() <= gap.to) {
-        gap.next = Math.max(gap.next, position.offset() + 1);
-      }
-      if (gap.next > gap.to || clock.getAsLong() >= gap.expiresAtMillis) {
-        gaps.remove(key);
-      } else if (position.offset() > gap.to) {
-        return true;
+    CatchUp catchUp = catchUps.isEmpty() ? null : catchUps.get(key);
+    if (catchUp != null) {
+      if (clock.getAsLong() >= catchUp.expiresAtMillis) {
+        catchUps.remove(key);
+      } else if (!catchUp.follows(position)) {
+        return fence(key, position);
       }
     }
     Lane lane = lanes.get(key);
-    return lane != null && position.offset() > lane.smallest && !lane.failed.contains(position);
+    if (lane == null || position.offset() <= lane.smallest || lane.failed.contains(position)
+        || lane.backUpTo(position.offset())) {
+      return false;
+    }
+    return fence(key, position);
+  }
+
+  /** Fences a change held back: it replays, and the changes after it must wait for it as for a failed batch's. */
+  private boolean fence(String key, SourcePosition position) {
+    Lane lane = lanes.computeIfAbsent(key, k -> new Lane());
+    lane.failed.add(position);
+    lane.smallest = Math.min(lane.smallest, position.offset());
+    return true;
+  }
+
+  /** A change was written into the open batch: a failed one is back. */
+  synchronized void taken(SourcePosition position) {
+    if (lanes.isEmpty()) {
+      return;
+    }
+    Lane lane = lanes.get(key(position.source(), position.partition()));
+    if (lane != null && lane.failed.contains(position)) {
+      lane.back.add(position);
+    }
   }
 
   /**
@@ -162,13 +214,18 @@ final class ChangeFence {
   /**
    * A change the sink has committed (by an earlier incarnation, another topology, or a commit whose
    * answer was lost) came again and was skipped: it counts as landed, or its partition would stay
-   * fenced for good.
+   * fenced for good, and as arrived for a new task's first stretch.
    */
   synchronized void committed(SourcePosition position) {
     String key = key(position.source(), position.partition());
+    CatchUp catchUp = catchUps.isEmpty() ? null : catchUps.get(key);
+    if (catchUp != null) {
+      catchUp.follows(position);
+    }
     Lane lane = lanes.get(key);
     if (lane != null && lane.failed.contains(position)) {
       lane.landed.add(position);
+      lane.back.add(position);
       if (lane.landed.covers(lane.failed)) {
         lanes.remove(key);
       }
@@ -181,7 +238,9 @@ final class ChangeFence {
       String key = key(span.source(), span.partition());
       Lane lane = lanes.get(key);
       if (lane != null) {
-        lane.landed.addAll(batch.of(span.source(), span.partition()));
+        Positions landed = batch.of(span.source(), span.partition());
+        lane.landed.addAll(landed);
+        lane.back.addAll(landed);
         if (lane.landed.covers(lane.failed)) {
           lanes.remove(key);
         }

@@ -78,6 +78,7 @@ final class SchemaChange {
       String fields = String.valueOf(unfit.values().keySet());
       LOG.warn("Cannot evolve the schema for tuple fields {}; failing the tuple", fields, Redaction.of(error));
       collector.reportError(error);
+      intake.failedUnwritten(tuple);
       collector.fail(tuple);
     }
     return false;

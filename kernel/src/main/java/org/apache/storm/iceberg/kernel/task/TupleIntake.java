@@ -127,6 +127,7 @@ final class TupleIntake {
         open.write(row, tuple);
       } else {
         open.write(row, tuple, position, dedup.identity(position.source()));
+        taken(position);
       }
       metrics.recordWritten();
       return true;
@@ -156,6 +157,7 @@ final class TupleIntake {
         open.writeAll(rows, tuple);
       } else {
         open.writeAll(rows, tuple, position, dedup.identity(position.source()));
+        taken(position);
       }
       metrics.recordsWritten(rows.size());
       return true;
@@ -164,6 +166,12 @@ final class TupleIntake {
       return false;
     } catch (RuntimeException e) {
       throw new BrokenBatchException(e);
+    }
+  }
+
+  private void taken(SourcePosition position) {
+    if (fence != null) {
+      fence.taken(position);
     }
   }
 

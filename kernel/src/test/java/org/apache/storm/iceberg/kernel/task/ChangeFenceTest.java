@@ -1,0 +1,129 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+
+package org.apache.storm.iceberg.kernel.task;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
+import org.apache.storm.iceberg.kernel.position.Positions;
+import org.apache.storm.iceberg.spi.SourcePosition;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fence that keeps one source partition's changes in order across failures, driven as a task
+ * drives it while a spout retries: failed changes come back late, and later ones keep coming.
+ */
+class ChangeFenceTest {
+  private final AtomicLong clock = new AtomicLong(1_000);
+  private final ChangeFence fence = new ChangeFence(clock::get, 16_000);
+
+  private static SourcePosition at(long offset) {
+    return new SourcePosition("topic", 0, offset);
+  }
+
+  private static Positions of(long from, long to) {
+    Positions positions = new Positions();
+    LongStream.rangeClosed(from, to).forEach(offset -> positions.add(at(offset)));
+    return positions;
+  }
+
+  /** What the task does with a change that arrives: held back (failed), or written into the open batch. */
+  private boolean takes(long offset) {
+    if (fence.holdsBack(at(offset))) {
+      return false;
+    }
+    fence.taken(at(offset));
+    return true;
+  }
+
+  @Test
+  void aChangeHeldBackIsFencedSoALaterOneWaitsForItsReplayAfterTheFailedBatchLanded() {
+    fence.failed(of(0, 9));
+    assertThat(takes(10)).as("a later change while offsets 0-9 are out").isFalse();
+    LongStream.rangeClosed(0, 9).forEach(offset -> assertThat(takes(offset)).isTrue());
+    fence.landed(of(0, 9));
+
+    assertThat(takes(11)).as("offset 11 before offset 10, held back above, came back").isFalse();
+    assertThat(fence.blocks(of(11, 11))).as("a batch holding 11 without 10")
+        .contains("after offset 0, whose batch did not land");
+    assertThat(takes(10)).as("the replay of 10").isTrue();
+    assertThat(takes(11)).as("11 once 10 is back in a batch").isTrue();
+    assertThat(fence.blocks(of(10, 11))).isNull();
+    fence.landed(of(10, 11));
+    assertThat(takes(12)).as("the partition is no longer fenced").isTrue();
+  }
+
+  @Test
+  void aLaterChangeIsTakenOnceEveryFailedChangeBeforeItIsBackInABatch() {
+    fence.failed(of(0, 4));
+    LongStream.rangeClosed(0, 4).forEach(offset -> assertThat(takes(offset)).isTrue());
+    assertThat(takes(5)).as("5 follows 0-4 in the open batch, which commits them in order").isTrue();
+    assertThat(fence.blocks(of(0, 5))).isNull();
+
+    fence.failed(of(0, 5));
+    assertThat(takes(6)).as("the batch holding 0-5 failed: 6 waits for them again").isFalse();
+  }
+
+  @Test
+  void aChangeBeyondANewTasksGapIsFencedUntilItsReplayCame() {
+    fence.seen(at(5), -1);
+    assertThat(takes(5)).as("5, beyond offsets 0-4 a predecessor may have held").isFalse();
+    LongStream.rangeClosed(0, 4).forEach(offset -> assertThat(takes(offset)).isTrue());
+    assertThat(takes(6)).as("6 before the replay of 5").isFalse();
+    assertThat(takes(5)).isTrue();
+    assertThat(takes(6)).isTrue();
+    assertThat(fence.blocks(of(0, 6))).isNull();
+  }
+
+  @Test
+  void aNewTasksLaterGapHoldsTheChangesAfterItUntilItFills() {
+    fence.seen(at(0), -1);
+    assertThat(takes(0)).isTrue();
+    assertThat(takes(1)).isTrue();
+    assertThat(takes(4)).as("4 while 2-3, a predecessor's perhaps, have not arrived").isFalse();
+    assertThat(takes(5)).isFalse();
+    assertThat(takes(2)).isTrue();
+    assertThat(takes(3)).isTrue();
+    assertThat(takes(4)).as("the replay of 4, once 2-3 are back").isTrue();
+    assertThat(takes(5)).isTrue();
+    assertThat(fence.blocks(of(0, 5))).isNull();
+  }
+
+  @Test
+  void aGapThatNeverFillsHoldsChangesBackOnlyUntilTheReplaysAreDue() {
+    fence.seen(at(0), -1);
+    assertThat(takes(0)).isTrue();
+    assertThat(takes(2)).as("offset 1 may be a transaction's commit marker, or a change in flight").isFalse();
+    clock.addAndGet(16_000);
+    assertThat(takes(2)).as("the replay of 2, once the replays were due").isTrue();
+    assertThat(takes(3)).isTrue();
+  }
+
+  @Test
+  void aChangeTheSinkCommittedBeforeCountsAsLanded() {
+    fence.failed(of(3, 4));
+    fence.committed(at(3));
+    fence.committed(at(4));
+    assertThat(takes(5)).as("both failed changes were committed already").isTrue();
+    assertThat(fence.blocks(of(5, 5))).isNull();
+  }
+}
