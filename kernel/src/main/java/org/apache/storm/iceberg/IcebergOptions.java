@@ -139,6 +139,7 @@ public final class IcebergOptions implements Serializable {
           .optional("key-columns", OptionKeys.<Builder>textList(Builder::withKeyColumns))
           .optional("change-operation-field", text((builder, value) -> builder.draft.changeOperationField = value))
           .optional("change-sequence-field", text((builder, value) -> builder.draft.changeSequenceField = value))
+          .optional("change-order-wait-millis", wholeNumber(Builder::withChangeOrderWaitMillis))
           .optional("source-reset-accepted",
               text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
@@ -548,6 +549,17 @@ public final class IcebergOptions implements Serializable {
     public Builder withChangeFields(String operationField, String sequenceField) {
       draft.changeOperationField = operationField;
       draft.changeSequenceField = sequenceField;
+      return this;
+    }
+
+    /**
+     * How long, at most, an {@code IcebergBolt} task in a row-level mode holds a Kafka partition's later
+     * changes back behind changes that failed and have not come back, or that a new task has not seen
+     * yet; default 0: twice {@code topology.message.timeout.secs} plus 30 s. Raise it when the spout
+     * retries a failed tuple later than that (a retry service with a longer backoff).
+     */
+    public Builder withChangeOrderWaitMillis(long millis) {
+      draft.changeOrderWaitMillis = millis;
       return this;
     }
 

@@ -355,6 +355,18 @@ class RowLevelChangesTest {
   }
 
   @Test
+  void theChangeOrderWaitIsRefusedAtBuildOutsideTheRowLevelModesAndWhenNegative() {
+    createTable(2, PartitionSpec.unpartitioned());
+    assertThatThrownBy(() -> options(WriteMode.APPEND, 3).withChangeFields(null, null).withChangeOrderWaitMillis(60_000).build())
+        .hasMessage("withKeyColumns, withChangeFields and withChangeOrderWaitMillis apply to the row-level write modes;"
+            + " set withWriteMode(WriteMode.UPSERT) or withWriteMode(WriteMode.CHANGELOG), or remove them");
+    assertThatThrownBy(() -> options(WriteMode.CHANGELOG, 3).withChangeOrderWaitMillis(-1).build())
+        .hasMessageContaining("withChangeOrderWaitMillis");
+    assertThat(settings(options(WriteMode.CHANGELOG, 3).withChangeOrderWaitMillis(90_000).build()).rowLevel().orderWaitMillis())
+        .isEqualTo(90_000);
+  }
+
+  @Test
   void aTableTheModeCannotChangeIsRefusedWhenTheTaskOpensNamingTheColumn() {
     Map<String, String> real = TestCatalogs.jdbcSqlite(dir);
     Catalog catalog = TestCatalogs.load(real);

@@ -67,6 +67,7 @@ public final class OptionsDraft {
   public List<String> keyColumns = List.of();
   public String changeOperationField;
   public String changeSequenceField;
+  public long changeOrderWaitMillis;
   public long commitIntervalRecords;
   public long commitIntervalBytes;
   public long commitIntervalMillis;
@@ -143,7 +144,7 @@ public final class OptionsDraft {
   }
 
   private SinkSettings.RowLevel rowLevel() {
-    return new SinkSettings.RowLevel(writeMode, keyColumns, changeOperationField, changeSequenceField);
+    return new SinkSettings.RowLevel(writeMode, keyColumns, changeOperationField, changeSequenceField, changeOrderWaitMillis);
   }
 
   private boolean routedWithoutTime() {
@@ -154,6 +155,7 @@ public final class OptionsDraft {
   /** Each number a setter took, named by its setter. */
   private void checkNumbers() {
     OptionsChecks.requireNonNegative(commitIntervalRecords, "withCommitIntervalRecords");
+    OptionsChecks.requireNonNegative(changeOrderWaitMillis, "withChangeOrderWaitMillis");
     OptionsChecks.requireNonNegative(commitIntervalBytes, "withCommitIntervalBytes");
     OptionsChecks.requireNonNegative(commitIntervalMillis, "withCommitIntervalMillis");
     OptionsChecks.requireNonNegative(tickIntervalSecs, "withTickIntervalSecs");

@@ -42,8 +42,9 @@ final class RowLevelChecks {
   static void check(SinkSettings settings) {
     RowLevel rowLevel = settings.rowLevel();
     if (!rowLevel.byKey()) {
-      if (!rowLevel.keyColumns().isEmpty() || rowLevel.operationField() != null || rowLevel.sequenceField() != null) {
-        throw new IllegalArgumentException("withKeyColumns and withChangeFields apply to the row-level write modes;"
+      if (!rowLevel.keyColumns().isEmpty() || rowLevel.operationField() != null || rowLevel.sequenceField() != null
+          || rowLevel.orderWaitMillis() > 0) {
+        throw new IllegalArgumentException("withKeyColumns, withChangeFields and withChangeOrderWaitMillis apply to the row-level write modes;"
             + " set withWriteMode(WriteMode.UPSERT) or withWriteMode(WriteMode.CHANGELOG), or remove them");
       }
       return;

@@ -149,11 +149,15 @@ public record SinkSettings(
    *     for deletes), or null
    * @param sequenceField where a tuple's sequence number (growing per key) is read, or null: then
    *     a batch's changes of one key apply in arrival order
+   * @param orderWaitMillis how long an {@code IcebergBolt} task holds a partition's later changes back
+   *     behind changes that failed or have not arrived, at most; 0 for the default (twice the message
+   *     timeout plus 30 s)
    */
-  public record RowLevel(Mode mode, List<String> keyColumns, String operationField, String sequenceField)
+  public record RowLevel(
+      Mode mode, List<String> keyColumns, String operationField, String sequenceField, long orderWaitMillis)
       implements Serializable {
     /** Append: no key, no change fields. */
-    public static final RowLevel APPEND = new RowLevel(Mode.APPEND, List.of(), null, null);
+    public static final RowLevel APPEND = new RowLevel(Mode.APPEND, List.of(), null, null, 0);
 
     /** The write modes. */
     public enum Mode {

@@ -32,34 +32,48 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  * every failed offset has landed again: a later change arriving meanwhile is failed at once, unless
  * every failed change before it is back in a batch of this task or landed; a change failed so is
  * fenced as the batch's were, since it replays too, and a spout's retries may bring changes after it
- * first. A batch may commit only if, with what landed since, it brings every fenced offset up to its
+ * first. A failed change that comes back before those ahead of it waits as well, rather than make the
+ * batch it would join fail. A batch may commit only if, with what landed since, it brings every fenced offset up to its
  * own largest one (a batch's changes collapse in sequence order, so what it brings lands in order);
  * otherwise it is failed unattempted, and its offsets join the fenced ones.
  *
  * <p>A task that starts (after a crash, say) cannot know what its predecessor held in flight: those
  * changes replay only once Storm times them out, while later ones already reach the new task, in
- * any pattern a spout's retries make. So until the replays are due ({@code gapWaitMillis} after the
- * task first saw the partition, twice the message timeout by default), a change must follow every
- * offset since the sink's newest committed one: after a gap, it is held back (and fenced) until the
- * gap's offsets have arrived or that time has passed, since a gap may hold no records (a compacted
- * topic, a transaction's commit marker). When the sink never committed a change of the partition,
- * the offsets count from 0: a predecessor's first batch may have failed before anything landed, and
- * its replays must land first. On a partition that does not start at offset 0 (its oldest records
- * deleted) or one written in transactions, a task's start therefore holds changes back that long
- * once.
+ * any pattern a spout's retries make. So for {@code waitMillis} after the task first saw the
+ * partition, a change must follow every offset since the sink's newest committed one: after a gap,
+ * it is held back (and fenced) until the gap's offsets have arrived or that time has passed, since a
+ * gap may hold no records (a compacted topic, a transaction's commit marker). When the sink never
+ * committed a change of the partition, the offsets count from 0: a predecessor's first batch may
+ * have failed before anything landed, and its replays must land first. On a partition that does not
+ * start at offset 0 (its oldest records deleted) or one written in transactions, a task's start
+ * therefore holds changes back that long once.
  *
- * <p>A change the record mapper refuses is failed without a fence: it would be refused again on every
- * replay, and would hold its partition back for good. Called from the executor thread (intake) and
- * the commit thread (commits).
+ * <p>No wait is forever: a fence none of whose changes came back for {@code waitMillis} is lifted,
+ * with a warning, since a record may never come back (compacted away, deleted by retention). By
+ * default that is twice the message timeout (Storm times a tuple out between one and two timeouts
+ * after it was emitted) plus 30 s for the spout's retry backoff. Two losses are beyond the fence: a
+ * tuple Storm drops in transit without failing it, which replays a message timeout later while the
+ * changes after it go on, and a change the record mapper refuses, which is failed without a fence
+ * (it would hold its partition back on every replay) and may map on a later replay, after the table
+ * changed. Either may then overwrite a newer change of its key; the sequence-inversion tripwire
+ * counts it.
+ *
+ * <p>Called from the executor thread (intake) and the commit thread (commits).
  */
 final class ChangeFence {
-  /** A fenced source partition: what failed, what of it landed since, and what of it is back in a batch. */
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ChangeFence.class);
+
+  /**
+   * A fenced source partition: what failed, what of it landed since, what of it is back in a batch,
+   * and until when the fence waits for the rest without a sign of it.
+   */
   private static final class Lane {
     final Positions failed = new Positions();
     final Positions landed = new Positions();
     /** What landed, and what was written into a batch again since this task's last failure of the partition. */
     Positions back = new Positions();
     long smallest = Long.MAX_VALUE;
+    long waitsUntilMillis;
 
     void fail(Positions positions, long smallestOffset) {
       failed.addAll(positions);
@@ -69,8 +83,8 @@ final class ChangeFence {
     }
 
     /** Whether every failed change before {@code offset} landed or is back in a batch of the task. */
-    boolean backUpTo(long offset) {
-      return back.covers(failed.upTo(offset));
+    boolean backBefore(long offset) {
+      return back.covers(failed.upTo(offset - 1));
     }
   }
 
@@ -102,16 +116,19 @@ final class ChangeFence {
   private int lastPartition = -1;
   private String lastKey;
   private String lastSeen;
+  private final String table;
   private final java.util.function.LongSupplier clock;
-  private final long gapWaitMillis;
+  private final long waitMillis;
 
   /**
+   * @param table the table, for the log
    * @param clock the task's clock
-   * @param gapWaitMillis how long a new task holds later changes back behind a gap at most
+   * @param waitMillis how long changes wait behind a gap or a fenced change at most, without a sign of it
    */
-  ChangeFence(java.util.function.LongSupplier clock, long gapWaitMillis) {
+  ChangeFence(String table, java.util.function.LongSupplier clock, long waitMillis) {
+    this.table = table;
     this.clock = clock;
-    this.gapWaitMillis = gapWaitMillis;
+    this.waitMillis = waitMillis;
   }
 
   /**
@@ -126,7 +143,7 @@ final class ChangeFence {
     }
     lastSeen = key;
     if (seen.add(key)) {
-      catchUps.put(key, new CatchUp(largestCommitted + 1, clock.getAsLong() + gapWaitMillis));
+      catchUps.put(key, new CatchUp(largestCommitted + 1, clock.getAsLong() + waitMillis));
     }
   }
 
@@ -145,7 +162,34 @@ final class ChangeFence {
     for (Positions.Span span : batch.spans()) {
       Lane lane = lanes.computeIfAbsent(key(span.source(), span.partition()), k -> new Lane());
       lane.fail(batch.of(span.source(), span.partition()), span.smallest());
+      lane.waitsUntilMillis = clock.getAsLong() + waitMillis;
     }
+  }
+
+  /**
+   * The partition's fence, or null when it has none, or none any more: a fence that saw none of its
+   * changes come back for {@code waitMillis} is lifted, since they may never come (a record compacted
+   * away, which KafkaSpout then acks itself; one deleted by retention; a partition taken over by
+   * another task). Should one come back later all the same, it may overwrite a newer change of its
+   * key; the sequence-inversion tripwire counts that.
+   */
+  private Lane lane(String key) {
+    Lane lane = lanes.isEmpty() ? null : lanes.get(key);
+    if (lane != null && clock.getAsLong() >= lane.waitsUntilMillis) {
+      lanes.remove(key);
+      LOG.warn("No longer holding back changes of {} {} after offset {}: of the changes that failed ({}), {} came back"
+          + " within {} ms; the rest may never come (compacted away, deleted by retention, or taken by another task)."
+          + " One that comes back later all the same may overwrite a newer change of its key (counted by"
+          + " iceberg-sequence-inversions); raise withChangeOrderWaitMillis if the spout retries later than that",
+          table, key, lane.smallest, lane.failed, lane.landed.isEmpty() ? "none" : lane.landed + "", waitMillis);
+      return null;
+    }
+    return lane;
+  }
+
+  /** A sign that a fenced partition's changes are coming back: the fence waits on. */
+  private void progress(Lane lane) {
+    lane.waitsUntilMillis = clock.getAsLong() + waitMillis;
   }
 
   /**
@@ -163,17 +207,23 @@ final class ChangeFence {
         return fence(key, position);
       }
     }
-    Lane lane = lanes.get(key);
-    if (lane == null || position.offset() <= lane.smallest || lane.failed.contains(position)
-        || lane.backUpTo(position.offset())) {
+    Lane lane = lane(key);
+    if (lane == null || position.offset() <= lane.smallest || lane.backBefore(position.offset())) {
       return false;
     }
-    return fence(key, position);
+    // A failed change that came back before those ahead of it waits too: taken, it would make its
+    // whole batch fail unattempted, and every change back in it replay again.
+    return lane.failed.contains(position) || fence(key, position);
   }
 
   /** Fences a change held back: it replays, and the changes after it must wait for it as for a failed batch's. */
   private boolean fence(String key, SourcePosition position) {
-    Lane lane = lanes.computeIfAbsent(key, k -> new Lane());
+    Lane lane = lanes.get(key);
+    if (lane == null) {
+      lane = new Lane();
+      lane.waitsUntilMillis = clock.getAsLong() + waitMillis;
+      lanes.put(key, lane);
+    }
     lane.failed.add(position);
     lane.smallest = Math.min(lane.smallest, position.offset());
     return true;
@@ -184,9 +234,10 @@ final class ChangeFence {
     if (lanes.isEmpty()) {
       return;
     }
-    Lane lane = lanes.get(key(position.source(), position.partition()));
+    Lane lane = lane(key(position.source(), position.partition()));
     if (lane != null && lane.failed.contains(position)) {
       lane.back.add(position);
+      progress(lane);
     }
   }
 
@@ -197,7 +248,7 @@ final class ChangeFence {
    */
   synchronized String blocks(Positions batch) {
     for (Positions.Span span : batch.spans()) {
-      Lane lane = lanes.get(key(span.source(), span.partition()));
+      Lane lane = lane(key(span.source(), span.partition()));
       if (lane == null || span.largest() <= lane.smallest) {
         continue;
       }
@@ -222,10 +273,11 @@ final class ChangeFence {
     if (catchUp != null) {
       catchUp.follows(position);
     }
-    Lane lane = lanes.get(key);
+    Lane lane = lane(key);
     if (lane != null && lane.failed.contains(position)) {
       lane.landed.add(position);
       lane.back.add(position);
+      progress(lane);
       if (lane.landed.covers(lane.failed)) {
         lanes.remove(key);
       }
@@ -236,9 +288,12 @@ final class ChangeFence {
   synchronized void landed(Positions batch) {
     for (Positions.Span span : batch.spans()) {
       String key = key(span.source(), span.partition());
-      Lane lane = lanes.get(key);
+      Lane lane = lane(key);
       if (lane != null) {
         Positions landed = batch.of(span.source(), span.partition());
+        if (lane.failed.firstShared(landed) != null) {
+          progress(lane);
+        }
         lane.landed.addAll(landed);
         lane.back.addAll(landed);
         if (lane.landed.covers(lane.failed)) {

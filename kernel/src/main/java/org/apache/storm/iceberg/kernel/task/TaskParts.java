@@ -68,12 +68,22 @@ record TaskParts(
           many(settings, opened.loader()), RowChanges.of(settings.rowLevel(), opened.table(), mapper));
       SchemaEvolver evolver = settings.schemaEvolution() ? SchemaEvolver.enable(opened.table(), mapper) : null;
       ChangeFence fence = settings.rowLevel().byKey() && settings.sourcePositions() != null
-          ? new ChangeFence(env.clock(), 2_000L * org.apache.storm.utils.ObjectReader.getInt(
-              env.topologyConfig().get(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30))
+          ? new ChangeFence(opened.table().name(), env.clock(), orderWaitMillis(settings, env))
           : null;
       return task.apply(new TaskParts(opened, lifecycle, batches, policies, deduplication(settings, opened.loader(), env),
           evolver, DeadLetters.of(settings, opened.table().name(), env), fence));
     });
+  }
+
+  /**
+   * How long a row-level task waits for failed or missing changes at most: as set, or twice the
+   * message timeout (a tuple times out between one and two timeouts after its emit) plus 30 s for the
+   * spout's retry backoff (KafkaSpout's default caps it at 10 s).
+   */
+  static long orderWaitMillis(SinkSettings settings, TaskEnvironment env) {
+    long set = settings.rowLevel().orderWaitMillis();
+    return set > 0 ? set : 2_000L * org.apache.storm.utils.ObjectReader.getInt(
+        env.topologyConfig().get(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30) + 30_000;
   }
 
   /** The multi-record mapper, or null when each tuple is one record. */

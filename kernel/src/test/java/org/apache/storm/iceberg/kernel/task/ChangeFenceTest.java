@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class ChangeFenceTest {
   private final AtomicLong clock = new AtomicLong(1_000);
-  private final ChangeFence fence = new ChangeFence(clock::get, 16_000);
+  private final ChangeFence fence = new ChangeFence("db.accounts", clock::get, 16_000);
 
   private static SourcePosition at(long offset) {
     return new SourcePosition("topic", 0, offset);
@@ -116,6 +116,35 @@ class ChangeFenceTest {
     clock.addAndGet(16_000);
     assertThat(takes(2)).as("the replay of 2, once the replays were due").isTrue();
     assertThat(takes(3)).isTrue();
+  }
+
+  @Test
+  void aFailedChangeThatComesBackBeforeThoseAheadOfItWaitsRatherThanFailItsBatch() {
+    fence.failed(of(0, 9));
+    LongStream.rangeClosed(0, 4).forEach(offset -> assertThat(takes(offset)).isTrue());
+    assertThat(takes(7)).as("the retry of 7, before those of 5 and 6").isFalse();
+    assertThat(fence.blocks(of(0, 4))).as("the batch of the replays 0-4").isNull();
+    fence.landed(of(0, 4));
+    assertThat(takes(5)).isTrue();
+    assertThat(takes(6)).isTrue();
+    assertThat(takes(7)).isTrue();
+  }
+
+  @Test
+  void aFenceWhoseChangesNeverComeBackIsLiftedAfterTheWaitAndOneThatSeesThemComeWaitsOn() {
+    fence.failed(of(2, 2));
+    assertThat(takes(3)).as("3 while 2 is out").isFalse();
+    clock.addAndGet(15_999);
+    assertThat(takes(4)).as("still within the wait").isFalse();
+    clock.addAndGet(1);
+    assertThat(takes(5)).as("2 never came back (compacted away, say): the fence is lifted").isTrue();
+    assertThat(fence.blocks(of(5, 5))).isNull();
+
+    fence.failed(of(10, 19));
+    clock.addAndGet(10_000);
+    LongStream.rangeClosed(10, 14).forEach(offset -> assertThat(takes(offset)).isTrue());
+    clock.addAndGet(10_000); // 20 s after the failure, 10 s after the last change came back
+    assertThat(takes(20)).as("20 while 15-19 are out, their fence seeing changes come back").isFalse();
   }
 
   @Test
