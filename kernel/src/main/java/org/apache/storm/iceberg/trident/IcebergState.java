@@ -22,6 +22,7 @@ package org.apache.storm.iceberg.trident;
 import java.util.List;
 import org.apache.storm.iceberg.kernel.trident.TridentFiles;
 import org.apache.storm.iceberg.kernel.trident.TridentTransactions;
+import org.apache.storm.trident.operation.TridentCollector;
 import org.apache.storm.trident.state.State;
 import org.apache.storm.trident.tuple.TridentTuple;
 
@@ -36,6 +37,10 @@ import org.apache.storm.trident.tuple.TridentTuple;
  * OPAQUE}, a replay of the partition's newest transaction replaces the files its snapshot added,
  * in one overwrite snapshot; a txid older than the newest fails loudly. A batch with no tuples makes
  * no snapshot. A failure is reported as Trident's {@code FailedException}, so the batch replays.
+ *
+ * <p>With {@code withCommitEvents} in the options, each transaction whose commit landed yields one
+ * commit event ({@link org.apache.storm.iceberg.spi.CommitEventFields}), which {@link
+ * IcebergStateUpdater} emits at the partition's next batch (see {@link IcebergStateFactory}).
  *
  * <p>Assumptions: the stream in front is partitioned deterministically (see {@link
  * IcebergStateFactory}); one task holds a partition at a time; Trident calls a state from one
@@ -71,6 +76,11 @@ public final class IcebergState implements State {
     } catch (RuntimeException e) {
       throw TridentTransactions.failed("Cannot write a Trident batch", e);
     }
+  }
+
+  /** Emits, through {@code collector}, the events of the commits that landed since the last call. */
+  public void emitCommitEvents(TridentCollector collector) {
+    transactions.emitCommitEvents(collector);
   }
 
   @Override

@@ -48,6 +48,20 @@ import org.apache.storm.trident.state.StateFactory;
  * while no transaction is in flight (deactivate the topology first), or use {@link
  * IcebergTrident#persist}, which commits the whole stream at once and has neither requirement.
  *
+ * <p>With {@code withCommitEvents} in the options, each partition's transactions whose commit landed
+ * yield one commit event each, emitted by {@link IcebergStateUpdater} at the partition's next batch
+ * with tuples; declare their fields so that {@code newValuesStream()} carries them:
+ *
+ * <pre>{@code
+ * TridentState state = stream.partitionBy(new Fields("key"))
+ *     .partitionPersist(new IcebergStateFactory(options), fields, new IcebergStateUpdater(), CommitEventFields.fields());
+ * Stream commits = state.newValuesStream();
+ * }</pre>
+ *
+ * <p>A transaction that a replay finds committed already makes no event; events not yet sent when the
+ * topology stops, or waiting for a partition that gets no more tuples, are lost: that only delays
+ * maintenance, which the events after them go on driving.
+ *
  * <p>Its state type is {@code TRANSACTIONAL} (or {@code NON_TRANSACTIONAL}, at-least-once), never
  * {@code OPAQUE}: a replay by an opaque spout may bring a partition none of the tuples its first
  * attempt brought, and Trident does not call a state that got no tuples, so that partition's first

@@ -25,14 +25,20 @@ import org.apache.storm.trident.state.BaseStateUpdater;
 import org.apache.storm.trident.tuple.TridentTuple;
 
 /**
- * Hands a partition's batch to its {@link IcebergState}. Trident calls it once per batch, at the
- * end of the batch, between the state's {@code beginCommit} and {@code commit}; it emits nothing.
+ * Hands a partition's batch to its {@link IcebergState}. Trident calls it once per batch that
+ * brought the partition tuples, at the end of the batch, between the state's {@code beginCommit} and
+ * {@code commit}. It emits the commit events of the state's earlier transactions, when the options
+ * ask for them ({@code withCommitEvents}), with the fields {@link
+ * org.apache.storm.iceberg.spi.CommitEventFields#fields()}, which {@code partitionPersist} must
+ * declare as its function fields for the events to reach {@code newValuesStream()}.
  */
 public final class IcebergStateUpdater extends BaseStateUpdater<IcebergState> {
   private static final long serialVersionUID = 1L;
 
   @Override
   public void updateState(IcebergState state, List<TridentTuple> tuples, TridentCollector collector) {
+    // First, so that a batch that fails to write still carries the events of the commits before it.
+    state.emitCommitEvents(collector);
     state.write(tuples);
   }
 }

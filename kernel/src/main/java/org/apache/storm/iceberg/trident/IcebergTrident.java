@@ -25,6 +25,7 @@ import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
 import org.apache.storm.iceberg.kernel.trident.TridentChecks;
 import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.spi.CommitEventFields;
 import org.apache.storm.trident.Stream;
 import org.apache.storm.trident.TridentState;
 import org.apache.storm.tuple.Fields;
@@ -45,6 +46,19 @@ import org.apache.storm.tuple.Fields;
  *
  * <p>The row-level write modes (upsert, changelog) take {@link #persist(Stream, Fields,
  * IcebergOptions, int)}, which partitions the stream by key before it is written.
+ *
+ * <p>With {@code withCommitEvents} in the options (its stream name is not used: Trident streams are
+ * built, not named), the returned state's {@code newValuesStream()} is the commit events, one per
+ * transaction whose commit landed, with the fields {@link CommitEventFields#fields()}: what drives
+ * table maintenance. An event goes out with the batch of the transaction after the one it describes;
+ * a transaction that a replay finds committed already, or an opaque replay's second commit of one,
+ * makes none. Events not yet sent when the topology stops are lost: that only delays maintenance,
+ * which the events after them go on driving:
+ *
+ * <pre>{@code
+ * TridentState state = IcebergTrident.persist(stream, fields, options.withCommitEvents("iceberg-commits").build());
+ * Stream commits = state.newValuesStream();
+ * }</pre>
  */
 public final class IcebergTrident {
   /** The field of the descriptors the writing partitions send the committing state. */
@@ -58,7 +72,8 @@ public final class IcebergTrident {
    * Persists {@code fields} of {@code stream} into the options' table, in append mode: each partition
    * of {@code stream} writes its own tuples.
    *
-   * @return the committing state, as {@code partitionPersist} returns it
+   * @return the committing state, as {@code partitionPersist} returns it; its {@code newValuesStream()}
+   *     is the commit events, when the options ask for them
    * @throws IllegalArgumentException when the options name a dead-letter stream, which Trident states
    *     do not have, or a row-level write mode, which needs {@link #persist(Stream, Fields, IcebergOptions, int)}
    */
@@ -82,7 +97,8 @@ public final class IcebergTrident {
    * per key. In append mode the stream is shuffled to the writers.
    *
    * @param writers the writing partitions' parallelism
-   * @return the committing state, as {@code partitionPersist} returns it
+   * @return the committing state, as {@code partitionPersist} returns it; its {@code newValuesStream()}
+   *     is the commit events, when the options ask for them
    * @throws IllegalArgumentException when the options name a dead-letter stream, or {@code writers} is not positive
    */
   public static TridentState persist(Stream stream, Fields fields, IcebergOptions options, int writers) {
@@ -112,6 +128,7 @@ public final class IcebergTrident {
   /** The one committing state, fed every writing partition's descriptors. */
   private static TridentState commit(Stream descriptors, IcebergOptions options) {
     Fields descriptor = new Fields(DESCRIPTOR_FIELD);
-    return descriptors.global().partitionPersist(new WholeStreamStateFactory(options), descriptor, new WholeStreamUpdater());
+    return descriptors.global()
+        .partitionPersist(new WholeStreamStateFactory(options), descriptor, new WholeStreamUpdater(), CommitEventFields.fields());
   }
 }

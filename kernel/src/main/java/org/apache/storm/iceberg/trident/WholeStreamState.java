@@ -23,6 +23,7 @@ import java.util.List;
 import org.apache.storm.iceberg.kernel.trident.TridentDescriptors;
 import org.apache.storm.iceberg.kernel.trident.TridentTask;
 import org.apache.storm.iceberg.kernel.trident.TridentTransactions;
+import org.apache.storm.trident.operation.TridentCollector;
 import org.apache.storm.trident.state.State;
 import org.apache.storm.trident.tuple.TridentTuple;
 
@@ -41,6 +42,10 @@ final class WholeStreamState implements State {
   @Override
   public void beginCommit(Long txid) {
     task.transactions().begin(txid);
+  }
+
+  void emitCommitEvents(TridentCollector collector) {
+    task.transactions().emitCommitEvents(collector);
   }
 
   void add(List<TridentTuple> descriptors) {

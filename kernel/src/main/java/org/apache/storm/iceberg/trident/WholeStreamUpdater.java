@@ -24,12 +24,17 @@ import org.apache.storm.trident.operation.TridentCollector;
 import org.apache.storm.trident.state.BaseStateUpdater;
 import org.apache.storm.trident.tuple.TridentTuple;
 
-/** Hands the descriptors of a transaction to the {@link WholeStreamState}. */
+/**
+ * Hands the descriptors of a transaction to the {@link WholeStreamState}, after emitting the commit
+ * events of its earlier transactions. Every writing partition sends a descriptor per batch, so
+ * Trident calls it for every transaction: an event goes out with the next transaction's batch.
+ */
 final class WholeStreamUpdater extends BaseStateUpdater<WholeStreamState> {
   private static final long serialVersionUID = 1L;
 
   @Override
   public void updateState(WholeStreamState state, List<TridentTuple> descriptors, TridentCollector collector) {
+    state.emitCommitEvents(collector);
     state.add(descriptors);
   }
 }

@@ -223,7 +223,7 @@ class JdbcLeaseTest {
   void theBoltOpensTheLeaseItsOptionsName() {
     MaintenanceOptions jdbc = new MaintenanceOptions.Builder().withCatalogProperties(catalog)
         .withLease(MaintenanceLease.Kind.JDBC, Duration.ofSeconds(30)).build();
-    try (MaintenanceLease lease = IcebergMaintenanceBolt.openLease(jdbc, Map.of(), catalog);
+    try (MaintenanceLease lease = TableMaintainer.openLease(jdbc, Map.of(), catalog);
         JdbcLease other = JdbcLease.connect(MaintenanceOptions.DEFAULT_CATALOG_NAME, catalog, Duration.ofSeconds(30));
         JdbcLease anotherCatalog = JdbcLease.connect("another_catalog", catalog, Duration.ofSeconds(30))) {
       assertThat(lease).isInstanceOf(JdbcLease.class);
@@ -234,7 +234,7 @@ class JdbcLeaseTest {
     }
     MaintenanceOptions none = new MaintenanceOptions.Builder().withCatalogProperties(catalog)
         .withLease(MaintenanceLease.Kind.NONE, Duration.ofSeconds(30)).build();
-    assertThat(IcebergMaintenanceBolt.openLease(none, Map.of(), catalog)).isNull();
+    assertThat(TableMaintainer.openLease(none, Map.of(), catalog)).isNull();
   }
 
   private static String stackTrace(Throwable error) {

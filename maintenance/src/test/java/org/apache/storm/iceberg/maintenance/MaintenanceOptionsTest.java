@@ -145,8 +145,8 @@ class MaintenanceOptionsTest {
   @Test
   void theBoltRefusesAnOrphanAgeNotAboveTheMessageTimeout() {
     MaintenanceOptions options = MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "orphan-min-age-millis", 3_600_000));
-    IcebergMaintenanceBolt.requireOrphanAgeAboveTimeout(options, Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 3_000));
-    assertThatThrownBy(() -> IcebergMaintenanceBolt.requireOrphanAgeAboveTimeout(options,
+    TableMaintainer.requireOrphanAgeAboveTimeout(options, Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 3_000));
+    assertThatThrownBy(() -> TableMaintainer.requireOrphanAgeAboveTimeout(options,
         Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 3_600)))
         .hasMessageStartingWith("The maintenance bolt's orphan minimum age (3600000 ms) does not exceed topology.message.timeout.secs (3600 s)");
   }

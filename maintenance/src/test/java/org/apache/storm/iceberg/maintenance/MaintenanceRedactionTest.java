@@ -58,7 +58,7 @@ class MaintenanceRedactionTest {
   }
 
   /**
-   * The bolt's catalog remembers its secrets; every step of a pass then fails on a refresh whose
+   * The maintainer's catalog remembers its secrets; every step of a pass then fails on a refresh whose
    * error quotes one verbatim (as a driver echoing its connection settings would), and each logged
    * warning shows it masked.
    */
@@ -71,7 +71,7 @@ class MaintenanceRedactionTest {
         .withCompaction(true, Map.of()).withExpiry(true).withManifestRewrite(true, 100)
         .withOrphanRemoval(true, Duration.ofDays(3), Duration.ofDays(1))
         .build();
-    Catalog catalog = IcebergMaintenanceBolt.catalog(options);
+    Catalog catalog = TableMaintainer.catalog(options);
     ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
     Table table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
     Table unreachable = new ForwardingOperations(table) {

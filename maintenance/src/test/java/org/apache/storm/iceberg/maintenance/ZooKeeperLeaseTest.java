@@ -98,9 +98,9 @@ class ZooKeeperLeaseTest {
 
   @Test
   void theBoltNeedsStormsZooKeeperForItsLease() {
-    assertThat(IcebergMaintenanceBolt.zooKeeperOf(java.util.Map.of(org.apache.storm.Config.STORM_ZOOKEEPER_SERVERS,
+    assertThat(TableMaintainer.zooKeeperOf(java.util.Map.of(org.apache.storm.Config.STORM_ZOOKEEPER_SERVERS,
         java.util.List.of("zk1", "zk2"), org.apache.storm.Config.STORM_ZOOKEEPER_PORT, 2181))).isEqualTo("zk1:2181,zk2:2181");
-    assertThatThrownBy(() -> IcebergMaintenanceBolt.zooKeeperOf(java.util.Map.of()))
+    assertThatThrownBy(() -> TableMaintainer.zooKeeperOf(java.util.Map.of()))
         .hasMessageStartingWith("The maintenance bolt's lease needs Storm's ZooKeeper, but storm.zookeeper.servers is not set");
   }
 }

@@ -187,6 +187,16 @@ public final class TransactionCommitter {
     return Optional.of(outcome);
   }
 
+  /**
+   * The snapshot a commit of this committer made, {@code commitId} as its outcome names it, attempted
+   * at {@code attemptMillis}, that landed; or null when it is not on the branch (any more). Reads the
+   * table as the commit (or its settling) left it, without a refresh.
+   */
+  public Snapshot landedSnapshot(String commitId, long attemptMillis) {
+    Long id = SnapshotLookup.find(table, branch, commitId, new SnapshotLookup.Window(null, attemptMillis));
+    return id == null ? null : table.snapshot(id);
+  }
+
   /** Whether the snapshot of {@code head} added no file: a replay that brings nothing has nothing to replace. */
   private boolean addsNothing(LastTransaction head) {
     Snapshot snapshot = table.snapshot(head.snapshotId());

@@ -92,7 +92,7 @@ public record TridentTask(Table table, TridentFiles files, TridentTransactions t
               TransactionScope.of(settings.commits().walNamespace(), task.topology(), settings.trident().stateName(), partition),
               settings.trident().stateType(), settings.commits().snapshotProperties(), task.topology(), task.component(),
               task.taskIndex(), new CommitSettler.Retries(settings.commits().retries(), settings.commits().retryBackoffMillis()),
-              clock), metrics);
+              clock), metrics, TridentCommitEvents.of(settings, table.name()));
       return new TridentTask(table, files, transactions);
     });
   }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.Snapshot;
 import org.apache.storm.iceberg.kernel.commit.CommitOutcome;
 import org.apache.storm.iceberg.kernel.commit.TransactionCommitter;
 import org.apache.storm.iceberg.kernel.commit.TransactionPlan;
@@ -31,27 +32,36 @@ import org.apache.storm.iceberg.kernel.commit.TransactionRegressionException;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.spi.Redaction;
+import org.apache.storm.trident.operation.TridentCollector;
 import org.apache.storm.topology.ReportedFailedException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One Trident state task's transactions, in the order Trident drives them: {@link #begin} at {@code
  * beginCommit} plans the txid, the batch's files are {@link #add added}, and {@link #commit} commits
- * them at {@code commit}. Every failure is a {@link ReportedFailedException}: Trident fails and
+ * them at {@code commit}; a commit that landed is described in the state's {@link TridentCommitEvents},
+ * which {@link #emitCommitEvents} sends on. Every failure is a {@link ReportedFailedException}: Trident fails and
  * replays the batch, and shows the error; any other exception from a state would kill the worker.
  * Not thread-safe: Trident calls a state from one thread.
  */
 public final class TridentTransactions {
+  private static final Logger LOG = LoggerFactory.getLogger(TridentTransactions.class);
+
   private final String table;
   private final TransactionCommitter committer;
   private final SinkMetrics metrics;
+  private final TridentCommitEvents events;
   private final List<DataFile> files = new ArrayList<>();
   private final List<DeleteFile> deletes = new ArrayList<>();
   private TransactionPlan plan;
 
-  public TridentTransactions(String table, TransactionCommitter committer, SinkMetrics metrics) {
+  /** @param events where the commits that land are described, for the state updater to emit */
+  public TridentTransactions(String table, TransactionCommitter committer, SinkMetrics metrics, TridentCommitEvents events) {
     this.table = table;
     this.committer = committer;
     this.metrics = metrics;
+    this.events = events;
   }
 
   /** Plans transaction {@code txid} (null for a batch without one) against the table. */
@@ -89,13 +99,18 @@ public final class TridentTransactions {
       throw new ReportedFailedException("Transaction " + txid + " on " + table + " was never begun");
     }
     Optional<CommitOutcome> outcome;
+    long attemptMillis = System.currentTimeMillis();
     long started = System.nanoTime();
     try {
       outcome = committer.commit(plan, List.copyOf(files), List.copyOf(deletes));
     } finally {
       plan = null;
     }
-    outcome.ifPresent(settled -> metrics.committed(settled, files.size(), SealedBatch.bytesOf(files), System.nanoTime() - started));
+    long elapsedNanos = System.nanoTime() - started;
+    outcome.ifPresent(settled -> metrics.committed(settled, files.size(), SealedBatch.bytesOf(files), elapsedNanos));
+    if (outcome.isPresent() && outcome.get().landed()) {
+      describe(txid, outcome.get(), attemptMillis, elapsedNanos);
+    }
     if (outcome.isPresent() && outcome.get().landed() && !deletes.isEmpty()) {
       // One key-only equality delete per key a partition's batch changed.
       metrics.deletesCommitted(deletes.stream().mapToLong(DeleteFile::recordCount).sum(), deletes.size());
@@ -106,6 +121,24 @@ public final class TridentTransactions {
       throw failed("Transaction " + txid + " did not commit to " + table + " (" + outcome.get().status() + ")",
           outcome.get().error());
     }
+  }
+
+  /** Emits the commit events described since the last call, through the state updater's {@code collector}. */
+  public void emitCommitEvents(TridentCollector collector) {
+    events.emit(collector);
+  }
+
+  private void describe(Long txid, CommitOutcome outcome, long attemptMillis, long elapsedNanos) {
+    if (!events.enabled()) {
+      return;
+    }
+    Snapshot snapshot = committer.landedSnapshot(outcome.commitId(), attemptMillis);
+    if (snapshot == null) {
+      // Landed, then gone from the branch (rolled back, or expired already): nothing to maintain for it.
+      LOG.debug("No snapshot of {} carries commit {} any more; no commit event", table, outcome.commitId());
+      return;
+    }
+    events.landed(txid, snapshot, files.size(), SealedBatch.bytesOf(files), deletes.size(), elapsedNanos / 1_000_000);
   }
 
   /** A Trident failure for {@code cause}, redacted, so the batch replays and the error shows. */
