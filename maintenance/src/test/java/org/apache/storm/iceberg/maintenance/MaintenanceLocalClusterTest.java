@@ -62,8 +62,10 @@ import org.junit.jupiter.api.io.TempDir;
  * only the token guard keeps the sink's positions: without it, the redeployed sink replays what
  * landed and ids appear twice (seen when the guard is removed). The sink reads Kafka-like source
  * positions; the test checks that every id is in the table exactly once and that maintenance went
- * on after each restart (a compaction after each kill). 200 ids, ten a commit, a pass every five
- * commits or two seconds. Long tier only (about 27 s).
+ * on after each restart (a compaction after each kill), and that the table ends compacted. Two
+ * maintenance bolts take the same commit events and share the table's JDBC lease: one runs a pass
+ * while the other finds the lease held and skips (counted), as two topologies or a cron run would.
+ * 200 ids, ten a commit, a pass every five commits or two seconds. Long tier only (about 30 s).
  *
  * <p>A kill stops the topology rather than its worker alone: LocalCluster's supervisor notices a
  * killed worker only by its 30 s heartbeat timeout and relaunches it about 90 s later, the same
@@ -91,8 +93,8 @@ class MaintenanceLocalClusterTest {
         .withCompaction(true, Map.of("min-input-files", "2"))
         .withExpiryMaxAge(Duration.ZERO).withExpiryRetainLast(1)
         .withManifestRewrite(true, 2)
-        // No lease: a killed worker's ZooKeeper session outlives it for its timeout, and the lease has tests of its own.
-        .withLease(false, Duration.ofSeconds(30))
+        // A killed holder's lease expires after 5 s, so that the next deployment maintains soon after.
+        .withLease(MaintenanceLease.Kind.JDBC, Duration.ofSeconds(5))
         .build();
     String ledgerKey = UUID.randomUUID().toString();
     TopologyBuilder builder = new TopologyBuilder();
@@ -101,6 +103,8 @@ class MaintenanceLocalClusterTest {
     ledger.emitLimit = EVENTS / 2; // the second half goes after the kills, so that maintenance has more to do
     builder.setBolt("iceberg", new IcebergBolt(sink), 1).fieldsGrouping("events", new Fields("partition"));
     builder.setBolt("maintenance", new IcebergMaintenanceBolt(maintenance), 1)
+        .fieldsGrouping("iceberg", "iceberg-commits", new Fields(CommitEventFields.TABLE));
+    builder.setBolt("maintenance-twin", new IcebergMaintenanceBolt(maintenance), 1)
         .fieldsGrouping("iceberg", "iceberg-commits", new Fields(CommitEventFields.TABLE));
     History history = new History(table);
     String name = "maintenance-" + ledgerKey.substring(0, 8);
@@ -125,6 +129,9 @@ class MaintenanceLocalClusterTest {
               && history.seen("manifest-rewrite"),
           () -> "every id acked (" + ledger.acked.size() + "), a compaction after the second kill, and a manifest rewrite; seen "
               + history);
+      // The stream has ended: the interval trigger's next passes compact what the last commits added.
+      Deadline.await(Duration.ofSeconds(60), () -> liveDataFiles(table) == 1,
+          () -> "the table compacted to one data file; " + liveDataFiles(table) + " live");
     } finally {
       kill(cluster, name + "-c");
     }
@@ -136,6 +143,25 @@ class MaintenanceLocalClusterTest {
     List<Long> ids = new ArrayList<>(TestTables.ids(table));
     ids.sort(null);
     assertThat(ids).as("every id once, through two worker kills, compactions and expiry").isEqualTo(LongStream.range(0, EVENTS).boxed().toList());
+    assertThat(liveDataFiles(table)).as("the table compacted").isEqualTo(1);
+    long busy = 0;
+    for (String deployment : List.of("-a", "-b", "-c")) {
+      busy += org.apache.storm.iceberg.kernel.metrics.RegistryCapture.sumOfCounters(name + deployment, "iceberg-maintenance-lease-busy");
+    }
+    assertThat(busy).as("passes skipped because the other maintainer held the table's lease").isPositive();
+  }
+
+  private static int liveDataFiles(Table table) {
+    table.refresh();
+    int files = 0;
+    try (org.apache.iceberg.io.CloseableIterable<org.apache.iceberg.FileScanTask> tasks = table.newScan().planFiles()) {
+      for (org.apache.iceberg.FileScanTask task : tasks) {
+        files++;
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return files;
   }
 
   /** Kills {@code topology} at once and waits for its worker to be gone: until then its spout still emits. */
