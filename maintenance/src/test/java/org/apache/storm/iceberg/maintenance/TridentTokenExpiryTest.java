@@ -24,6 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.codahale.metrics.MetricRegistry;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -41,7 +42,10 @@ import org.apache.storm.Config;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.trident.TridentTask;
+import org.apache.storm.iceberg.spi.CommitEventFields;
 import org.apache.storm.iceberg.spi.SinkSnapshotKeys;
+import org.apache.storm.iceberg.testing.Deadline;
+import org.apache.storm.iceberg.testing.DetachedTridentContext;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
@@ -49,6 +53,7 @@ import org.apache.storm.trident.state.StateType;
 import org.apache.storm.trident.tuple.TridentTuple;
 import org.apache.storm.trident.tuple.TridentTupleView;
 import org.apache.storm.tuple.Fields;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -101,13 +106,17 @@ class TridentTokenExpiryTest {
 
   /** The state commits txids 1-3, then other writers commit: returns the snapshot of txid 3, the state's token. */
   long commitThreeTransactionsThenForeignCommits(String kind) {
+    return commitThreeTransactionsThenForeignCommits(SnapshotExpiryTest.foreignCommits(kind));
+  }
+
+  long commitThreeTransactionsThenForeignCommits(int foreignCommits) {
     TridentTask task = open(new MetricRegistry());
     for (long txid = 1; txid <= 3; txid++) {
       run(task, txid);
     }
     table.refresh();
     long token = table.currentSnapshot().snapshotId();
-    for (int i = 0; i < SnapshotExpiryTest.foreignCommits(kind); i++) {
+    for (int i = 0; i < foreignCommits; i++) {
       table.newFastAppend().set("writer", "another-job").commit();
     }
     table.refresh();
@@ -179,5 +188,56 @@ class TridentTokenExpiryTest {
     assertThat(ids()).as("txid 3's ids 20-29 twice").isEqualTo(Stream.concat(range(0, 30).stream(), range(20, 30).stream()).sorted().toList());
     assertThat(txids()).as("txid 3 committed again").containsExactly("3");
     assertThat(restarted.counter("iceberg-transactions-skipped").getCount()).isZero();
+  }
+
+  /**
+   * A maintenance pass, run by {@link IcebergMaintenanceFunction} on a commit event as in a
+   * topology, that had to keep the state's transaction counts it; once the state is retired, a pass
+   * expires its transaction and counts nothing.
+   */
+  @Test
+  void aMaintenancePassThatKeepsTheStatesTransactionCountsIt() throws Exception {
+    start("jdbc");
+    long token = commitThreeTransactionsThenForeignCommits(5);
+
+    DetachedTridentContext kept = pass(maintenance());
+    assertThat(kept.count("iceberg-maintenance-failures")).isZero();
+    assertThat(kept.count("iceberg-snapshots-expired")).as("txids 1 and 2").isEqualTo(2);
+    assertThat(kept.count("iceberg-maintenance-token-kept")).isEqualTo(1);
+    assertThat(txids()).containsExactly("3");
+
+    DetachedTridentContext retired = pass(maintenance().withRetiredSinks("default"));
+    assertThat(retired.count("iceberg-maintenance-failures")).isZero();
+    assertThat(retired.count("iceberg-snapshots-expired")).as("txid 3 and the foreign commits but the newest").isEqualTo(5);
+    assertThat(retired.count("iceberg-maintenance-token-kept")).isZero();
+    table.refresh();
+    assertThat(table.snapshot(token)).isNull();
+  }
+
+  /** Expiry of all but the newest snapshot on every commit event, and nothing else. */
+  MaintenanceOptions.Builder maintenance() {
+    return new MaintenanceOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+        .triggerOnCommits(1).withMinGap(Duration.ZERO)
+        .withCompaction(false, Map.of()).withManifestRewrite(false, 100).withOrphanRemoval(false, Duration.ofDays(3), Duration.ofDays(1))
+        .withExpiry(true).withExpiryMaxAge(Duration.ZERO).withExpiryRetainLast(1)
+        .withLease(MaintenanceLease.Kind.NONE, Duration.ofSeconds(30));
+  }
+
+  /** Runs the function of {@code options} on one commit event of the table, until its pass is done; returns its metrics. */
+  DetachedTridentContext pass(MaintenanceOptions.Builder options) throws InterruptedException {
+    IcebergMaintenanceFunction function = new IcebergMaintenanceFunction(options.build());
+    DetachedTridentContext context = new DetachedTridentContext(0, 1);
+    function.prepare(Map.of(Config.TOPOLOGY_NAME, "maintenance"), context);
+    try {
+      table.refresh();
+      Snapshot head = table.currentSnapshot();
+      function.execute(new TridentTupleView.FreshOutputFactory(CommitEventFields.fields())
+          .create(Arrays.asList("db.events", head.snapshotId(), head.sequenceNumber(), 1, 100L, 0, 5L)), null);
+      Deadline.await(Duration.ofSeconds(30), () -> context.count("iceberg-maintenance-passes") == 1, () -> "a maintenance pass");
+    } finally {
+      // The pass counts its passes first and the rest after: cleanup waits for the pass thread to end.
+      function.cleanup();
+    }
+    return context;
   }
 }
