@@ -166,6 +166,7 @@ class TridentTokenExpiryTest {
     assertThat(ids()).isEqualTo(range(0, 30));
     assertThat(TestTables.snapshots(table)).as("no snapshot for the skipped replay").hasSize(snapshots);
     assertThat(restarted.counter("iceberg-transactions-skipped").getCount()).isEqualTo(1);
+    assertThat(restarted.counter("iceberg-token-missing").getCount()).isZero();
   }
 
   /** The control: the same expiry without the guard, and the same replay is written again. */
@@ -188,6 +189,7 @@ class TridentTokenExpiryTest {
     assertThat(ids()).as("txid 3's ids 20-29 twice").isEqualTo(Stream.concat(range(0, 30).stream(), range(20, 30).stream()).sorted().toList());
     assertThat(txids()).as("txid 3 committed again").containsExactly("3");
     assertThat(restarted.counter("iceberg-transactions-skipped").getCount()).isZero();
+    assertThat(restarted.counter("iceberg-token-missing").getCount()).as("the restarted state said so").isEqualTo(1);
   }
 
   /**
