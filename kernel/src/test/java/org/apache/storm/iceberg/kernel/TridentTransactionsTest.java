@@ -185,6 +185,37 @@ class TridentTransactionsTest {
     assertThat(TestTables.ids(table)).hasSize(3);
   }
 
+  /**
+   * Plain Iceberg expiry that takes the state's transaction (and the history before the head) with
+   * it: the restarted state cannot tell it committed txid 1, so it says what may have happened, once,
+   * and counts it; a state starting on a table whose history is whole says nothing.
+   */
+  @org.junit.jupiter.api.Test
+  void aRestartThatFindsNoTransactionInAHistoryCutByExpiryWarnsThatTheTokenMayBeExpired() {
+    createTable(SinkTaskTest.CatalogKind.HADOOP);
+    run(open(StateType.TRANSACTIONAL), 1, batch(0, 10));
+    assertThat(registry.counter("iceberg-token-missing").getCount()).as("a history that is whole").isZero();
+    table.newFastAppend().set("writer", "another-job").commit();
+    table.expireSnapshots().expireOlderThan(System.currentTimeMillis() + 1).retainLast(1).commit();
+    long cut = table.currentSnapshot().snapshotId();
+
+    try (org.apache.storm.iceberg.testing.LogCapture logs = new org.apache.storm.iceberg.testing.LogCapture(
+        "org.apache.storm.iceberg.kernel.trident.TridentTransactions", org.apache.logging.log4j.Level.WARN)) {
+      TridentTask restarted = open(StateType.TRANSACTIONAL);
+      run(restarted, 1, batch(0, 10));
+      run(restarted, 2, batch(10, 20));
+      run(open(StateType.TRANSACTIONAL), 2, batch(10, 20));
+      assertThat(logs.lines).filteredOn(line -> line.contains("No transaction of Trident state")).as("warned once").singleElement()
+          .asString()
+          .contains("No transaction of Trident state default/orders/trident partition 0 in test.db.events, whose history ends at"
+              + " snapshot " + cut)
+          .contains("transaction 1 and any other Trident replays will be written again");
+    }
+    assertThat(registry.counter("iceberg-token-missing").getCount()).isEqualTo(1);
+    table.refresh();
+    assertThat(TestTables.ids(table)).as("what the warning says: txid 1 written again, txid 2 skipped on its replay").hasSize(30);
+  }
+
   @ParameterizedTest
   @EnumSource(SinkTaskTest.CatalogKind.class)
   void aCommitThatLandedBehindALostAnswerIsNotWrittenAgainOnItsReplay(SinkTaskTest.CatalogKind kind) {

@@ -85,6 +85,7 @@ public final class SnapshotExpiry {
   }
 
   private final Settings settings;
+  /** The sinks' WAL store; null for an expiry without the guard. */
   private final WalStore walStore;
 
   /** @param walStore the sinks' WAL store, which must list every entry of a table */
@@ -93,11 +94,27 @@ public final class SnapshotExpiry {
     this.walStore = Objects.requireNonNull(walStore, "walStore");
   }
 
+  private SnapshotExpiry(Settings settings) {
+    this.settings = Objects.requireNonNull(settings, "settings");
+    this.walStore = null;
+  }
+
+  /**
+   * For tests only: this expiry with the guard off. It keeps no token and reads no WAL entry, so its
+   * cutoff is always the one the settings ask for, exactly as Iceberg's own expiry with the same
+   * settings. It exists so that a test can show what the guard prevents (a sink writing its
+   * replays again) with everything else equal; nothing outside the tests may use it.
+   */
+  static SnapshotExpiry withoutTheGuardForTests(Settings settings) {
+    return new SnapshotExpiry(settings);
+  }
+
   /** Expires what the settings allow and no guard keeps, at {@code nowMillis}; the caller refreshed the table. */
   public Result run(Table table, long nowMillis, boolean dryRun) {
     long requested = nowMillis - settings.maxAge().toMillis();
-    Optional<SinkTokens.Guard> earliest = SinkTokens.guards(table, pendingCommitIds(table), settings.retired()).stream()
-        .min(Comparator.comparingLong(SinkTokens.Guard::earliestTimestampMillis));
+    Optional<SinkTokens.Guard> earliest = walStore == null ? Optional.empty()
+        : SinkTokens.guards(table, pendingCommitIds(table), settings.retired()).stream()
+            .min(Comparator.comparingLong(SinkTokens.Guard::earliestTimestampMillis));
     Optional<SinkTokens.Guard> keptFor = earliest.filter(guard -> guard.earliestTimestampMillis() < requested);
     long applied = keptFor.map(SinkTokens.Guard::earliestTimestampMillis).orElse(requested);
     keptFor.ifPresent(guard -> LOG.info(

@@ -62,8 +62,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Snapshot expiry on real catalogs, against a real sink task with Kafka-style source positions: the
  * sink's token outlives any number of other writers' commits, so a restarted sink still skips what
- * it committed; Iceberg's own expiry with the same settings loses it, and the sink writes its
- * replays again.
+ * it committed; the same expiry with its guard off, and Iceberg's own expiry with the same settings,
+ * lose it, and the sink writes its replays again. {@link TridentTokenExpiryTest} does the same for a
+ * Trident state.
  */
 class SnapshotExpiryTest {
   static final String[] FIELDS = {"id", "region", "event_time", "payload", "topic", "partition", "offset"};
@@ -159,7 +160,26 @@ class SnapshotExpiryTest {
     assertThat(ids()).isEqualTo(LongStream.range(0, 15).boxed().toList());
   }
 
-  /** The control: Iceberg's expiry with the same settings, unguarded, and the replays come back. */
+  /** The control of the test above: the same expiry without the guard, and the replays are written again. */
+  @ParameterizedTest
+  @ValueSource(strings = {"jdbc", "hadoop"})
+  void withoutTheGuardTheSameExpiryLosesTheTokenAndTheSinkWritesItsReplaysAgain(String kind) {
+    start(kind);
+    send(sink("orders-v1"), 0, 10);
+    long token = newestSinkSnapshot().snapshotId();
+    foreignCommits(foreignCommits(kind));
+
+    table.refresh();
+    SnapshotExpiry.Result result = SnapshotExpiry.withoutTheGuardForTests(EXPIRE_ALL_BUT_ONE).run(table, System.currentTimeMillis() + 1, false);
+
+    assertThat(result.tokenKept()).isFalse();
+    assertThat(result.expiredSnapshotIds()).contains(token);
+    send(sink("orders-v2"), 0, 15);
+    assertThat(ids()).as("offsets 0-9 twice")
+        .isEqualTo(LongStream.concat(LongStream.range(0, 10), LongStream.range(0, 15)).sorted().boxed().toList());
+  }
+
+  /** The control with Iceberg's own expiry: the same settings, unguarded, and the replays come back. */
   @Test
   void unguardedIcebergsExpiryLosesTheTokenAndTheSinkWritesItsReplaysAgain() {
     start("jdbc");

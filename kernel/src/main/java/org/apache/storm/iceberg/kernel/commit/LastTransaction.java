@@ -36,14 +36,32 @@ record LastTransaction(long txid, long snapshotId, String commitId) {
    * (by other partitions and other writers), bounded by the snapshots the table keeps.
    */
   static LastTransaction in(Iterable<Snapshot> ancestry, TransactionScope scope) {
+    return read(ancestry, scope).last();
+  }
+
+  /** {@link #in}, and where the history was cut when no snapshot of the scope was found: one walk. */
+  static Read read(Iterable<Snapshot> ancestry, TransactionScope scope) {
+    Snapshot oldest = null;
     for (Snapshot snapshot : ancestry) {
       if (scope.owns(snapshot)) {
-        return new LastTransaction(
+        return new Read(new LastTransaction(
             Long.parseLong(snapshot.summary().get(TransactionScope.TXID_KEY)),
             snapshot.snapshotId(),
-            snapshot.summary().get(SummaryKeys.COMMIT_ID));
+            snapshot.summary().get(SummaryKeys.COMMIT_ID)), null);
       }
+      oldest = snapshot;
     }
-    return null;
+    // The whole ancestry walked: it ends at the table's first snapshot, or at one whose parent was expired.
+    return new Read(null, oldest != null && oldest.parentId() != null ? oldest.snapshotId() : null);
   }
+
+  /**
+   * What a walk found.
+   *
+   * @param last the scope's newest transaction, or null for none
+   * @param historyCutAt when there was none and the ancestry ends at a snapshot whose parent was
+   *     expired: that snapshot's id, since the scope's newest transaction may have been expired with
+   *     its parent; otherwise null
+   */
+  record Read(LastTransaction last, Long historyCutAt) {}
 }

@@ -84,6 +84,8 @@ public final class TransactionCommitter {
   private final LongSupplier clock;
   private LastTransaction head;
   private boolean headKnown;
+  /** As the last read of the table found it: see {@link #historyCutWithoutTransaction}. */
+  private Long historyCutAt;
   /**
    * Whether a commit of this scope may still land unseen: one this task left unsettled, or one a
    * previous incarnation did (so true until this task's first commit lands).
@@ -126,7 +128,9 @@ public final class TransactionCommitter {
     }
     if (!headKnown || (head != null && txid <= head.txid())) {
       table.refresh();
-      head = LastTransaction.in(branch.ancestry(table), scope);
+      LastTransaction.Read read = LastTransaction.read(branch.ancestry(table), scope);
+      head = read.last();
+      historyCutAt = read.historyCutAt();
       headKnown = true;
     }
     if (head == null || txid > head.txid()) {
@@ -139,6 +143,21 @@ public final class TransactionCommitter {
       return new TransactionPlan(txid, TransactionPlan.Action.REPLACE, head);
     }
     throw new TransactionRegressionException(table.name(), scope, txid, head.txid());
+  }
+
+  /**
+   * Whether the scope's newest transaction may have been expired: the id of the oldest snapshot left
+   * on the branch, when the last {@link #plan} that read the table found no transaction of the scope
+   * in a history that snapshot expiry cut short; null when it found one, or a history that is whole
+   * (a new scope: nothing was lost).
+   */
+  public Long historyCutWithoutTransaction() {
+    return head == null ? historyCutAt : null;
+  }
+
+  /** The scope whose transactions this commits. */
+  public TransactionScope scope() {
+    return scope;
   }
 
   /** {@link #commit(TransactionPlan, List, List)} of data files alone. */

@@ -228,12 +228,15 @@ public final class SinkMetrics {
     updateBeforeDropped.inc(images);
   }
 
-  /** Counts a batch failed, without a commit attempt, because it passed its commit deadline. */
-  /** A start found no positions of the sink, in a history cut short by snapshot expiry. */
+  /**
+   * A start found none of the sink's token in a history cut short by snapshot expiry: no source
+   * positions of the sink, or no transaction of a Trident state's partition.
+   */
   public void tokenMissing() {
     tokenMissing.inc();
   }
 
+  /** Counts a batch failed, without a commit attempt, because it passed its commit deadline. */
   public void batchExpired() {
     batchesExpired.inc();
   }

@@ -55,6 +55,7 @@ public final class TridentTransactions {
   private final List<DataFile> files = new ArrayList<>();
   private final List<DeleteFile> deletes = new ArrayList<>();
   private TransactionPlan plan;
+  private boolean tokenMissingWarned;
 
   /** @param events where the commits that land are described, for the state updater to emit */
   public TridentTransactions(String table, TransactionCommitter committer, SinkMetrics metrics, TridentCommitEvents events) {
@@ -80,6 +81,28 @@ public final class TridentTransactions {
     if (plan.action() == TransactionPlan.Action.SKIP) {
       metrics.transactionSkipped();
     }
+    warnIfTokenMayBeExpired(txid);
+  }
+
+  /**
+   * Warns, once per task, when the plan found no transaction of the state's partition in a history
+   * that snapshot expiry cut short: if the state committed to the table before, its newest
+   * transaction was expired with that history, and the transactions Trident replays will be written
+   * again, not skipped or replaced (Beam's suspected token expiry).
+   */
+  private void warnIfTokenMayBeExpired(Long txid) {
+    Long cutAt = committer.historyCutWithoutTransaction();
+    if (cutAt == null || tokenMissingWarned) {
+      return;
+    }
+    tokenMissingWarned = true;
+    metrics.tokenMissing();
+    LOG.warn("No transaction of Trident state {} partition {} in {}, whose history ends at snapshot {}: the snapshots before it"
+        + " were expired. If this state committed to the table before, its newest transaction was expired with them, and"
+        + " transaction {} and any other Trident replays will be written again rather than skipped or replaced. Keep the"
+        + " sinks' tokens: run expiry through IcebergMaintenanceFunction, IcebergMaintenanceBolt or the tools' maintain"
+        + " command, which keep them, not plain expire_snapshots. If this state is new to the table, nothing is wrong.",
+        committer.scope().state(), committer.scope().partition(), table, cutAt, txid);
   }
 
   /** Whether the transaction begun needs its tuples written: false when the table already holds it. */

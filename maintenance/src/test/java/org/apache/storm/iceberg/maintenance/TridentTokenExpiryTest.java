@@ -1,0 +1,245 @@
+/*
+ * Licensed to the Apache Software Foundation (ASF) under one
+ * or more contributor license agreements.  See the NOTICE file
+ * distributed with this work for additional information
+ * regarding copyright ownership.  The ASF licenses this file
+ * to you under the Apache License, Version 2.0 (the
+ * "License"); you may not use this file except in compliance
+ * with the License.  You may obtain a copy of the License at
+ *
+ *   http://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing,
+ * software distributed under the License is distributed on an
+ * "AS IS" BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY
+ * KIND, either express or implied.  See the License for the
+ * specific language governing permissions and limitations
+ * under the License.
+ */
+
+package org.apache.storm.iceberg.maintenance;
+
+import static org.apache.storm.iceberg.OptionsInternals.settings;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.codahale.metrics.MetricRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.catalog.Catalog;
+import org.apache.iceberg.catalog.Namespace;
+import org.apache.iceberg.catalog.SupportsNamespaces;
+import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.storm.Config;
+import org.apache.storm.iceberg.IcebergOptions;
+import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
+import org.apache.storm.iceberg.kernel.trident.TridentTask;
+import org.apache.storm.iceberg.spi.CommitEventFields;
+import org.apache.storm.iceberg.spi.SinkSnapshotKeys;
+import org.apache.storm.iceberg.testing.Deadline;
+import org.apache.storm.iceberg.testing.DetachedTridentContext;
+import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
+import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
+import org.apache.storm.trident.state.StateType;
+import org.apache.storm.trident.tuple.TridentTuple;
+import org.apache.storm.trident.tuple.TridentTupleView;
+import org.apache.storm.tuple.Fields;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Snapshot expiry against a real Trident state, driven as Trident drives it: the state commits
+ * transactions, other writers commit after it (1,000 times on JDBC in the long tier), expiry keeps
+ * only the newest snapshot, and the state, restarted, replays a transaction it had committed. With
+ * the guard the replay is skipped; the same expiry without the guard loses the state's transaction,
+ * and the replay is written a second time.
+ */
+class TridentTokenExpiryTest {
+  static final Map<String, Object> CONF = Map.of(Config.TOPOLOGY_NAME, "orders");
+
+  @TempDir Path dir;
+  final TridentTupleView.FreshOutputFactory tuples = new TridentTupleView.FreshOutputFactory(new Fields(TestTables.FIELDS));
+  Map<String, String> catalogProperties;
+  Table table;
+
+  void start(String kind) {
+    catalogProperties = kind.equals("hadoop") ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
+    Catalog catalog = TestCatalogs.load(catalogProperties);
+    if (catalog instanceof SupportsNamespaces namespaces) {
+      namespaces.createNamespace(Namespace.of("db"));
+    }
+    table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
+  }
+
+  /** A transactional state task of partition 0, as a worker (re)starting opens it, its metrics in {@code registry}. */
+  TridentTask open(MetricRegistry registry) {
+    IcebergOptions options = new IcebergOptions.Builder()
+        .withCatalogName("test")
+        .withCatalogProperties(catalogProperties)
+        .withTable("db.events")
+        .withTridentStateType(StateType.TRANSACTIONAL)
+        .build();
+    return TridentTask.openState(settings(options), CONF, SinkMetrics.detachedContext(registry), 0, 1, "0");
+  }
+
+  /** Transaction {@code txid}, ids {@code 10 * (txid - 1)} to {@code 10 * txid - 1}, as Trident's commit phase runs it. */
+  void run(TridentTask task, long txid) {
+    List<TridentTuple> batch = LongStream.range(10 * (txid - 1), 10 * txid)
+        .mapToObj(id -> (TridentTuple) tuples.create(Arrays.asList(id, "eu", null, "p" + id))).toList();
+    task.transactions().begin(txid);
+    if (task.transactions().wantsFiles()) {
+      task.transactions().add(task.files().write(batch));
+    }
+    task.transactions().commit(txid);
+  }
+
+  /** The state commits txids 1-3, then other writers commit: returns the snapshot of txid 3, the state's token. */
+  long commitThreeTransactionsThenForeignCommits(String kind) {
+    return commitThreeTransactionsThenForeignCommits(SnapshotExpiryTest.foreignCommits(kind));
+  }
+
+  long commitThreeTransactionsThenForeignCommits(int foreignCommits) {
+    TridentTask task = open(new MetricRegistry());
+    for (long txid = 1; txid <= 3; txid++) {
+      run(task, txid);
+    }
+    table.refresh();
+    long token = table.currentSnapshot().snapshotId();
+    for (int i = 0; i < foreignCommits; i++) {
+      table.newFastAppend().set("writer", "another-job").commit();
+    }
+    table.refresh();
+    return token;
+  }
+
+  /** Every id in the table, sorted, duplicates kept. */
+  List<Long> ids() {
+    table.refresh();
+    List<Long> ids = new ArrayList<>(TestTables.ids(table));
+    ids.sort(null);
+    return ids;
+  }
+
+  /** The txids of the snapshots the table keeps, oldest first, one per snapshot. */
+  List<String> txids() {
+    table.refresh();
+    return TestTables.snapshots(table).stream().map(Snapshot::summary)
+        .filter(summary -> summary.containsKey(SinkSnapshotKeys.TRIDENT_TXID))
+        .map(summary -> summary.get(SinkSnapshotKeys.TRIDENT_TXID)).toList();
+  }
+
+  static List<Long> range(long from, long toExclusive) {
+    return LongStream.range(from, toExclusive).boxed().toList();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"jdbc", "hadoop"})
+  void theStatesTransactionOutlivesOtherWritersCommitsAndItsReplayIsStillSkipped(String kind) {
+    start(kind);
+    long token = commitThreeTransactionsThenForeignCommits(kind);
+
+    SnapshotExpiry.Result result = new SnapshotExpiry(SnapshotExpiryTest.EXPIRE_ALL_BUT_ONE, new TableFileIoWalStoreFactory().create(Map.of()))
+        .run(table, System.currentTimeMillis() + 1, false);
+
+    assertThat(result.tokenKept()).as("the guard kept the state's transaction").isTrue();
+    assertThat(result.keptFor().orElseThrow().deepest())
+        .extracting(SinkTokens.Token::kind, SinkTokens.Token::owner, SinkTokens.Token::snapshotId)
+        .containsExactly("Trident transaction", "default/orders/trident partition 0", token);
+    assertThat(result.expiredSnapshotIds()).as("txids 1 and 2, older than the token, go").hasSize(2);
+    assertThat(txids()).containsExactly("3");
+    int snapshots = TestTables.snapshots(table).size();
+
+    MetricRegistry restarted = new MetricRegistry();
+    run(open(restarted), 3);
+
+    assertThat(ids()).isEqualTo(range(0, 30));
+    assertThat(TestTables.snapshots(table)).as("no snapshot for the skipped replay").hasSize(snapshots);
+    assertThat(restarted.counter("iceberg-transactions-skipped").getCount()).isEqualTo(1);
+    assertThat(restarted.counter("iceberg-token-missing").getCount()).isZero();
+  }
+
+  /** The control: the same expiry without the guard, and the same replay is written again. */
+  @ParameterizedTest
+  @ValueSource(strings = {"jdbc", "hadoop"})
+  void withoutTheGuardTheSameExpiryLosesTheTransactionAndTheReplayIsWrittenAgain(String kind) {
+    start(kind);
+    long token = commitThreeTransactionsThenForeignCommits(kind);
+
+    SnapshotExpiry.Result result = SnapshotExpiry.withoutTheGuardForTests(SnapshotExpiryTest.EXPIRE_ALL_BUT_ONE)
+        .run(table, System.currentTimeMillis() + 1, false);
+
+    assertThat(result.tokenKept()).isFalse();
+    assertThat(result.expiredSnapshotIds()).contains(token);
+    assertThat(txids()).isEmpty();
+
+    MetricRegistry restarted = new MetricRegistry();
+    run(open(restarted), 3);
+
+    assertThat(ids()).as("txid 3's ids 20-29 twice").isEqualTo(Stream.concat(range(0, 30).stream(), range(20, 30).stream()).sorted().toList());
+    assertThat(txids()).as("txid 3 committed again").containsExactly("3");
+    assertThat(restarted.counter("iceberg-transactions-skipped").getCount()).isZero();
+    assertThat(restarted.counter("iceberg-token-missing").getCount()).as("the restarted state said so").isEqualTo(1);
+  }
+
+  /**
+   * A maintenance pass, run by {@link IcebergMaintenanceFunction} on a commit event as in a
+   * topology, that had to keep the state's transaction counts it; once the state is retired, a pass
+   * expires its transaction and counts nothing.
+   */
+  @Test
+  void aMaintenancePassThatKeepsTheStatesTransactionCountsIt() throws Exception {
+    start("jdbc");
+    long token = commitThreeTransactionsThenForeignCommits(5);
+
+    DetachedTridentContext kept = pass(maintenance());
+    assertThat(kept.count("iceberg-maintenance-failures")).isZero();
+    assertThat(kept.count("iceberg-snapshots-expired")).as("txids 1 and 2").isEqualTo(2);
+    assertThat(kept.count("iceberg-maintenance-token-kept")).isEqualTo(1);
+    assertThat(txids()).containsExactly("3");
+
+    DetachedTridentContext retired = pass(maintenance().withRetiredSinks("default"));
+    assertThat(retired.count("iceberg-maintenance-failures")).isZero();
+    assertThat(retired.count("iceberg-snapshots-expired")).as("txid 3 and the foreign commits but the newest").isEqualTo(5);
+    assertThat(retired.count("iceberg-maintenance-token-kept")).isZero();
+    table.refresh();
+    assertThat(table.snapshot(token)).isNull();
+  }
+
+  /** Expiry of all but the newest snapshot on every commit event, and nothing else. */
+  MaintenanceOptions.Builder maintenance() {
+    return new MaintenanceOptions.Builder().withCatalogName("test").withCatalogProperties(catalogProperties)
+        .triggerOnCommits(1).withMinGap(Duration.ZERO)
+        .withCompaction(false, Map.of()).withManifestRewrite(false, 100).withOrphanRemoval(false, Duration.ofDays(3), Duration.ofDays(1))
+        .withExpiry(true).withExpiryMaxAge(Duration.ZERO).withExpiryRetainLast(1)
+        .withLease(MaintenanceLease.Kind.NONE, Duration.ofSeconds(30));
+  }
+
+  /** Runs the function of {@code options} on one commit event of the table, until its pass is done; returns its metrics. */
+  DetachedTridentContext pass(MaintenanceOptions.Builder options) throws InterruptedException {
+    IcebergMaintenanceFunction function = new IcebergMaintenanceFunction(options.build());
+    DetachedTridentContext context = new DetachedTridentContext(0, 1);
+    function.prepare(Map.of(Config.TOPOLOGY_NAME, "maintenance"), context);
+    try {
+      table.refresh();
+      Snapshot head = table.currentSnapshot();
+      function.execute(new TridentTupleView.FreshOutputFactory(CommitEventFields.fields())
+          .create(Arrays.asList("db.events", head.snapshotId(), head.sequenceNumber(), 1, 100L, 0, 5L)), null);
+      Deadline.await(Duration.ofSeconds(30), () -> context.count("iceberg-maintenance-passes") == 1, () -> "a maintenance pass");
+    } finally {
+      // The pass counts its passes first and the rest after: cleanup waits for the pass thread to end.
+      function.cleanup();
+    }
+    return context;
+  }
+}
