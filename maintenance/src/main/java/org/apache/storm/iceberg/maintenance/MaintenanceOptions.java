@@ -360,8 +360,11 @@ public final class MaintenanceOptions implements Serializable {
      * Whether a pass also deletes orphan files (files under the table no snapshot and no pending WAL
      * entry names), only those older than {@code minAge}, and at most once per {@code interval} per
      * table (it lists the whole table location). {@code minAge} must exceed the longest a batch can
-     * stay open plus its commit deadline, which is the topology's message timeout: the bolt refuses
-     * to start otherwise. Default: on, 3 days, once a day.
+     * stay open (the message timeout less the sink's commit deadline margin) plus the time its
+     * committing task may hold its files before a WAL entry names them (as long again), so twice
+     * {@code topology.message.timeout.secs}: the bolt refuses to start otherwise, as it does in a
+     * topology without message timeouts. At least {@link MaintenanceOptions#MIN_ORPHAN_AGE_MILLIS} ({@link
+     * #build()} refuses less). Default: on, 3 days, once a day.
      */
     public Builder withOrphanRemoval(boolean enabled, Duration minAge, Duration interval) {
       this.removeOrphans = enabled;
@@ -417,7 +420,8 @@ public final class MaintenanceOptions implements Serializable {
       if (removeOrphans && orphanMinAgeMillis < MIN_ORPHAN_AGE_MILLIS) {
         throw new IllegalArgumentException("withOrphanRemoval's minimum age " + Duration.ofMillis(orphanMinAgeMillis) + " is below "
             + Duration.ofMillis(MIN_ORPHAN_AGE_MILLIS) + ": a file that young may belong to a batch still open or committing;"
-            + " give at least the topology's message timeout plus an hour (the default is 3 days)");
+            + " give more than twice the topology's message timeout and at least " + Duration.ofMillis(MIN_ORPHAN_AGE_MILLIS)
+            + " (Flux orphan-min-age-millis; the default is 3 days)");
       }
       if (rewriteManifests && rewriteManifestsMinCount < 1) {
         throw new IllegalArgumentException("withManifestRewrite needs a manifest count of at least 1, got " + rewriteManifestsMinCount);

@@ -41,6 +41,7 @@ import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 import org.apache.storm.task.IMetricsContext;
+import org.apache.storm.utils.ObjectReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,7 +87,7 @@ final class TableMaintainer {
    * @param topoConf the topology's configuration, for its message timeout and ZooKeeper
    * @param metrics where the maintenance counters are registered
    * @param task names the task, unique within its topology: the lease owner's id and the thread's name are made from it
-   * @throws IllegalStateException when the orphan minimum age does not exceed the message timeout, or
+   * @throws IllegalStateException when the orphan minimum age does not exceed twice the message timeout, or
    *     the lease or WAL store asked for cannot be had
    */
   static TableMaintainer open(MaintenanceOptions options, Map<String, Object> topoConf, IMetricsContext metrics, String task) {
@@ -125,14 +126,36 @@ final class TableMaintainer {
     return CatalogUtil.buildIcebergCatalog(name, resolvedProperties, new org.apache.hadoop.conf.Configuration());
   }
 
-  /** An orphan younger than the message timeout may be a file of a batch still open: refuse to start rather than delete it. */
+  /**
+   * Refuses an orphan minimum age that a file of a batch still open or committing could reach. A
+   * sink's batch stays open at most {@code topology.message.timeout.secs} less its commit deadline
+   * margin (older tuples are failed, the batch unappended), and the task that commits it (the bolt
+   * itself, or an {@code IcebergCommitterBolt} or Trident commit taking the writers' files) starts no
+   * attempt later than the same span after it received them; only then does a WAL entry name the
+   * files. So a file may stay unnamed for up to twice the message timeout, and the age must exceed
+   * that. Without message timeouts nothing bounds a batch, and orphan removal is refused.
+   *
+   * @throws IllegalStateException saying which setting to change
+   */
   static void requireOrphanAgeAboveTimeout(MaintenanceOptions options, Map<String, Object> topoConf) {
-    Object timeout = topoConf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS);
-    long timeoutMillis = timeout instanceof Number seconds ? seconds.longValue() * 1_000 : 30_000;
-    if (options.removeOrphans && options.orphanMinAgeMillis <= timeoutMillis) {
+    if (!options.removeOrphans) {
+      return;
+    }
+    if (!ObjectReader.getBoolean(topoConf.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true)) {
+      throw new IllegalStateException("The maintenance bolt removes orphan files, but topology.enable.message.timeouts is false:"
+          + " nothing bounds how long a sink's batch stays open or committing, so no minimum age keeps its files safe; turn"
+          + " orphan removal off here (withOrphanRemoval(false, ...), Flux remove-orphans: false) and run the tools' maintain"
+          + " --remove-orphans while no sink writes the table, or enable message timeouts");
+    }
+    long timeoutMillis = ObjectReader.getInt(topoConf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30) * 1_000L;
+    long floorMillis = 2 * timeoutMillis;
+    if (options.orphanMinAgeMillis <= floorMillis) {
       throw new IllegalStateException("The maintenance bolt's orphan minimum age (" + options.orphanMinAgeMillis + " ms) does not"
-          + " exceed topology.message.timeout.secs (" + timeoutMillis / 1_000 + " s): files of batches still open could be"
-          + " deleted; raise withOrphanRemoval's minimum age well above the message timeout");
+          + " exceed twice topology.message.timeout.secs (2 x " + timeoutMillis / 1_000 + " s = " + floorMillis + " ms): a batch"
+          + " stays open up to the timeout less its commit deadline margin, and its files may wait as long again for the task"
+          + " that commits them before a WAL entry names them, so files of batches still open or committing could be deleted;"
+          + " raise withOrphanRemoval's minimum age (Flux orphan-min-age-millis) above " + floorMillis + " ms (the default is"
+          + " 3 days), or lower the message timeout");
     }
   }
 

@@ -136,19 +136,38 @@ class MaintenanceOptionsTest {
         .hasMessageStartingWith("Compaction, expiry, manifest rewrite and orphan removal are all off");
     assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "orphan-min-age-millis", 60_000)))
         .hasMessage("withOrphanRemoval's minimum age PT1M is below PT1H: a file that young may belong to a batch still open or"
-            + " committing; give at least the topology's message timeout plus an hour (the default is 3 days)");
+            + " committing; give more than twice the topology's message timeout and at least PT1H (Flux orphan-min-age-millis;"
+            + " the default is 3 days)");
     assertThatThrownBy(() -> new MaintenanceOptions.Builder().withCatalogProperties(Map.of("type", "hadoop")).triggerOnDataFiles(0)
         .triggerOnDeleteFiles(0).triggerOnCommits(0).triggerEvery(Duration.ZERO).build())
         .hasMessageStartingWith("Every maintenance trigger is off, so nothing would ever run");
   }
 
+  /**
+   * A batch may stay open for the message timeout less its margin, and its files wait as long again
+   * for the task that commits them: an hour's minimum age is refused at a 30-minute timeout, which
+   * a check against the timeout alone let through.
+   */
   @Test
-  void theBoltRefusesAnOrphanAgeNotAboveTheMessageTimeout() {
+  void theBoltRefusesAnOrphanAgeNotAboveTwiceTheMessageTimeout() {
     MaintenanceOptions options = MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "orphan-min-age-millis", 3_600_000));
-    TableMaintainer.requireOrphanAgeAboveTimeout(options, Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 3_000));
+    TableMaintainer.requireOrphanAgeAboveTimeout(options, Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 1_799));
+    TableMaintainer.requireOrphanAgeAboveTimeout(options, Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, "1799"));
     assertThatThrownBy(() -> TableMaintainer.requireOrphanAgeAboveTimeout(options,
-        Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 3_600)))
-        .hasMessageStartingWith("The maintenance bolt's orphan minimum age (3600000 ms) does not exceed topology.message.timeout.secs (3600 s)");
+        Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 1_800)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("The maintenance bolt's orphan minimum age (3600000 ms) does not exceed twice topology.message.timeout.secs"
+            + " (2 x 1800 s = 3600000 ms): a batch stays open up to the timeout less its commit deadline margin, and its files"
+            + " may wait as long again for the task that commits them before a WAL entry names them, so files of batches still"
+            + " open or committing could be deleted; raise withOrphanRemoval's minimum age (Flux orphan-min-age-millis) above"
+            + " 3600000 ms (the default is 3 days), or lower the message timeout");
+    assertThatThrownBy(() -> TableMaintainer.requireOrphanAgeAboveTimeout(options,
+        Map.of(org.apache.storm.Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, false)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("The maintenance bolt removes orphan files, but topology.enable.message.timeouts is false:")
+        .hasMessageContaining("Flux remove-orphans: false");
+    MaintenanceOptions noOrphans = MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "remove-orphans", false));
+    TableMaintainer.requireOrphanAgeAboveTimeout(noOrphans, Map.of(org.apache.storm.Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, false));
   }
 
   @Test
