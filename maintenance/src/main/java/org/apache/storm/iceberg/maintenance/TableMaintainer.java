@@ -207,7 +207,8 @@ final class TableMaintainer {
 
   /** Counts a commit event of {@code table} and starts its pass if one is now due. */
   synchronized void committed(String table, int dataFiles, long dataBytes, int deleteFiles, long nowMillis) {
-    TableTriggers triggers = tables.computeIfAbsent(table, name -> new TableTriggers(options.triggers(), nowMillis));
+    TableTriggers triggers = tables.computeIfAbsent(table,
+        name -> new TableTriggers(options.triggers(), options.manifestRewriteTriggerCommits(), nowMillis));
     triggers.add(dataFiles, dataBytes, deleteFiles);
     startIfDue(table, triggers, nowMillis);
   }
@@ -223,15 +224,24 @@ final class TableMaintainer {
     passes.scheduleWithFixedDelay(() -> tick(System.currentTimeMillis()), period, period, TimeUnit.SECONDS);
   }
 
+  /** Starts the pass of {@code table} if one is due, or else its manifest rewrite alone if that is due on its own trigger. */
   private void startIfDue(String table, TableTriggers triggers, long now) {
-    if (running.contains(table) || !triggers.due(now)) {
+    if (running.contains(table)) {
+      return;
+    }
+    boolean wholePass = triggers.due(now);
+    if (!wholePass && !triggers.manifestRewriteDue(now)) {
       return;
     }
     running.add(table);
-    triggers.started(now);
+    if (wholePass) {
+      triggers.started(now);
+    } else {
+      triggers.manifestRewriteStarted(now);
+    }
     passes.execute(() -> {
       try {
-        runLeased(table);
+        runLeased(table, wholePass);
       } catch (RuntimeException e) {
         counters.get("iceberg-maintenance-failures").inc();
         LOG.warn("A maintenance pass over {} failed; it runs again when next due", table, Redaction.of(e));
@@ -245,11 +255,14 @@ final class TableMaintainer {
     running.remove(table);
   }
 
-  /** Runs a pass over {@code table} holding its lease, or skips it while another maintainer holds it. */
-  private void runLeased(String table) {
+  /**
+   * Runs a pass over {@code table} ({@code wholePass}) or its manifest rewrite alone, holding its
+   * lease, or skips it while another maintainer holds it.
+   */
+  private void runLeased(String table, boolean wholePass) {
     Table loadedTable = loaded.computeIfAbsent(table, name -> catalog.loadTable(TableIdentifier.parse(name)));
     if (lease == null) {
-      record(table, pass.run(loadedTable, System.currentTimeMillis()));
+      record(table, run(loadedTable, wholePass, () -> true));
       return;
     }
     MaintenanceLease.Held held = lease.tryAcquire(table, owner);
@@ -259,8 +272,12 @@ final class TableMaintainer {
       return;
     }
     try (held) {
-      record(table, pass.run(loadedTable, System.currentTimeMillis(), held::valid));
+      record(table, run(loadedTable, wholePass, held::valid));
     }
+  }
+
+  private MaintenancePass.Result run(Table table, boolean wholePass, java.util.function.BooleanSupplier leaseHeld) {
+    return wholePass ? pass.run(table, System.currentTimeMillis(), leaseHeld) : pass.rewriteManifests(table, leaseHeld);
   }
 
   private void record(String table, MaintenancePass.Result result) {

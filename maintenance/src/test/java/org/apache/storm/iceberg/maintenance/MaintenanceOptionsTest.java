@@ -45,16 +45,17 @@ class MaintenanceOptionsTest {
     config.put("trigger-commits", 60);
     config.put("trigger-interval-millis", 600_000);
     config.put("min-gap-millis", 60_000);
-    config.put("compaction", true);
+    config.put("compaction", false);
     config.put("compaction-options", Map.of("min-input-files", "3"));
-    config.put("expiry", true);
+    config.put("expiry", false);
     config.put("expiry-max-age-millis", 7_200_000);
     config.put("expiry-retain-last", 5);
     config.put("expiry-delete-files", false);
     config.put("retired-sinks", List.of("old-sink"));
     config.put("rewrite-manifests", true);
     config.put("rewrite-manifests-min-count", 20);
-    config.put("remove-orphans", true);
+    config.put("rewrite-manifests-trigger-commits", 30);
+    config.put("remove-orphans", false);
     config.put("orphan-min-age-millis", 7_200_000);
     config.put("orphan-interval-millis", 3_600_000);
     config.put("lease", "jdbc");
@@ -69,13 +70,21 @@ class MaintenanceOptionsTest {
     assertThat(options.walStoreProperties).containsEntry("path", "hdfs://nn/wal");
     assertThat(options.compactionOptions).containsEntry("min-input-files", "3");
     assertThat(options.expirySettings()).isEqualTo(new SnapshotExpiry.Settings(Duration.ofHours(2), 5, false, java.util.Set.of("old-sink")));
+    assertThat(options.compaction).as("on by default").isFalse();
+    assertThat(options.expiry).as("on by default").isFalse();
+    assertThat(options.removeOrphans).as("on by default").isFalse();
+    assertThat(options.rewriteManifests).isTrue();
     assertThat(options.rewriteManifestsMinCount).isEqualTo(20);
+    assertThat(options.rewriteManifestsTriggerCommits).isEqualTo(30);
     assertThat(options.orphanMinAgeMillis).isEqualTo(7_200_000);
     assertThat(options.orphanIntervalMillis).isEqualTo(3_600_000);
     assertThat(options.lease).isEqualTo(MaintenanceLease.Kind.JDBC);
     assertThat(options.leaseSessionTimeoutMillis).isEqualTo(20_000);
     assertThat(options.branch).isEqualTo("audit");
     assertThat(options.toString()).contains("branch=audit");
+    assertThat(options.manifestRewriteTriggerCommits()).as("Iceberg rewrites main's manifests only").isZero();
+    assertThat(MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "rewrite-manifests", false)).rewriteManifests)
+        .as("the one switch left on above, flipped").isFalse();
   }
 
   @Test
@@ -89,6 +98,11 @@ class MaintenanceOptionsTest {
     assertThat(options.lease).isEqualTo(MaintenanceLease.Kind.ZOOKEEPER);
     assertThat(options.leaseSessionTimeoutMillis).isEqualTo(30_000);
     assertThat(options.branch).isEqualTo("main");
+    assertThat(options.compaction).isTrue();
+    assertThat(options.expiry).isTrue();
+    assertThat(options.rewriteManifests).isTrue();
+    assertThat(options.rewriteManifestsMinCount).isEqualTo(100);
+    assertThat(options.manifestRewriteTriggerCommits()).isEqualTo(100);
   }
 
   @Test
@@ -186,7 +200,7 @@ class MaintenanceOptionsTest {
 
   @Test
   void aPassIsDueAtAThresholdOrTheIntervalAndNeverWithinTheGap() {
-    TableTriggers triggers = new TableTriggers(new MaintenanceOptions.Triggers(10, 0, 2, 0, 60_000, 5_000), 0);
+    TableTriggers triggers = new TableTriggers(new MaintenanceOptions.Triggers(10, 0, 2, 0, 60_000, 5_000), 0, 0);
     triggers.add(9, 100, 0);
     assertThat(triggers.due(10_000)).as("9 of 10 data files").isFalse();
     triggers.add(1, 100, 0);
@@ -200,5 +214,27 @@ class MaintenanceOptionsTest {
     triggers.add(1, 1, 0);
     assertThat(triggers.due(69_999)).isFalse();
     assertThat(triggers.due(70_000)).as("the interval").isTrue();
+  }
+
+  @Test
+  void theManifestRewriteIsDueOnItsOwnCommitsWhileNoPassIs() {
+    TableTriggers triggers = new TableTriggers(new MaintenanceOptions.Triggers(1_000, 0, 0, 1_000, 0, 5_000), 3, 0);
+    triggers.add(1, 1, 0);
+    triggers.add(1, 1, 0);
+    assertThat(triggers.manifestRewriteDue(10_000)).as("two of three commits").isFalse();
+    triggers.add(1, 1, 0);
+    assertThat(triggers.manifestRewriteDue(4_999)).as("within the gap").isFalse();
+    assertThat(triggers.manifestRewriteDue(5_000)).isTrue();
+    assertThat(triggers.due(5_000)).as("no pass trigger reached").isFalse();
+    triggers.manifestRewriteStarted(5_000);
+    assertThat(triggers.manifestRewriteDue(20_000)).isFalse();
+    triggers.add(1, 1, 0);
+    triggers.add(1, 1, 0);
+    triggers.add(1, 1, 0);
+    triggers.started(20_000);
+    assertThat(triggers.manifestRewriteDue(30_000)).as("a pass rewrote the manifests too").isFalse();
+    TableTriggers off = new TableTriggers(new MaintenanceOptions.Triggers(1_000, 0, 0, 1_000, 0, 0), 0, 0);
+    off.add(1, 1, 0);
+    assertThat(off.manifestRewriteDue(1_000)).isFalse();
   }
 }
