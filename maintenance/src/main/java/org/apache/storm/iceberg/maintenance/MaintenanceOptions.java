@@ -180,6 +180,11 @@ public final class MaintenanceOptions implements Serializable {
       "rewrite-manifests-trigger-commits", "remove-orphans",
       "orphan-min-age-millis", "orphan-interval-millis", "lease", "lease-session-timeout-millis", "branch");
 
+  /** The keys {@link #fromMap} takes. */
+  public static List<String> mapKeys() {
+    return KNOWN_KEYS;
+  }
+
   private static Map<String, String> stringMap(String key, Object value) {
     if (!(value instanceof Map<?, ?> map)) {
       throw new IllegalArgumentException("Maintenance option '" + key + "' takes a map, got " + typeOf(value));
