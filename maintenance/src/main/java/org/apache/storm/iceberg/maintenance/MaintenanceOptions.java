@@ -35,6 +35,8 @@ import org.apache.storm.iceberg.spi.SecretReferences;
  * is reached since the table's last pass (data files, bytes or delete files added, commits, or time),
  * and never sooner than the minimum gap after it. A pass compacts, then expires snapshots, then
  * rewrites the manifests if the table has more than the manifest threshold; each can be turned off.
+ * The manifest rewrite also has a trigger of its own (commits since it last ran), so that it runs
+ * between passes when compaction and expiry are not due.
  * The defaults suit one commit a second. Built with {@link Builder} or, for Flux, {@link #fromMap}.
  * Validated on the submitting client by {@link Builder#build()}.
  */
@@ -62,6 +64,7 @@ public final class MaintenanceOptions implements Serializable {
   final Set<String> retiredSinks;
   final boolean rewriteManifests;
   final int rewriteManifestsMinCount;
+  final long rewriteManifestsTriggerCommits;
   final boolean removeOrphans;
   final long orphanMinAgeMillis;
   final long orphanIntervalMillis;
@@ -92,6 +95,7 @@ public final class MaintenanceOptions implements Serializable {
     this.retiredSinks = Set.copyOf(b.retiredSinks);
     this.rewriteManifests = b.rewriteManifests;
     this.rewriteManifestsMinCount = b.rewriteManifestsMinCount;
+    this.rewriteManifestsTriggerCommits = b.rewriteManifestsTriggerCommits;
     this.removeOrphans = b.removeOrphans;
     this.orphanMinAgeMillis = b.orphanMinAgeMillis;
     this.orphanIntervalMillis = b.orphanIntervalMillis;
@@ -104,6 +108,15 @@ public final class MaintenanceOptions implements Serializable {
     return triggers;
   }
 
+  /**
+   * After how many commits since it last ran the manifest rewrite runs on its own, between passes;
+   * 0 when it runs with passes only (off, turned off, or a branch other than main, whose manifests
+   * Iceberg does not rewrite).
+   */
+  public long manifestRewriteTriggerCommits() {
+    return rewriteManifests && branch.equals(SnapshotRef.MAIN_BRANCH) ? rewriteManifestsTriggerCommits : 0;
+  }
+
   /** The expiry settings a pass uses. */
   public SnapshotExpiry.Settings expirySettings() {
     return new SnapshotExpiry.Settings(Duration.ofMillis(expiryMaxAgeMillis), expiryRetainLast, expiryDeletesFiles, retiredSinks);
@@ -111,12 +124,12 @@ public final class MaintenanceOptions implements Serializable {
 
   /**
    * Options from a map, for Flux ({@code factory: "fromMap"}). Keys: {@code catalog} (a map, required),
-   * {@code catalog-name}, {@code wal-store}, {@code wal-store-properties}, {@code trigger-data-files},
+   * {@code catalog-name}, {@code branch}, {@code wal-store}, {@code wal-store-properties}, {@code trigger-data-files},
    * {@code trigger-data-bytes}, {@code trigger-delete-files}, {@code trigger-commits}, {@code
    * trigger-interval-millis}, {@code min-gap-millis}, {@code compaction}, {@code compaction-options},
    * {@code expiry}, {@code expiry-max-age-millis}, {@code expiry-retain-last}, {@code
    * expiry-delete-files}, {@code retired-sinks}, {@code rewrite-manifests}, {@code
-   * rewrite-manifests-min-count}, {@code remove-orphans}, {@code orphan-min-age-millis}, {@code
+   * rewrite-manifests-min-count}, {@code rewrite-manifests-trigger-commits}, {@code remove-orphans}, {@code orphan-min-age-millis}, {@code
    * orphan-interval-millis}, {@code lease} ({@code zookeeper}, {@code jdbc} or {@code none}; {@code true} is {@code
    * zookeeper}, {@code false} {@code none}), {@code lease-session-timeout-millis}. An unknown key is refused, naming the known ones.
    */
@@ -144,6 +157,7 @@ public final class MaintenanceOptions implements Serializable {
         case "retired-sinks" -> b.withRetiredSinks(stringList(entry.getKey(), v).toArray(String[]::new));
         case "rewrite-manifests" -> b.withManifestRewrite(bool(entry.getKey(), v), b.rewriteManifestsMinCount);
         case "rewrite-manifests-min-count" -> b.withManifestRewrite(b.rewriteManifests, (int) number(entry.getKey(), v));
+        case "rewrite-manifests-trigger-commits" -> b.triggerManifestRewriteOnCommits(number(entry.getKey(), v));
         case "remove-orphans" -> b.withOrphanRemoval(bool(entry.getKey(), v), Duration.ofMillis(b.orphanMinAgeMillis),
             Duration.ofMillis(b.orphanIntervalMillis));
         case "orphan-min-age-millis" -> b.withOrphanRemoval(b.removeOrphans, Duration.ofMillis(number(entry.getKey(), v)),
@@ -162,8 +176,14 @@ public final class MaintenanceOptions implements Serializable {
   private static final List<String> KNOWN_KEYS = List.of("catalog", "catalog-name", "wal-store", "wal-store-properties",
       "trigger-data-files", "trigger-data-bytes", "trigger-delete-files", "trigger-commits", "trigger-interval-millis",
       "min-gap-millis", "compaction", "compaction-options", "expiry", "expiry-max-age-millis", "expiry-retain-last",
-      "expiry-delete-files", "retired-sinks", "rewrite-manifests", "rewrite-manifests-min-count", "remove-orphans",
+      "expiry-delete-files", "retired-sinks", "rewrite-manifests", "rewrite-manifests-min-count",
+      "rewrite-manifests-trigger-commits", "remove-orphans",
       "orphan-min-age-millis", "orphan-interval-millis", "lease", "lease-session-timeout-millis", "branch");
+
+  /** The keys {@link #fromMap} takes. */
+  public static List<String> mapKeys() {
+    return KNOWN_KEYS;
+  }
 
   private static Map<String, String> stringMap(String key, Object value) {
     if (!(value instanceof Map<?, ?> map)) {
@@ -217,7 +237,8 @@ public final class MaintenanceOptions implements Serializable {
         + ", expiry=" + expiry + (expiry ? " maxAgeMillis=" + expiryMaxAgeMillis + " retainLast=" + expiryRetainLast : "")
         + (retiredSinks.isEmpty() ? "" : " retired=" + new TreeSet<>(retiredSinks))
         + (branch.equals(SnapshotRef.MAIN_BRANCH) ? "" : ", branch=" + branch)
-        + ", rewriteManifests=" + rewriteManifests + (rewriteManifests ? " over " + rewriteManifestsMinCount : "")
+        + ", rewriteManifests=" + rewriteManifests + (rewriteManifests ? " over " + rewriteManifestsMinCount
+            + " every " + rewriteManifestsTriggerCommits + " commits" : "")
         + ", lease=" + lease.flag() + ", removeOrphans=" + removeOrphans + (removeOrphans ? " olderThanMillis=" + orphanMinAgeMillis + " everyMillis=" + orphanIntervalMillis : "")
         + "}";
   }
@@ -243,6 +264,7 @@ public final class MaintenanceOptions implements Serializable {
     private Set<String> retiredSinks = Set.of();
     private boolean rewriteManifests = true;
     private int rewriteManifestsMinCount = 100;
+    private long rewriteManifestsTriggerCommits = 100;
     private boolean removeOrphans = true;
     private long orphanMinAgeMillis = Duration.ofDays(3).toMillis();
     private long orphanIntervalMillis = Duration.ofDays(1).toMillis();
@@ -357,11 +379,25 @@ public final class MaintenanceOptions implements Serializable {
     }
 
     /**
+     * Runs the manifest rewrite on its own once {@code commits} commits came since it last ran, and
+     * the minimum gap since then passed, whether or not a pass is due (a pass runs it too); 0 for
+     * with passes only. It still rewrites only a table holding more manifests than {@link
+     * #withManifestRewrite}'s threshold. Default: 100, about as many manifests as the threshold.
+     */
+    public Builder triggerManifestRewriteOnCommits(long commits) {
+      this.rewriteManifestsTriggerCommits = notNegative(commits, "triggerManifestRewriteOnCommits");
+      return this;
+    }
+
+    /**
      * Whether a pass also deletes orphan files (files under the table no snapshot and no pending WAL
      * entry names), only those older than {@code minAge}, and at most once per {@code interval} per
      * table (it lists the whole table location). {@code minAge} must exceed the longest a batch can
-     * stay open plus its commit deadline, which is the topology's message timeout: the bolt refuses
-     * to start otherwise. Default: on, 3 days, once a day.
+     * stay open (the message timeout less the sink's commit deadline margin) plus the time its
+     * committing task may hold its files before a WAL entry names them (as long again), so twice
+     * {@code topology.message.timeout.secs}: the bolt refuses to start otherwise, as it does in a
+     * topology without message timeouts. At least {@link MaintenanceOptions#MIN_ORPHAN_AGE_MILLIS} ({@link
+     * #build()} refuses less). Default: on, 3 days, once a day.
      */
     public Builder withOrphanRemoval(boolean enabled, Duration minAge, Duration interval) {
       this.removeOrphans = enabled;
@@ -417,7 +453,8 @@ public final class MaintenanceOptions implements Serializable {
       if (removeOrphans && orphanMinAgeMillis < MIN_ORPHAN_AGE_MILLIS) {
         throw new IllegalArgumentException("withOrphanRemoval's minimum age " + Duration.ofMillis(orphanMinAgeMillis) + " is below "
             + Duration.ofMillis(MIN_ORPHAN_AGE_MILLIS) + ": a file that young may belong to a batch still open or committing;"
-            + " give at least the topology's message timeout plus an hour (the default is 3 days)");
+            + " give more than twice the topology's message timeout and at least " + Duration.ofMillis(MIN_ORPHAN_AGE_MILLIS)
+            + " (Flux orphan-min-age-millis; the default is 3 days)");
       }
       if (rewriteManifests && rewriteManifestsMinCount < 1) {
         throw new IllegalArgumentException("withManifestRewrite needs a manifest count of at least 1, got " + rewriteManifestsMinCount);

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * One maintenance pass over one table, in the order that leaves the least behind: compaction
  * first (its replaced files become unreferenced), then snapshot expiry (which deletes them once no
  * kept snapshot needs them), then the manifest rewrite, then, at most once per its interval, the
- * removal of orphan files. A step that fails is logged and counted,
+ * removal of orphan files. The manifest rewrite also runs alone, on its own trigger ({@link
+ * #rewriteManifests(Table, BooleanSupplier)}). A step that fails is logged and counted,
  * and the next still runs: maintenance never stops a sink, and a failed step runs again next pass.
  */
 public final class MaintenancePass {
@@ -91,6 +92,32 @@ public final class MaintenancePass {
     return false;
   }
 
+  /** Iceberg's manifest rewrite commits to main only (RewriteManifests has no toBranch). */
+  private boolean manifestRewriteOn() {
+    return options.rewriteManifests && options.branch.equals(SnapshotRef.MAIN_BRANCH);
+  }
+
+  private int rewriteManifests(Table table) {
+    table.refresh();
+    return manifestRewrite.run(table, false);
+  }
+
+  /**
+   * The manifest rewrite alone, on its own trigger: no compaction, expiry or orphan removal. A
+   * failure is logged and counted, and the rewrite runs again when next due.
+   */
+  public Result rewriteManifests(Table table, BooleanSupplier leaseHeld) {
+    if (!manifestRewriteOn() || !stillHeld(table, leaseHeld)) {
+      return new Result(null, null, 0, null, 0);
+    }
+    try {
+      return new Result(null, null, rewriteManifests(table), null, 0);
+    } catch (RuntimeException e) {
+      LOG.warn("Manifest rewrite of {} failed; it runs again when next due", table.name(), Redaction.of(e));
+      return new Result(null, null, 0, null, 1);
+    }
+  }
+
   private boolean orphansDue(String table, long nowMillis) {
     Long last = lastOrphanRemoval.get(table);
     return last == null || nowMillis - last >= options.orphanIntervalMillis;
@@ -128,11 +155,9 @@ public final class MaintenancePass {
         LOG.warn("Snapshot expiry of {} failed; it runs again next pass", table.name(), Redaction.of(e));
       }
     }
-    // Iceberg's manifest rewrite commits to main only (RewriteManifests has no toBranch).
-    if (options.rewriteManifests && options.branch.equals(SnapshotRef.MAIN_BRANCH) && stillHeld(table, leaseHeld)) {
+    if (manifestRewriteOn() && stillHeld(table, leaseHeld)) {
       try {
-        table.refresh();
-        manifests = manifestRewrite.run(table, false);
+        manifests = rewriteManifests(table);
       } catch (RuntimeException e) {
         failures++;
         LOG.warn("Manifest rewrite of {} failed; it runs again next pass", table.name(), Redaction.of(e));

@@ -74,17 +74,18 @@ import org.slf4j.LoggerFactory;
  *       Iceberg commit) may hold it still.
  * </ol>
  *
- * <p>Locations are compared by path: the listing may spell the table location's scheme or authority
- * otherwise than Iceberg wrote it ({@code file:/t} for {@code file:///t}, {@code s3a://} for
- * {@code s3://}), so scheme aliases (s3, s3a, s3n) and an empty authority are folded, and a listed
- * file whose path a reachable file has is kept whatever its scheme and authority. Only a file no
- * reachable location, WAL entry or age keeps is deleted, through the FileIO's bulk delete when it
- * has one.
+ * <p>Locations are compared by path once the file system is known to be one: the listing may spell
+ * the table location's scheme or authority otherwise than Iceberg wrote it ({@code file:/t} for
+ * {@code file:///t}, {@code s3a://} for {@code s3://}), so scheme aliases (s3, s3a, s3n) are folded
+ * and a missing authority matches the one the others name. Only a file no reachable location, WAL
+ * entry or age keeps is deleted, through the FileIO's bulk delete when it has one.
  *
  * <p>Any doubt deletes nothing: a FileIO that cannot list by prefix and no Hadoop file system to
  * list with, a WAL store that cannot list the table's entries, an entry whose payload is not JSON
  * (but a probe the preflight check left behind, which names no file), a listed file outside the
- * table location, or a listing that fails partway each throw before the first delete.
+ * table location, a scheme or authority of the listing or of the metadata under the table location
+ * that another of them does not share (another bucket or name node), or a listing that fails
+ * partway each throw before the first delete.
  *
  * <p>Order matters against a running sink: the WAL is listed first and the table refreshed after.
  * A commit whose entry is gone by then landed before the refresh, so its files are reachable; one
@@ -158,19 +159,16 @@ public final class OrphanFiles {
     List<FileInfo> listed = list(table, listing);
 
     Location tableLocation = Location.of(table.location());
+    requireOneFileSystem(table, tableLocation, reachable, listed);
     String walDirectory = tableLocation.path() + "/" + WAL_DIRECTORY + "/";
     long youngAfter = nowMillis - settings.minAge().toMillis();
     List<String> orphans = new ArrayList<>();
     List<String> young = new ArrayList<>();
     List<String> named = new ArrayList<>();
-    List<String> otherFileSystem = new ArrayList<>();
     for (FileInfo file : listed) {
       Location location = Location.of(file.location());
-      Location match = reachable.get(location.path());
-      if (match != null) {
-        if (!match.sameFileSystem(location)) {
-          otherFileSystem.add(file.location());
-        }
+      if (reachable.containsKey(location.path())) {
+        // Reachable; requireOneFileSystem made sure it is the same file system.
       } else if (wal.entries().contains(location.path()) || location.path().startsWith(walDirectory)) {
         // The WAL store's own files: as live as the table's metadata.
       } else if (wal.named().contains(location.path())) {
@@ -181,12 +179,6 @@ public final class OrphanFiles {
         orphans.add(file.location());
       }
     }
-    if (!otherFileSystem.isEmpty()) {
-      // Kept: by path they are the table's. A scheme or authority that differs beyond the aliases
-      // folded here (another bucket or name node) is for the operator to look at, not to delete.
-      LOG.warn("Orphan files of {}: {} listed files match reachable paths under another scheme or authority and are kept, e.g. {}",
-          table.name(), otherFileSystem.size(), otherFileSystem.get(0));
-    }
     if (!settings.dryRun() && !orphans.isEmpty()) {
       delete(table.io(), orphans);
     }
@@ -194,6 +186,70 @@ public final class OrphanFiles {
         table.name(), listed.size(), orphans.size(), settings.dryRun() ? "would be deleted" : "deleted", young.size(),
         settings.minAge(), named.size());
     return new Result(listed.size(), orphans, young, named, settings.dryRun());
+  }
+
+  /**
+   * Refuses a run, before anything is deleted, when the listing and the table's metadata disagree
+   * on the file system: a listed file, the table location, or a reachable file under the table
+   * location's path that names a scheme or authority another of them does not. Paths alone cannot
+   * be trusted then: a FileIO that lists another bucket or name node than the one the metadata
+   * names (an endpoint or bucket mapping, a table copied or moved, files registered from elsewhere)
+   * would show every file the metadata names as missing and every listed one as an orphan. Scheme
+   * aliases are folded ({@code s3a}, {@code s3n} are {@code s3}); a missing scheme or authority
+   * ({@code file:/t}, {@code hdfs:///t}, {@code /t}) is the FileIO's default and matches the one
+   * the others name. Reachable files outside the table location's path (data added from another
+   * location) are never listed here, so they do not count.
+   *
+   * @throws IllegalStateException naming both file systems, an example of each, and what to check
+   */
+  private static void requireOneFileSystem(Table table, Location tableLocation, Map<String, Location> reachable, List<FileInfo> listed) {
+    String disagreement = fileSystemDisagreement(tableLocation, reachable.values(), listed.stream().map(FileInfo::location).toList());
+    if (disagreement == null) {
+      return;
+    }
+    String message = "Cannot remove orphan files of " + table.name() + ": " + disagreement + ". Files cannot be matched by path"
+        + " across file systems, so nothing is deleted. Check that the catalog's FileIO (io-impl, its endpoint, bucket or"
+        + " access-point settings, fs.defaultFS) lists the bucket or name node the table's metadata names, and whether the table"
+        + " or some of its files were copied, moved or registered from another one";
+    LOG.warn(message);
+    throw new IllegalStateException(message);
+  }
+
+  /**
+   * What makes the table location, its reachable files under that location's path and the listed
+   * files name more than one file system, or null when they name one (see {@link
+   * #requireOneFileSystem}).
+   */
+  static String fileSystemDisagreement(Location tableLocation, Iterable<Location> reachable, List<String> listed) {
+    String under = tableLocation.path() + "/";
+    Map<String, String> schemes = new LinkedHashMap<>();
+    Map<String, String> authorities = new LinkedHashMap<>();
+    note(schemes, authorities, tableLocation, "the table location is " + tableLocation);
+    for (Location location : reachable) {
+      if (location.path().startsWith(under)) {
+        note(schemes, authorities, location, "the table's metadata names " + location);
+      }
+    }
+    for (String location : listed) {
+      note(schemes, authorities, Location.of(location), "the listing gave " + location);
+    }
+    Map<String, String> differing = schemes.size() > 1 ? schemes : authorities.size() > 1 ? authorities : null;
+    if (differing == null) {
+      return null;
+    }
+    List<String> seen = List.copyOf(differing.values());
+    return "the table's metadata and the listing of its location name different file systems ("
+        + (differing == schemes ? "schemes " : "authorities ") + differing.keySet() + "): " + seen.get(0) + ", but " + seen.get(1);
+  }
+
+  /** Remembers {@code location}'s scheme and authority, when given, each with the first place it was seen. */
+  private static void note(Map<String, String> schemes, Map<String, String> authorities, Location location, String seen) {
+    if (!location.scheme().isEmpty()) {
+      schemes.putIfAbsent(location.scheme(), seen);
+    }
+    if (!location.authority().isEmpty()) {
+      authorities.putIfAbsent(location.authority(), seen);
+    }
   }
 
   private static Function<String, Iterable<FileInfo>> listable(Table table) {
@@ -330,6 +386,11 @@ public final class OrphanFiles {
         path = path.substring(0, path.length() - 1);
       }
       return new Location(scheme, authority, path);
+    }
+
+    @Override
+    public String toString() {
+      return (scheme.isEmpty() ? "" : scheme + ":") + (authority.isEmpty() ? "" : "//" + authority) + path;
     }
 
     /** Whether both name the same file system, a missing scheme or authority matching any. */

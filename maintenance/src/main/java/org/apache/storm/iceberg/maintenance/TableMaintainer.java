@@ -41,6 +41,7 @@ import org.apache.storm.iceberg.spi.SecretReferences;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.spi.WalStoreFactory;
 import org.apache.storm.task.IMetricsContext;
+import org.apache.storm.utils.ObjectReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -86,7 +87,7 @@ final class TableMaintainer {
    * @param topoConf the topology's configuration, for its message timeout and ZooKeeper
    * @param metrics where the maintenance counters are registered
    * @param task names the task, unique within its topology: the lease owner's id and the thread's name are made from it
-   * @throws IllegalStateException when the orphan minimum age does not exceed the message timeout, or
+   * @throws IllegalStateException when the orphan minimum age does not exceed twice the message timeout, or
    *     the lease or WAL store asked for cannot be had
    */
   static TableMaintainer open(MaintenanceOptions options, Map<String, Object> topoConf, IMetricsContext metrics, String task) {
@@ -125,14 +126,36 @@ final class TableMaintainer {
     return CatalogUtil.buildIcebergCatalog(name, resolvedProperties, new org.apache.hadoop.conf.Configuration());
   }
 
-  /** An orphan younger than the message timeout may be a file of a batch still open: refuse to start rather than delete it. */
+  /**
+   * Refuses an orphan minimum age that a file of a batch still open or committing could reach. A
+   * sink's batch stays open at most {@code topology.message.timeout.secs} less its commit deadline
+   * margin (older tuples are failed, the batch unappended), and the task that commits it (the bolt
+   * itself, or an {@code IcebergCommitterBolt} or Trident commit taking the writers' files) starts no
+   * attempt later than the same span after it received them; only then does a WAL entry name the
+   * files. So a file may stay unnamed for up to twice the message timeout, and the age must exceed
+   * that. Without message timeouts nothing bounds a batch, and orphan removal is refused.
+   *
+   * @throws IllegalStateException saying which setting to change
+   */
   static void requireOrphanAgeAboveTimeout(MaintenanceOptions options, Map<String, Object> topoConf) {
-    Object timeout = topoConf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS);
-    long timeoutMillis = timeout instanceof Number seconds ? seconds.longValue() * 1_000 : 30_000;
-    if (options.removeOrphans && options.orphanMinAgeMillis <= timeoutMillis) {
+    if (!options.removeOrphans) {
+      return;
+    }
+    if (!ObjectReader.getBoolean(topoConf.get(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS), true)) {
+      throw new IllegalStateException("The maintenance bolt removes orphan files, but topology.enable.message.timeouts is false:"
+          + " nothing bounds how long a sink's batch stays open or committing, so no minimum age keeps its files safe; turn"
+          + " orphan removal off here (withOrphanRemoval(false, ...), Flux remove-orphans: false) and run the tools' maintain"
+          + " --remove-orphans while no sink writes the table, or enable message timeouts");
+    }
+    long timeoutMillis = ObjectReader.getInt(topoConf.get(Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS), 30) * 1_000L;
+    long floorMillis = 2 * timeoutMillis;
+    if (options.orphanMinAgeMillis <= floorMillis) {
       throw new IllegalStateException("The maintenance bolt's orphan minimum age (" + options.orphanMinAgeMillis + " ms) does not"
-          + " exceed topology.message.timeout.secs (" + timeoutMillis / 1_000 + " s): files of batches still open could be"
-          + " deleted; raise withOrphanRemoval's minimum age well above the message timeout");
+          + " exceed twice topology.message.timeout.secs (2 x " + timeoutMillis / 1_000 + " s = " + floorMillis + " ms): a batch"
+          + " stays open up to the timeout less its commit deadline margin, and its files may wait as long again for the task"
+          + " that commits them before a WAL entry names them, so files of batches still open or committing could be deleted;"
+          + " raise withOrphanRemoval's minimum age (Flux orphan-min-age-millis) above " + floorMillis + " ms (the default is"
+          + " 3 days), or lower the message timeout");
     }
   }
 
@@ -184,7 +207,8 @@ final class TableMaintainer {
 
   /** Counts a commit event of {@code table} and starts its pass if one is now due. */
   synchronized void committed(String table, int dataFiles, long dataBytes, int deleteFiles, long nowMillis) {
-    TableTriggers triggers = tables.computeIfAbsent(table, name -> new TableTriggers(options.triggers(), nowMillis));
+    TableTriggers triggers = tables.computeIfAbsent(table,
+        name -> new TableTriggers(options.triggers(), options.manifestRewriteTriggerCommits(), nowMillis));
     triggers.add(dataFiles, dataBytes, deleteFiles);
     startIfDue(table, triggers, nowMillis);
   }
@@ -200,15 +224,24 @@ final class TableMaintainer {
     passes.scheduleWithFixedDelay(() -> tick(System.currentTimeMillis()), period, period, TimeUnit.SECONDS);
   }
 
+  /** Starts the pass of {@code table} if one is due, or else its manifest rewrite alone if that is due on its own trigger. */
   private void startIfDue(String table, TableTriggers triggers, long now) {
-    if (running.contains(table) || !triggers.due(now)) {
+    if (running.contains(table)) {
+      return;
+    }
+    boolean wholePass = triggers.due(now);
+    if (!wholePass && !triggers.manifestRewriteDue(now)) {
       return;
     }
     running.add(table);
-    triggers.started(now);
+    if (wholePass) {
+      triggers.started(now);
+    } else {
+      triggers.manifestRewriteStarted(now);
+    }
     passes.execute(() -> {
       try {
-        runLeased(table);
+        runLeased(table, wholePass);
       } catch (RuntimeException e) {
         counters.get("iceberg-maintenance-failures").inc();
         LOG.warn("A maintenance pass over {} failed; it runs again when next due", table, Redaction.of(e));
@@ -222,11 +255,14 @@ final class TableMaintainer {
     running.remove(table);
   }
 
-  /** Runs a pass over {@code table} holding its lease, or skips it while another maintainer holds it. */
-  private void runLeased(String table) {
+  /**
+   * Runs a pass over {@code table} ({@code wholePass}) or its manifest rewrite alone, holding its
+   * lease, or skips it while another maintainer holds it.
+   */
+  private void runLeased(String table, boolean wholePass) {
     Table loadedTable = loaded.computeIfAbsent(table, name -> catalog.loadTable(TableIdentifier.parse(name)));
     if (lease == null) {
-      record(table, pass.run(loadedTable, System.currentTimeMillis()));
+      record(table, run(loadedTable, wholePass, () -> true));
       return;
     }
     MaintenanceLease.Held held = lease.tryAcquire(table, owner);
@@ -236,8 +272,12 @@ final class TableMaintainer {
       return;
     }
     try (held) {
-      record(table, pass.run(loadedTable, System.currentTimeMillis(), held::valid));
+      record(table, run(loadedTable, wholePass, held::valid));
     }
+  }
+
+  private MaintenancePass.Result run(Table table, boolean wholePass, java.util.function.BooleanSupplier leaseHeld) {
+    return wholePass ? pass.run(table, System.currentTimeMillis(), leaseHeld) : pass.rewriteManifests(table, leaseHeld);
   }
 
   private void record(String table, MaintenancePass.Result result) {

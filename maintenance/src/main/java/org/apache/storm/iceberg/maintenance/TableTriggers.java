@@ -21,20 +21,30 @@ package org.apache.storm.iceberg.maintenance;
 
 /**
  * What one table received since its last pass, and whether a pass is due: a threshold reached, or
- * the interval passed while commits came, and in any case the minimum gap since the last pass.
+ * the interval passed while commits came, and in any case the minimum gap since the last pass. The
+ * manifest rewrite counts apart: it is due on its own after its number of commits since it last ran
+ * (in a pass or alone), the minimum gap after that.
  */
 final class TableTriggers {
   private final MaintenanceOptions.Triggers triggers;
+  private final long manifestCommits;
+  private long commitsSinceManifestRewrite;
+  private long lastManifestRewriteMillis;
   private long dataFiles;
   private long dataBytes;
   private long deleteFiles;
   private long commits;
   private long lastPassMillis;
 
-  /** @param nowMillis when the table was first seen: its interval and gap count from there */
-  TableTriggers(MaintenanceOptions.Triggers triggers, long nowMillis) {
+  /**
+   * @param manifestCommits commits after which the manifest rewrite is due alone, 0 for never
+   * @param nowMillis when the table was first seen: its interval and gap count from there
+   */
+  TableTriggers(MaintenanceOptions.Triggers triggers, long manifestCommits, long nowMillis) {
     this.triggers = triggers;
+    this.manifestCommits = manifestCommits;
     this.lastPassMillis = nowMillis;
+    this.lastManifestRewriteMillis = nowMillis;
   }
 
   void add(long files, long bytes, long deletes) {
@@ -42,6 +52,7 @@ final class TableTriggers {
     dataBytes += bytes;
     deleteFiles += deletes;
     commits++;
+    commitsSinceManifestRewrite++;
   }
 
   boolean due(long nowMillis) {
@@ -54,13 +65,25 @@ final class TableTriggers {
         || reached(since, triggers.intervalMillis());
   }
 
-  /** A pass starts: what it covers is no longer counted. */
+  /** Whether the manifest rewrite is due on its own trigger, a pass or not. */
+  boolean manifestRewriteDue(long nowMillis) {
+    return reached(commitsSinceManifestRewrite, manifestCommits) && nowMillis - lastManifestRewriteMillis >= triggers.minGapMillis();
+  }
+
+  /** A pass starts, the manifest rewrite with it: what it covers is no longer counted. */
   void started(long nowMillis) {
     dataFiles = 0;
     dataBytes = 0;
     deleteFiles = 0;
     commits = 0;
     lastPassMillis = nowMillis;
+    manifestRewriteStarted(nowMillis);
+  }
+
+  /** The manifest rewrite starts alone: its commits are no longer counted. */
+  void manifestRewriteStarted(long nowMillis) {
+    commitsSinceManifestRewrite = 0;
+    lastManifestRewriteMillis = nowMillis;
   }
 
   private static boolean reached(long value, long threshold) {

@@ -45,16 +45,17 @@ class MaintenanceOptionsTest {
     config.put("trigger-commits", 60);
     config.put("trigger-interval-millis", 600_000);
     config.put("min-gap-millis", 60_000);
-    config.put("compaction", true);
+    config.put("compaction", false);
     config.put("compaction-options", Map.of("min-input-files", "3"));
-    config.put("expiry", true);
+    config.put("expiry", false);
     config.put("expiry-max-age-millis", 7_200_000);
     config.put("expiry-retain-last", 5);
     config.put("expiry-delete-files", false);
     config.put("retired-sinks", List.of("old-sink"));
     config.put("rewrite-manifests", true);
     config.put("rewrite-manifests-min-count", 20);
-    config.put("remove-orphans", true);
+    config.put("rewrite-manifests-trigger-commits", 30);
+    config.put("remove-orphans", false);
     config.put("orphan-min-age-millis", 7_200_000);
     config.put("orphan-interval-millis", 3_600_000);
     config.put("lease", "jdbc");
@@ -69,13 +70,21 @@ class MaintenanceOptionsTest {
     assertThat(options.walStoreProperties).containsEntry("path", "hdfs://nn/wal");
     assertThat(options.compactionOptions).containsEntry("min-input-files", "3");
     assertThat(options.expirySettings()).isEqualTo(new SnapshotExpiry.Settings(Duration.ofHours(2), 5, false, java.util.Set.of("old-sink")));
+    assertThat(options.compaction).as("on by default").isFalse();
+    assertThat(options.expiry).as("on by default").isFalse();
+    assertThat(options.removeOrphans).as("on by default").isFalse();
+    assertThat(options.rewriteManifests).isTrue();
     assertThat(options.rewriteManifestsMinCount).isEqualTo(20);
+    assertThat(options.rewriteManifestsTriggerCommits).isEqualTo(30);
     assertThat(options.orphanMinAgeMillis).isEqualTo(7_200_000);
     assertThat(options.orphanIntervalMillis).isEqualTo(3_600_000);
     assertThat(options.lease).isEqualTo(MaintenanceLease.Kind.JDBC);
     assertThat(options.leaseSessionTimeoutMillis).isEqualTo(20_000);
     assertThat(options.branch).isEqualTo("audit");
     assertThat(options.toString()).contains("branch=audit");
+    assertThat(options.manifestRewriteTriggerCommits()).as("Iceberg rewrites main's manifests only").isZero();
+    assertThat(MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "rewrite-manifests", false)).rewriteManifests)
+        .as("the one switch left on above, flipped").isFalse();
   }
 
   @Test
@@ -89,6 +98,11 @@ class MaintenanceOptionsTest {
     assertThat(options.lease).isEqualTo(MaintenanceLease.Kind.ZOOKEEPER);
     assertThat(options.leaseSessionTimeoutMillis).isEqualTo(30_000);
     assertThat(options.branch).isEqualTo("main");
+    assertThat(options.compaction).isTrue();
+    assertThat(options.expiry).isTrue();
+    assertThat(options.rewriteManifests).isTrue();
+    assertThat(options.rewriteManifestsMinCount).isEqualTo(100);
+    assertThat(options.manifestRewriteTriggerCommits()).isEqualTo(100);
   }
 
   @Test
@@ -136,19 +150,38 @@ class MaintenanceOptionsTest {
         .hasMessageStartingWith("Compaction, expiry, manifest rewrite and orphan removal are all off");
     assertThatThrownBy(() -> MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "orphan-min-age-millis", 60_000)))
         .hasMessage("withOrphanRemoval's minimum age PT1M is below PT1H: a file that young may belong to a batch still open or"
-            + " committing; give at least the topology's message timeout plus an hour (the default is 3 days)");
+            + " committing; give more than twice the topology's message timeout and at least PT1H (Flux orphan-min-age-millis;"
+            + " the default is 3 days)");
     assertThatThrownBy(() -> new MaintenanceOptions.Builder().withCatalogProperties(Map.of("type", "hadoop")).triggerOnDataFiles(0)
         .triggerOnDeleteFiles(0).triggerOnCommits(0).triggerEvery(Duration.ZERO).build())
         .hasMessageStartingWith("Every maintenance trigger is off, so nothing would ever run");
   }
 
+  /**
+   * A batch may stay open for the message timeout less its margin, and its files wait as long again
+   * for the task that commits them: an hour's minimum age is refused at a 30-minute timeout, which
+   * a check against the timeout alone let through.
+   */
   @Test
-  void theBoltRefusesAnOrphanAgeNotAboveTheMessageTimeout() {
+  void theBoltRefusesAnOrphanAgeNotAboveTwiceTheMessageTimeout() {
     MaintenanceOptions options = MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "orphan-min-age-millis", 3_600_000));
-    TableMaintainer.requireOrphanAgeAboveTimeout(options, Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 3_000));
+    TableMaintainer.requireOrphanAgeAboveTimeout(options, Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 1_799));
+    TableMaintainer.requireOrphanAgeAboveTimeout(options, Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, "1799"));
     assertThatThrownBy(() -> TableMaintainer.requireOrphanAgeAboveTimeout(options,
-        Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 3_600)))
-        .hasMessageStartingWith("The maintenance bolt's orphan minimum age (3600000 ms) does not exceed topology.message.timeout.secs (3600 s)");
+        Map.of(org.apache.storm.Config.TOPOLOGY_MESSAGE_TIMEOUT_SECS, 1_800)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("The maintenance bolt's orphan minimum age (3600000 ms) does not exceed twice topology.message.timeout.secs"
+            + " (2 x 1800 s = 3600000 ms): a batch stays open up to the timeout less its commit deadline margin, and its files"
+            + " may wait as long again for the task that commits them before a WAL entry names them, so files of batches still"
+            + " open or committing could be deleted; raise withOrphanRemoval's minimum age (Flux orphan-min-age-millis) above"
+            + " 3600000 ms (the default is 3 days), or lower the message timeout");
+    assertThatThrownBy(() -> TableMaintainer.requireOrphanAgeAboveTimeout(options,
+        Map.of(org.apache.storm.Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, false)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("The maintenance bolt removes orphan files, but topology.enable.message.timeouts is false:")
+        .hasMessageContaining("Flux remove-orphans: false");
+    MaintenanceOptions noOrphans = MaintenanceOptions.fromMap(Map.of("catalog", CATALOG, "remove-orphans", false));
+    TableMaintainer.requireOrphanAgeAboveTimeout(noOrphans, Map.of(org.apache.storm.Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, false));
   }
 
   @Test
@@ -167,7 +200,7 @@ class MaintenanceOptionsTest {
 
   @Test
   void aPassIsDueAtAThresholdOrTheIntervalAndNeverWithinTheGap() {
-    TableTriggers triggers = new TableTriggers(new MaintenanceOptions.Triggers(10, 0, 2, 0, 60_000, 5_000), 0);
+    TableTriggers triggers = new TableTriggers(new MaintenanceOptions.Triggers(10, 0, 2, 0, 60_000, 5_000), 0, 0);
     triggers.add(9, 100, 0);
     assertThat(triggers.due(10_000)).as("9 of 10 data files").isFalse();
     triggers.add(1, 100, 0);
@@ -181,5 +214,27 @@ class MaintenanceOptionsTest {
     triggers.add(1, 1, 0);
     assertThat(triggers.due(69_999)).isFalse();
     assertThat(triggers.due(70_000)).as("the interval").isTrue();
+  }
+
+  @Test
+  void theManifestRewriteIsDueOnItsOwnCommitsWhileNoPassIs() {
+    TableTriggers triggers = new TableTriggers(new MaintenanceOptions.Triggers(1_000, 0, 0, 1_000, 0, 5_000), 3, 0);
+    triggers.add(1, 1, 0);
+    triggers.add(1, 1, 0);
+    assertThat(triggers.manifestRewriteDue(10_000)).as("two of three commits").isFalse();
+    triggers.add(1, 1, 0);
+    assertThat(triggers.manifestRewriteDue(4_999)).as("within the gap").isFalse();
+    assertThat(triggers.manifestRewriteDue(5_000)).isTrue();
+    assertThat(triggers.due(5_000)).as("no pass trigger reached").isFalse();
+    triggers.manifestRewriteStarted(5_000);
+    assertThat(triggers.manifestRewriteDue(20_000)).isFalse();
+    triggers.add(1, 1, 0);
+    triggers.add(1, 1, 0);
+    triggers.add(1, 1, 0);
+    triggers.started(20_000);
+    assertThat(triggers.manifestRewriteDue(30_000)).as("a pass rewrote the manifests too").isFalse();
+    TableTriggers off = new TableTriggers(new MaintenanceOptions.Triggers(1_000, 0, 0, 1_000, 0, 0), 0, 0);
+    off.add(1, 1, 0);
+    assertThat(off.manifestRewriteDue(1_000)).isFalse();
   }
 }

@@ -491,6 +491,72 @@ class OrphanFilesTest {
     assertThat(rowCount(table)).isEqualTo(10);
   }
 
+  /**
+   * The metadata names a file under the table's path in bucket-a (registered from there), while the
+   * FileIO lists bucket-b: matching by path would take bucket-b's files for the table's. Nothing is
+   * deleted, and the error and its WARN say which file systems disagree and what to check; the same
+   * run over a listing that names no other authority deletes the orphan.
+   */
+  @Test
+  void aListingUnderAnotherAuthorityThanTheMetadataDeletesNothingAndSaysWhy() {
+    String orphan = file("data/00015-orphan.parquet", Duration.ofHours(2));
+    String registered = "file://bucket-a" + OrphanFiles.Location.of(table.location()).path() + "/data/00016-registered.parquet";
+    table.newAppend().appendFile(DataFiles.builder(table.spec()).withPath(registered).withFileSizeInBytes(26).withRecordCount(1)
+        .withFormat(FileFormat.PARQUET).build()).commit();
+    Table otherBucket = withIo(table, new RespelledListing(table.io(), location -> location.replace("file:/", "file://bucket-b/")));
+    long onDisk = filesOnDisk();
+
+    try (LogCapture logs = new LogCapture()) {
+      assertThatThrownBy(() -> new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(otherBucket, now))
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageStartingWith("Cannot remove orphan files of test.db.events: the table's metadata and the listing of its"
+              + " location name different file systems (authorities [bucket-a, bucket-b]): the table's metadata names " + registered
+              + ", but the listing gave file://bucket-b/")
+          .hasMessageEndingWith(". Files cannot be matched by path across file systems, so nothing is deleted. Check that the"
+              + " catalog's FileIO (io-impl, its endpoint, bucket or access-point settings, fs.defaultFS) lists the bucket or name"
+              + " node the table's metadata names, and whether the table or some of its files were copied, moved or registered"
+              + " from another one");
+      assertThat(logs.lines).anySatisfy(line -> assertThat(line)
+          .startsWith("WARN Cannot remove orphan files of test.db.events: the table's metadata and the listing"));
+    }
+    assertThat(exists(orphan)).isTrue();
+    assertThat(filesOnDisk()).isEqualTo(onDisk);
+
+    OrphanFiles.Result sameBucket = new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(table, now);
+    assertThat(sameBucket.deleted()).singleElement().satisfies(deleted -> assertThat(local(deleted)).isEqualTo(local(orphan)));
+  }
+
+  /** A FileIO that lists the table's files under another scheme than its metadata's: nothing is deleted. */
+  @Test
+  void aListingUnderAnotherSchemeDeletesNothing() {
+    String orphan = file("data/00017-orphan.parquet", Duration.ofHours(2));
+    Table otherScheme = withIo(table, new RespelledListing(table.io(), location -> location.replace("file:/", "hdfs://nn/")));
+
+    assertThatThrownBy(() -> new OrphanFiles(DELETE_OLDER_THAN_AN_HOUR, wal).run(otherScheme, now))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("name different file systems (schemes [file, hdfs]): the table location is file:/")
+        .hasMessageContaining(", but the listing gave hdfs://nn/");
+    assertThat(exists(orphan)).isTrue();
+    assertThat(rowCount(table)).isEqualTo(10);
+  }
+
+  @Test
+  void schemeAliasesAndAMissingAuthorityNameOneFileSystemAndAnotherBucketDoesNot() {
+    OrphanFiles.Location table = OrphanFiles.Location.of("s3://bucket-a/db/events");
+    List<OrphanFiles.Location> reachable = List.of(OrphanFiles.Location.of("s3://bucket-a/db/events/data/a.parquet"),
+        OrphanFiles.Location.of("s3://lake/external/b.parquet"));
+    assertThat(OrphanFiles.fileSystemDisagreement(table, reachable,
+        List.of("s3a://bucket-a/db/events/data/a.parquet", "s3n://bucket-a/db/events/data/c.parquet"))).isNull();
+    assertThat(OrphanFiles.fileSystemDisagreement(OrphanFiles.Location.of("hdfs:///w/t"),
+        List.of(OrphanFiles.Location.of("hdfs:/w/t/data/a.parquet")), List.of("hdfs://nn:8020/w/t/data/a.parquet"))).isNull();
+    assertThat(OrphanFiles.fileSystemDisagreement(table, reachable, List.of("s3a://bucket-b/db/events/data/a.parquet")))
+        .isEqualTo("the table's metadata and the listing of its location name different file systems (authorities [bucket-a,"
+            + " bucket-b]): the table location is s3://bucket-a/db/events, but the listing gave s3a://bucket-b/db/events/data/a.parquet");
+    assertThat(OrphanFiles.fileSystemDisagreement(OrphanFiles.Location.of("s3://bucket-b/db/events"),
+        List.of(OrphanFiles.Location.of("s3://bucket-a/db/events/data/a.parquet")), List.of("s3://bucket-b/db/events/data/a.parquet")))
+        .as("a reachable file under the table's path in another bucket").contains("authorities [bucket-b, bucket-a]");
+  }
+
   @Test
   void locationsAreComparedWithSchemeAliasesAndEmptyAuthoritiesFolded() {
     assertThat(OrphanFiles.Location.of("s3a://bucket/db/events/data/a.parquet"))

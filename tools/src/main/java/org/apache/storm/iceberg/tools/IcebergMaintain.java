@@ -38,6 +38,7 @@ import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.maintenance.DataCompaction;
 import org.apache.storm.iceberg.maintenance.JdbcLease;
 import org.apache.storm.iceberg.maintenance.MaintenanceLease;
+import org.apache.storm.iceberg.maintenance.MaintenanceOptions;
 import org.apache.storm.iceberg.maintenance.ManifestRewrite;
 import org.apache.storm.iceberg.maintenance.OrphanFiles;
 import org.apache.storm.iceberg.maintenance.SnapshotExpiry;
@@ -163,8 +164,9 @@ public final class IcebergMaintain {
       failures += step.run("orphan removal", () -> {
         OrphanFiles.Result r = new OrphanFiles(new OrphanFiles.Settings(arguments.orphanMinAge, arguments.dryRun), wal)
             .run(table, System.currentTimeMillis());
-        out.printf("orphan removal%s: %d files listed, %d orphans deleted, %d kept as younger than %s, %d kept for pending WAL"
-            + " entries%n", mode, r.filesListed(), r.deleted().size(), r.keptYoung().size(), arguments.orphanMinAge, r.keptForWal().size());
+        out.printf("orphan removal%s: %d files listed, %d orphans %s, %d kept as younger than %s, %d kept for pending WAL"
+            + " entries%n", mode, r.filesListed(), r.deleted().size(), r.dryRun() ? "would be deleted" : "deleted", r.keptYoung().size(),
+            arguments.orphanMinAge, r.keptForWal().size());
         r.deleted().forEach(location -> out.println("  " + location));
       });
     }
@@ -242,6 +244,13 @@ public final class IcebergMaintain {
       if (parsed.rewriteManifests && !parsed.branch.equals(SnapshotRef.MAIN_BRANCH)) {
         throw new IllegalArgumentException("--rewrite-manifests rewrites main's manifests only (Iceberg's manifest rewrite"
             + " commits to main), not branch " + parsed.branch + "'s: run it without --branch, or drop it");
+      }
+      if (parsed.orphanMinAge.toMillis() < MaintenanceOptions.MIN_ORPHAN_AGE_MILLIS) {
+        throw new IllegalArgumentException("--orphan-min-age " + parsed.orphanMinAge + " is below "
+            + Duration.ofMillis(MaintenanceOptions.MIN_ORPHAN_AGE_MILLIS) + ", the floor the maintenance bolt keeps too: a file"
+            + " that young may belong to a sink's batch still open or committing; give more than twice the sinks'"
+            + " topology.message.timeout.secs and at least " + Duration.ofMillis(MaintenanceOptions.MIN_ORPHAN_AGE_MILLIS)
+            + " (the default is P3D)");
       }
       parsed.checkLease();
       return parsed;

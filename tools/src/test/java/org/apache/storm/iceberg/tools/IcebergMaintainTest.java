@@ -84,11 +84,12 @@ class IcebergMaintainTest {
     java.nio.file.Files.setLastModifiedTime(orphan, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 7_200_000));
 
     assertThat(run(maintained.args("--remove-orphans", "--orphan-min-age", "PT1H", "--dry-run"))).as("stderr: %s", err).isZero();
-    assertThat(out()).contains("1 orphans deleted").contains("crashed-task-file.parquet");
+    assertThat(out()).contains("orphan removal (dry run: nothing changed): ").contains(" 1 orphans would be deleted, ")
+        .doesNotContain("orphans deleted").contains("crashed-task-file.parquet");
     assertThat(orphan).exists();
 
     assertThat(run(maintained.args("--remove-orphans", "--orphan-min-age", "PT1H"))).as("stderr: %s", err).isZero();
-    assertThat(out()).contains("orphan removal: ").contains("1 orphans deleted");
+    assertThat(out()).contains("orphan removal: ").contains(" 1 orphans deleted, ");
     assertThat(orphan).doesNotExist();
     assertThat(maintained.ids()).isEqualTo(LongStream.range(0, MaintainedTable.RECORDS).boxed().toList());
   }
@@ -163,6 +164,11 @@ class IcebergMaintainTest {
         + " manifest rewrite commits to main), not branch audit's: run it without --branch, or drop it");
     assertThat(run(maintained.args("--expire", "--expire-max-age", "1h"))).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("--expire-max-age takes an ISO-8601 duration such as PT1H or P7D, got 1h");
+    assertThat(run(maintained.args("--remove-orphans", "--orphan-min-age", "PT1S"))).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("--orphan-min-age PT1S is below PT1H, the floor the maintenance"
+        + " bolt keeps too: a file that young may belong to a sink's batch still open or committing; give more than twice the"
+        + " sinks' topology.message.timeout.secs and at least PT1H (the default is P3D)\n");
+    assertThat(out()).as("nothing ran").isEmpty();
     assertThat(run("--catalog", "type=hadoop", "--catalog", "warehouse=" + warehouse.toUri(), "--table", "db.missing", "--expire")).isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("Table does not exist: db.missing: check --table");
   }
