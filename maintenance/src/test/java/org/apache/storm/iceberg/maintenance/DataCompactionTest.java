@@ -28,8 +28,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.LocationProviders;
 import org.apache.iceberg.PartitionSpec;
@@ -53,10 +55,12 @@ import org.apache.storm.iceberg.WriteMode;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.SinkTasks;
+import org.apache.storm.iceberg.spi.SinkSnapshotKeys;
 import org.apache.storm.iceberg.testing.FieldPositions;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.RestCatalogServer;
 import org.apache.storm.iceberg.testing.TestCatalogs;
+import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.Tuples;
 import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
 import org.junit.jupiter.api.AfterEach;
@@ -78,7 +82,7 @@ class DataCompactionTest {
           Types.NestedField.required(1, "id", Types.LongType.get()),
           Types.NestedField.optional(2, "region", Types.StringType.get()),
           Types.NestedField.optional(3, "payload", Types.StringType.get())),
-      java.util.Set.of(1));
+      Set.of(1));
   static final String[] FIELDS = {"id", "region", "payload", "op", "topic", "partition", "offset"};
   static final Map<String, String> SMALL_FILES = Map.of("min-input-files", "2");
 
@@ -278,25 +282,29 @@ class DataCompactionTest {
   }
 
   /**
-   * Expiry during a compaction: between the compaction's plan and its commit, the sink commits and
-   * expiry removes every snapshot it may (the compaction's starting snapshot among them). Whatever
-   * the compaction then does, commit or drop its groups, the table holds the model's rows, and the
-   * sink's token survives.
+   * Expiry during a compaction: between the compaction's plan and its commit, the sink commits,
+   * another writer commits after it (so the sink's token is not the head, which {@code retainLast(1)}
+   * would keep anyway), and expiry removes every snapshot it may (the compaction's starting snapshot
+   * among them). Whatever the compaction then does, commit or drop its groups, the table holds the
+   * model's rows, and the sink's token survives: without the guard ({@link SinkTokens}) it is expired.
    */
-  @ParameterizedTest(name = "format v{0}")
-  @ValueSource(ints = {2, 3})
-  void expiryDuringACompactionLosesNoRowAndKeepsTheToken(int formatVersion) throws Exception {
-    start(formatVersion);
+  @ParameterizedTest(name = "{0}, format v{1}")
+  @CsvSource({"jdbc, 2", "jdbc, 3", "rest, 2", "rest, 3"})
+  void expiryDuringACompactionLosesNoRowAndKeepsTheToken(String catalog, int formatVersion) throws Exception {
+    start(catalog, formatVersion);
     for (int round = 0; round < 4; round++) {
       upsert("r" + round, 1, 2, 3, 4);
     }
     table.refresh();
-    SnapshotExpiry expiry = new SnapshotExpiry(new SnapshotExpiry.Settings(java.time.Duration.ZERO, 1, true, java.util.Set.of()),
-        new org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory().create(Map.of()));
+    SnapshotExpiry expiry = new SnapshotExpiry(new SnapshotExpiry.Settings(Duration.ZERO, 1, true, Set.of()),
+        new TableFileIoWalStoreFactory().create(Map.of()));
+    AtomicReference<SnapshotExpiry.Result> expired = new AtomicReference<>();
     Table compacting = withCommitHook(table, () -> {
       upsert("during-compaction", 1, 2, 3, 4);
       table.refresh();
-      expiry.run(table, System.currentTimeMillis() + 1, false);
+      table.newFastAppend().set("writer", "another-job").commit();
+      table.refresh();
+      expired.set(expiry.run(table, System.currentTimeMillis() + 1, false));
     });
 
     DataCompaction.Result result = new DataCompaction(SMALL_FILES).run(compacting, "main");
@@ -305,13 +313,16 @@ class DataCompactionTest {
     assertThat(result.groupsCommitted() + result.groupsAbandoned()).isEqualTo(result.groupsPlanned()).isPositive();
     table.refresh();
     Snapshot token = null;
-    for (Snapshot snapshot : org.apache.storm.iceberg.testing.TestTables.snapshots(table)) {
-      if (snapshot.summary().containsKey(org.apache.storm.iceberg.spi.SinkSnapshotKeys.SOURCE_POSITIONS)) {
+    for (Snapshot snapshot : TestTables.snapshots(table)) {
+      if (snapshot.summary().containsKey(SinkSnapshotKeys.SOURCE_POSITIONS)) {
         token = snapshot;
       }
     }
     assertThat(token).as("the sink's token survived").isNotNull();
-    assertThat(token.summary().get(org.apache.storm.iceberg.spi.SinkSnapshotKeys.SOURCE_POSITIONS)).endsWith("=0-19");
+    assertThat(token.summary().get(SinkSnapshotKeys.SOURCE_POSITIONS)).endsWith("=0-19");
+    assertThat(expired.get().expiredSnapshotIds()).as("expiry ran and expired the compaction's starting snapshot")
+        .contains(result.startingSnapshotId());
+    assertThat(expired.get().tokenKept()).as("the guard held expiry back for the sink's token").isTrue();
   }
 
   /** The table, its commits preceded, once, by {@code beforeFirstCommit}. */
