@@ -32,8 +32,13 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.LocationProviders;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Snapshot;
@@ -72,9 +77,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Compaction of tables a real sink task writes in upsert mode (equality deletes), on format versions
- * 2 and 3, on a JDBC catalog and (the race) on Iceberg's REST catalog server: after it the table reads back equal to a model of the source, with
- * fewer files; and when the sink commits updates while a compaction is between plan and commit,
- * the compaction still commits and the sink's updates still win.
+ * 2 and 3, on a JDBC catalog and (the races) on Iceberg's REST catalog server: after it the table reads back equal to a model of the source, with
+ * fewer files; when the sink commits updates while a compaction is between plan and commit, the
+ * compaction still commits and the sink's updates still win; when another engine deletes a row by
+ * position (a v2 position-delete file, a v3 deletion vector) meanwhile, the group holding that row is
+ * refused and rewritten by the next run.
  */
 class DataCompactionTest {
   static final Schema SCHEMA = new Schema(
@@ -185,6 +192,32 @@ class DataCompactionTest {
     return files;
   }
 
+  /** The data files of main's head. */
+  Set<String> dataFileLocations() {
+    table.refresh();
+    Set<String> files = new java.util.HashSet<>();
+    try (CloseableIterable<FileScanTask> tasks = table.newScan().planFiles()) {
+      tasks.forEach(task -> files.add(task.file().location()));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return files;
+  }
+
+  /** The live delete files of main's head, whether or not any data file still needs them. */
+  Set<String> deleteFileLocations() {
+    table.refresh();
+    Set<String> files = new java.util.HashSet<>();
+    for (ManifestFile manifest : table.currentSnapshot().deleteManifests(table.io())) {
+      try (ManifestReader<DeleteFile> deletes = ManifestFiles.readDeleteManifest(manifest, table.io(), table.specs())) {
+        deletes.forEach(delete -> files.add(delete.location()));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return files;
+  }
+
   /**
    * A sink writing a branch: the pass compacts the branch its options name and leaves main as it
    * was; it skips the manifest rewrite, which Iceberg commits to main only.
@@ -279,6 +312,47 @@ class DataCompactionTest {
         .startsWith("sink").endsWith("dangling-deletes").filteredOn("compaction"::equals).hasSize(result.groupsCommitted());
     assertThat(table.currentSnapshot().summary().get("total-delete-files")).as("the sink's newer deletes stay: they apply")
         .isNotEqualTo("0");
+  }
+
+  /**
+   * The race with a delete by position: after the compaction planned, the sink commits updates and
+   * another engine deletes a row of a file the compaction is rewriting, by a deletion vector (v3) or
+   * a position-delete file (v2). A position does not follow its row into a new file, so Iceberg's
+   * validation refuses that group's commit and the group is dropped with its files; the other group
+   * commits. The next run plans the refused group again, now with the delete applied, and commits it;
+   * the delete, dangling once its file is rewritten away, is removed. The rows are the model's throughout.
+   */
+  @ParameterizedTest(name = "{0}, format v{1}")
+  @CsvSource({"jdbc, 2", "jdbc, 3", "rest, 2", "rest, 3"})
+  void aDeleteByPositionDuringACompactionRefusesItsGroupAndTheNextRunRewritesIt(String catalog, int formatVersion) throws Exception {
+    start(catalog, formatVersion);
+    for (int round = 0; round < 4; round++) {
+      upsert("r" + round, 1, 2, 3, 4);
+    }
+    table.refresh();
+    AtomicReference<PositionDeletes.Written> deleted = new AtomicReference<>();
+    Table compacting = withCommitHook(table, () -> {
+      upsert("during-compaction", 1, 2, 5, 6);
+      deleted.set(PositionDeletes.deleteRow(table, "id", 3L));
+      model.remove(3L);
+    });
+
+    DataCompaction.Result first = new DataCompaction(SMALL_FILES).run(compacting, "main");
+
+    assertThat(rows()).isEqualTo(model).doesNotContainKey(3L).containsEntry(1L, "during-compaction-1");
+    assertThat(deleted.get().deleteFile().format()).isEqualTo(formatVersion >= 3 ? FileFormat.PUFFIN : FileFormat.PARQUET);
+    assertThat(first.groupsAbandoned()).as("groups refused of %s planned", first.groupsPlanned()).isEqualTo(1);
+    assertThat(first.groupsCommitted()).isEqualTo(first.groupsPlanned() - 1);
+    assertThat(dataFileLocations()).as("the refused group's files are still the table's").contains(deleted.get().dataFile());
+    assertThat(deleteFileLocations()).contains(deleted.get().deleteFile().location());
+
+    DataCompaction.Result next = new DataCompaction(SMALL_FILES).run(table, "main");
+
+    assertThat(rows()).isEqualTo(model);
+    assertThat(next.groupsCommitted()).isEqualTo(next.groupsPlanned()).isPositive();
+    assertThat(dataFileLocations()).as("the refused group was rewritten").doesNotContain(deleted.get().dataFile());
+    assertThat(deleteFileLocations()).as("the position delete, dangling after the rewrite, is removed")
+        .doesNotContain(deleted.get().deleteFile().location());
   }
 
   /**
