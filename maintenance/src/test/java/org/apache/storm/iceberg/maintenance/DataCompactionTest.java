@@ -32,6 +32,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.LongStream;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
@@ -53,6 +54,7 @@ import org.apache.iceberg.data.IcebergGenerics;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.CloseableIterable;
 import org.apache.iceberg.io.LocationProvider;
+import org.apache.iceberg.transforms.Transforms;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.SnapshotUtil;
 import org.apache.storm.iceberg.IcebergOptions;
@@ -81,7 +83,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * fewer files; when the sink commits updates while a compaction is between plan and commit, the
  * compaction still commits and the sink's updates still win; when another engine deletes a row by
  * position (a v2 position-delete file, a v3 deletion vector) meanwhile, the group holding that row is
- * refused and rewritten by the next run.
+ * refused and rewritten by the next run; and deletes by position left pointing at rewritten files are removed.
  */
 class DataCompactionTest {
   static final Schema SCHEMA = new Schema(
@@ -353,6 +355,105 @@ class DataCompactionTest {
     assertThat(dataFileLocations()).as("the refused group was rewritten").doesNotContain(deleted.get().dataFile());
     assertThat(deleteFileLocations()).as("the position delete, dangling after the rewrite, is removed")
         .doesNotContain(deleted.get().deleteFile().location());
+  }
+
+  /**
+   * Deletes by position whose data file a compaction rewrites away: after the pass none is left, each
+   * removed exactly once, and the rows stay the model's. On v3 Iceberg's rewrite commit itself drops
+   * the deletion vector of each data file it removes (a DV belongs to one file). On v2 the
+   * position-delete file is removed either by that commit too (Iceberg drops deletes older than every
+   * data file of the table) or, when not, by the pass's dangling-deletes commit.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aPassLeavesNoPositionDeleteWhoseDataFileItRewroteAway(int formatVersion) throws Exception {
+    start(formatVersion);
+    for (int round = 0; round < 4; round++) {
+      upsert("r" + round, 1, 2, 3, 4);
+    }
+    PositionDeletes.Written deleted = PositionDeletes.deleteRow(table, "id", 3L);
+    model.remove(3L);
+    assertThat(rows()).isEqualTo(model);
+    long before = table.currentSnapshot().snapshotId();
+
+    MaintenancePass.Result result = compactionPass().run(table, clock.get());
+
+    assertThat(result.failures()).isZero();
+    assertThat(rows()).isEqualTo(model);
+    assertThat(dataFileLocations()).doesNotContain(deleted.dataFile());
+    assertThat(deleteFileLocations()).as("live delete files after the pass").isEmpty();
+    List<String> removedBy = removedBy(deleted.deleteFile(), before);
+    assertThat(removedBy).as("the commits that removed the position delete").hasSize(1).isSubsetOf("compaction", "dangling-deletes");
+    if (formatVersion >= 3) {
+      assertThat(removedBy).containsExactly("compaction");
+    }
+  }
+
+  /**
+   * A dangling delete by position: a position-delete file (v2) or a deletion vector (v3) written
+   * against a data file that a compaction then rewrote away, committed without validation (as an
+   * engine that skips {@code validateDataFilesExist} would), applies to nothing. The next maintenance
+   * pass removes it in its dangling-deletes commit, and the rows stay the model's. The pass compacts
+   * only the other partition, so every data file of the delete's partition stays older than it and
+   * Iceberg's own commit does not drop it: only the dangling-deletes removal can.
+   */
+  @ParameterizedTest(name = "format v{0}")
+  @ValueSource(ints = {2, 3})
+  void aPassRemovesADeleteByPositionWhoseDataFileWasRewrittenAway(int formatVersion) throws Exception {
+    start(formatVersion);
+    for (int round = 0; round < 4; round++) {
+      upsert("r" + round, 1, 2, 3, 4);
+    }
+    PositionDeletes.Written late = PositionDeletes.write(table, "id", 3L);
+    assertThat(new DataCompaction(SMALL_FILES).run(table, "main").groupsCommitted()).isPositive();
+    late.commitUnvalidated();
+    assertThat(deleteFileLocations()).contains(late.deleteFile().location());
+    assertThat(dataFileLocations()).doesNotContain(late.dataFile());
+    long[] otherPartition = LongStream.range(100, 200).filter(id -> bucket(id) != bucket(3L)).limit(4).toArray();
+    for (int round = 0; round < 2; round++) {
+      upsert("after-" + round, otherPartition);
+    }
+    assertThat(rows()).as("the late delete applies to no live file").isEqualTo(model).containsKey(3L);
+    long before = table.currentSnapshot().snapshotId();
+
+    MaintenancePass.Result result = compactionPass().run(table, clock.get());
+
+    assertThat(result.failures()).isZero();
+    assertThat(result.compaction().groupsCommitted()).isEqualTo(1);
+    assertThat(rows()).isEqualTo(model);
+    assertThat(deleteFileLocations()).as("live delete files after the pass").doesNotContain(late.deleteFile().location());
+    assertThat(removedBy(late.deleteFile(), before)).as("the commits that removed the late delete").containsExactly("dangling-deletes");
+  }
+
+  static int bucket(long id) {
+    return Transforms.bucket(2).<Long>bind(Types.LongType.get()).apply(id);
+  }
+
+  /** A maintenance pass that compacts main and does nothing else. */
+  MaintenancePass compactionPass() {
+    MaintenanceOptions options = new MaintenanceOptions.Builder()
+        .withCatalogProperties(catalogProperties)
+        .withCompaction(true, SMALL_FILES)
+        .withExpiry(false)
+        .withManifestRewrite(false, 1)
+        .withOrphanRemoval(false, Duration.ofDays(3), Duration.ofDays(1))
+        .withLease(false, Duration.ofSeconds(30))
+        .build();
+    return new MaintenancePass(options, new TableFileIoWalStoreFactory().create(Map.of()));
+  }
+
+  /** What removed {@code delete} from main after snapshot {@code since}: each commit's maintenance kind, "sink" for others. */
+  List<String> removedBy(DeleteFile delete, long since) {
+    table.refresh();
+    List<String> removedBy = new java.util.ArrayList<>();
+    for (Snapshot snapshot : SnapshotUtil.ancestorsBetween(table, table.currentSnapshot().snapshotId(), since)) {
+      for (DeleteFile removed : snapshot.removedDeleteFiles(table.io())) {
+        if (removed.location().equals(delete.location())) {
+          removedBy.add(snapshot.summary().getOrDefault(DataCompaction.SUMMARY_KEY, "sink"));
+        }
+      }
+    }
+    return removedBy;
   }
 
   /**
