@@ -33,6 +33,7 @@ import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.LongStream;
+import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.FileScanTask;
@@ -284,6 +285,43 @@ class DataCompactionTest {
     assertThat(result.deleteFilesRemoved()).as("the equality deletes the compaction absorbed").isPositive();
     assertThat(table.currentSnapshot().summary()).containsEntry(DataCompaction.SUMMARY_KEY, "dangling-deletes")
         .containsEntry("total-delete-files", "0");
+  }
+
+  /**
+   * What compaction writes with: Iceberg's generic writers in the table's {@code write.format.default}
+   * and write properties as they stand when it runs (not the format the sink wrote, nor the sink's
+   * own provider). Here the sink wrote Parquet with column metrics; the table was then switched to
+   * Avro without metrics, and every file the compaction adds is Avro without bounds.
+   */
+  @Test
+  void compactedFilesTakeTheTablesCurrentFormatAndWriteProperties() throws Exception {
+    start(2);
+    for (int round = 0; round < 4; round++) {
+      upsert("r" + round, 1, 2, 3, 4);
+    }
+    table.refresh();
+    long before = table.currentSnapshot().snapshotId();
+    assertThat(table.currentSnapshot().addedDataFiles(table.io())).allSatisfy(file -> {
+      assertThat(file.format()).isEqualTo(FileFormat.PARQUET);
+      assertThat(file.lowerBounds()).isNotEmpty();
+    });
+    table.updateProperties()
+        .set(TableProperties.DEFAULT_FILE_FORMAT, "avro")
+        .set(TableProperties.DEFAULT_WRITE_METRICS_MODE, "none")
+        .commit();
+
+    DataCompaction.Result result = new DataCompaction(SMALL_FILES).run(table, "main");
+
+    assertThat(result.filesAdded()).isPositive();
+    assertThat(rows()).isEqualTo(model);
+    List<DataFile> added = new java.util.ArrayList<>();
+    for (Snapshot snapshot : SnapshotUtil.ancestorsBetween(table, table.currentSnapshot().snapshotId(), before)) {
+      snapshot.addedDataFiles(table.io()).forEach(added::add);
+    }
+    assertThat(added).hasSize(result.filesAdded()).allSatisfy(file -> {
+      assertThat(file.format()).isEqualTo(FileFormat.AVRO);
+      assertThat(file.lowerBounds()).as("no column metrics: write.metadata.metrics.default=none").isNullOrEmpty();
+    });
   }
 
   /**
