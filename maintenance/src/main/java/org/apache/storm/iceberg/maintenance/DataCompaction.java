@@ -67,12 +67,15 @@ import org.slf4j.LoggerFactory;
  * rewrite commit manager.
  *
  * <p>After the groups commit, the delete files no data file needs any more are removed ({@link
- * DanglingDeletes}): the equality deletes the compacted groups absorbed.
+ * DanglingDeletes}): the equality deletes the compacted groups absorbed, and position deletes left
+ * naming a data file that was rewritten away (on v3 Iceberg's rewrite commit already drops the
+ * deletion vector of each file it removes; a vector committed without validation may still dangle).
  *
  * <p>The sink always wins. New files take the sequence number of the snapshot the plan read
  * (starting sequence number), so equality deletes the sink commits meanwhile still apply to them;
- * a group whose commit fails validation against the sink's concurrent commits drops its new files
- * and is planned again next time. Compaction never blocks a commit or fails a tuple.
+ * a group whose commit fails validation against concurrent commits (a delete by position, a
+ * deletion vector, of a row it rewrote: a position does not follow its row into a new file) drops
+ * its new files and is planned again next time. Compaction never blocks a commit or fails a tuple.
  */
 public final class DataCompaction {
   private static final Logger LOG = LoggerFactory.getLogger(DataCompaction.class);
