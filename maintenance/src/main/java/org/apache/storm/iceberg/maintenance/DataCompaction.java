@@ -91,14 +91,44 @@ public final class DataCompaction {
       int deleteFilesRemoved) {}
 
   private final Map<String, String> plannerOptions;
+  private final CompactionFormat format;
 
   /**
+   * Compacts into the table's current format, as Iceberg's writers write it.
+   *
    * @param plannerOptions Iceberg's rewrite options, as its {@code rewrite_data_files} procedure takes
    *     them ({@code min-input-files}, {@code target-file-size-bytes}, {@code delete-file-threshold},
    *     {@code rewrite-all}, ...); unknown ones are refused when a run plans
    */
   public DataCompaction(Map<String, String> plannerOptions) {
+    this(plannerOptions, CompactionFormat.FOLLOW_TABLE);
+  }
+
+  /**
+   * As {@link #DataCompaction(Map)}, writing through the sink's file-format provider: {@code
+   * fileFormat} with {@code fileFormatProperties} (null for the table's format, as the sink's
+   * default), and {@code writeProperties} over the table's, as the sink's {@code withFileFormat} and
+   * {@code withWriteProperties}.
+   *
+   * @throws IllegalArgumentException when no provider named {@code fileFormat} is on the classpath
+   */
+  public DataCompaction(Map<String, String> plannerOptions, String fileFormat, Map<String, String> fileFormatProperties,
+      Map<String, String> writeProperties) {
+    this(plannerOptions, new CompactionFormat(fileFormat, fileFormatProperties, writeProperties));
+    if (fileFormat != null) {
+      requireFileFormat(fileFormat);
+    }
+  }
+
+  /** @throws IllegalArgumentException naming the providers there are, when none named {@code fileFormat} is on the classpath */
+  public static void requireFileFormat(String fileFormat) {
+    CompactionFormat.requireProvider(fileFormat, Thread.currentThread().getContextClassLoader());
+  }
+
+  /** As {@link #DataCompaction(Map)}, writing through the file-format provider {@code format} chooses. */
+  DataCompaction(Map<String, String> plannerOptions, CompactionFormat format) {
     this.plannerOptions = Map.copyOf(plannerOptions);
+    this.format = format;
   }
 
   /** Compacts {@code branch} of {@code table} as it stands; the caller refreshed it. */
@@ -133,7 +163,7 @@ public final class DataCompaction {
           added += group.expectedOutputFiles();
           continue;
         }
-        group.setOutputFiles(rewrite(table, group, operation));
+        group.setOutputFiles(rewrite(table, group, operation, format));
         if (commit(table, commits, group)) {
           committed++;
           rewritten += group.rewrittenFiles().size();
@@ -168,18 +198,16 @@ public final class DataCompaction {
     }
   }
 
-  /** The group's rows, deletes applied, written again in the table's current spec and data format. */
-  private static Set<DataFile> rewrite(Table table, RewriteFileGroup group, String operation) {
+  /** The group's rows, deletes applied, written again in the table's current spec, in the format {@code format} chooses. */
+  private static Set<DataFile> rewrite(Table table, RewriteFileGroup group, String operation, CompactionFormat format) {
     Schema schema = table.schema();
     PartitionSpec spec = table.specs().get(group.outputSpecId());
-    FileFormat format = FileFormat.fromString(
-        PropertyUtil.propertyAsString(table.properties(), TableProperties.DEFAULT_FILE_FORMAT, TableProperties.DEFAULT_FILE_FORMAT_DEFAULT));
+    CompactionFormat.Writers writers = format.writers(table, schema);
     OutputFileFactory files = OutputFileFactory.builderFor(table, group.info().globalIndex(), 0)
-        .format(format).operationId("compaction-" + operation).defaultSpec(spec).build();
-    GenericFileWriterFactory writers = new GenericFileWriterFactory.Builder(table).dataFileFormat(format).build();
+        .format(writers.format()).operationId("compaction-" + operation).defaultSpec(spec).build();
     PartitionKey partition = new PartitionKey(spec, schema);
     InternalRecordWrapper internal = new InternalRecordWrapper(schema.asStruct());
-    FanoutDataWriter<Record> out = new FanoutDataWriter<>(writers, files, table.io(), group.maxOutputFileSize());
+    FanoutDataWriter<Record> out = new FanoutDataWriter<>(writers.factory(), files, table.io(), group.maxOutputFileSize());
     try {
       try (out) {
         for (FileScanTask task : group.fileScanTasks()) {

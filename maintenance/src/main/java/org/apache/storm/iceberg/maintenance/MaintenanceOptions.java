@@ -57,6 +57,8 @@ public final class MaintenanceOptions implements Serializable {
   final Triggers triggers;
   final boolean compaction;
   final Map<String, String> compactionOptions;
+  /** The file-format provider compaction writes with, chosen as the sink chooses its own. */
+  final CompactionFormat compactionFormat;
   final boolean expiry;
   final long expiryMaxAgeMillis;
   final int expiryRetainLast;
@@ -88,6 +90,7 @@ public final class MaintenanceOptions implements Serializable {
     this.triggers = new Triggers(b.dataFiles, b.dataBytes, b.deleteFiles, b.commits, b.intervalMillis, b.minGapMillis);
     this.compaction = b.compaction;
     this.compactionOptions = Map.copyOf(b.compactionOptions);
+    this.compactionFormat = new CompactionFormat(b.fileFormat, b.fileFormatProperties, b.writeProperties);
     this.expiry = b.expiry;
     this.expiryMaxAgeMillis = b.expiryMaxAgeMillis;
     this.expiryRetainLast = b.expiryRetainLast;
@@ -127,6 +130,7 @@ public final class MaintenanceOptions implements Serializable {
    * {@code catalog-name}, {@code branch}, {@code wal-store}, {@code wal-store-properties}, {@code trigger-data-files},
    * {@code trigger-data-bytes}, {@code trigger-delete-files}, {@code trigger-commits}, {@code
    * trigger-interval-millis}, {@code min-gap-millis}, {@code compaction}, {@code compaction-options},
+   * {@code file-format}, {@code file-format-properties}, {@code write-properties},
    * {@code expiry}, {@code expiry-max-age-millis}, {@code expiry-retain-last}, {@code
    * expiry-delete-files}, {@code retired-sinks}, {@code rewrite-manifests}, {@code
    * rewrite-manifests-min-count}, {@code rewrite-manifests-trigger-commits}, {@code remove-orphans}, {@code orphan-min-age-millis}, {@code
@@ -150,6 +154,9 @@ public final class MaintenanceOptions implements Serializable {
         case "min-gap-millis" -> b.withMinGap(Duration.ofMillis(number(entry.getKey(), v)));
         case "compaction" -> b.withCompaction(bool(entry.getKey(), v), b.compactionOptions);
         case "compaction-options" -> b.withCompaction(b.compaction, stringMap(entry.getKey(), v));
+        case "file-format" -> b.withFileFormat(String.valueOf(v), b.fileFormatProperties);
+        case "file-format-properties" -> b.withFileFormat(b.fileFormat, stringMap(entry.getKey(), v));
+        case "write-properties" -> b.withWriteProperties(stringMap(entry.getKey(), v));
         case "expiry" -> b.withExpiry(bool(entry.getKey(), v));
         case "expiry-max-age-millis" -> b.withExpiryMaxAge(Duration.ofMillis(number(entry.getKey(), v)));
         case "expiry-retain-last" -> b.withExpiryRetainLast((int) number(entry.getKey(), v));
@@ -175,7 +182,7 @@ public final class MaintenanceOptions implements Serializable {
 
   private static final List<String> KNOWN_KEYS = List.of("catalog", "catalog-name", "wal-store", "wal-store-properties",
       "trigger-data-files", "trigger-data-bytes", "trigger-delete-files", "trigger-commits", "trigger-interval-millis",
-      "min-gap-millis", "compaction", "compaction-options", "expiry", "expiry-max-age-millis", "expiry-retain-last",
+      "min-gap-millis", "compaction", "compaction-options", "file-format", "file-format-properties", "write-properties", "expiry", "expiry-max-age-millis", "expiry-retain-last",
       "expiry-delete-files", "retired-sinks", "rewrite-manifests", "rewrite-manifests-min-count",
       "rewrite-manifests-trigger-commits", "remove-orphans",
       "orphan-min-age-millis", "orphan-interval-millis", "lease", "lease-session-timeout-millis", "branch");
@@ -233,7 +240,7 @@ public final class MaintenanceOptions implements Serializable {
   @Override
   public String toString() {
     return "MaintenanceOptions{catalog=" + catalogName + " " + new TreeSet<>(catalogProperties.keySet()) + ", walStore=" + walStore
-        + ", " + triggers + ", compaction=" + compaction + (compactionOptions.isEmpty() ? "" : " " + compactionOptions)
+        + ", " + triggers + ", compaction=" + compaction + (compactionOptions.isEmpty() ? "" : " " + compactionOptions) + " writing " + compactionFormat
         + ", expiry=" + expiry + (expiry ? " maxAgeMillis=" + expiryMaxAgeMillis + " retainLast=" + expiryRetainLast : "")
         + (retiredSinks.isEmpty() ? "" : " retired=" + new TreeSet<>(retiredSinks))
         + (branch.equals(SnapshotRef.MAIN_BRANCH) ? "" : ", branch=" + branch)
@@ -257,6 +264,9 @@ public final class MaintenanceOptions implements Serializable {
     private long minGapMillis = Duration.ofMinutes(5).toMillis();
     private boolean compaction = true;
     private Map<String, String> compactionOptions = Map.of();
+    private String fileFormat;
+    private Map<String, String> fileFormatProperties = Map.of();
+    private Map<String, String> writeProperties = Map.of();
     private boolean expiry = true;
     private long expiryMaxAgeMillis = Duration.ofHours(1).toMillis();
     private int expiryRetainLast = 10;
@@ -339,6 +349,24 @@ public final class MaintenanceOptions implements Serializable {
     }
 
     /** Whether a pass compacts, and Iceberg's rewrite options for it ({@code min-input-files}, {@code target-file-size-bytes}, ...). */
+    /**
+     * The file-format provider compaction writes with, and its properties: give the sink's {@code
+     * withFileFormat}, so that compacted files are written as the sink's are. Default: the provider
+     * named like the table's {@code write.format.default}, as the sink's default. A provider named
+     * must be on the classpath (checked at {@link #build()}).
+     */
+    public Builder withFileFormat(String provider, Map<String, String> properties) {
+      this.fileFormat = provider;
+      this.fileFormatProperties = Map.copyOf(Objects.requireNonNull(properties, "withFileFormat properties"));
+      return this;
+    }
+
+    /** Iceberg {@code write.*} properties for compaction's files, over the table's: give the sink's {@code withWriteProperties}. */
+    public Builder withWriteProperties(Map<String, String> properties) {
+      this.writeProperties = Map.copyOf(Objects.requireNonNull(properties, "withWriteProperties"));
+      return this;
+    }
+
     public Builder withCompaction(boolean enabled, Map<String, String> options) {
       this.compaction = enabled;
       this.compactionOptions = Map.copyOf(options);
@@ -436,6 +464,9 @@ public final class MaintenanceOptions implements Serializable {
             + " the same properties the sink uses");
       }
       SecretReferences.validate(catalogProperties);
+      if (compaction && fileFormat != null) {
+        CompactionFormat.requireProvider(fileFormat, Thread.currentThread().getContextClassLoader());
+      }
       if (lease == MaintenanceLease.Kind.JDBC && (!JdbcLease.isJdbcCatalog(catalogProperties) || !catalogProperties.containsKey("uri"))) {
         throw new IllegalArgumentException("The jdbc maintenance lease lives in the JDBC catalog's database, but the catalog is not"
             + " a JDBC catalog with a uri (type " + catalogProperties.get("type") + ", catalog-impl " + catalogProperties.get("catalog-impl")

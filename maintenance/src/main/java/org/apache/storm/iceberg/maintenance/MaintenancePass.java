@@ -75,7 +75,7 @@ public final class MaintenancePass {
 
   public MaintenancePass(MaintenanceOptions options, WalStore walStore) {
     this.options = Objects.requireNonNull(options, "options");
-    this.compaction = options.compaction ? new DataCompaction(options.compactionOptions) : null;
+    this.compaction = options.compaction ? new DataCompaction(options.compactionOptions, options.compactionFormat) : null;
     this.expiry = options.expiry ? new SnapshotExpiry(options.expirySettings(), walStore) : null;
     this.manifestRewrite = new ManifestRewrite(options.rewriteManifestsMinCount);
     this.orphanFiles = options.removeOrphans

@@ -47,6 +47,9 @@ class MaintenanceOptionsTest {
     config.put("min-gap-millis", 60_000);
     config.put("compaction", false);
     config.put("compaction-options", Map.of("min-input-files", "3"));
+    config.put("file-format", "avro");
+    config.put("file-format-properties", Map.of("write.avro.compression-codec", "zstd"));
+    config.put("write-properties", Map.of("write.target-file-size-bytes", "1000000"));
     config.put("expiry", false);
     config.put("expiry-max-age-millis", 7_200_000);
     config.put("expiry-retain-last", 5);
@@ -69,6 +72,8 @@ class MaintenanceOptionsTest {
     assertThat(options.walStore).isEqualTo("hadoop-fs");
     assertThat(options.walStoreProperties).containsEntry("path", "hdfs://nn/wal");
     assertThat(options.compactionOptions).containsEntry("min-input-files", "3");
+    assertThat(options.compactionFormat).hasToString("avro {write.avro.compression-codec=zstd}, write properties"
+        + " {write.target-file-size-bytes=1000000}");
     assertThat(options.expirySettings()).isEqualTo(new SnapshotExpiry.Settings(Duration.ofHours(2), 5, false, java.util.Set.of("old-sink")));
     assertThat(options.compaction).as("on by default").isFalse();
     assertThat(options.expiry).as("on by default").isFalse();

@@ -68,7 +68,8 @@ import org.apache.storm.iceberg.spi.WalStoreFactory;
  */
 public final class IcebergMaintain {
   static final String USAGE = "maintain --catalog KEY=VALUE ... --table NS.TABLE [--catalog-name NAME]"
-      + " [--compact [--compaction-option KEY=VALUE ...] [--branch NAME]] [--expire [--expire-max-age DURATION] [--retain-last N]"
+      + " [--compact [--compaction-option KEY=VALUE ...] [--file-format NAME [--file-format-property KEY=VALUE ...]]"
+      + " [--write-property KEY=VALUE ...] [--branch NAME]] [--expire [--expire-max-age DURATION] [--retain-last N]"
       + " [--retired-sink NAME ...]] [--rewrite-manifests [--min-manifests N]] [--remove-orphans [--orphan-min-age DURATION]]"
       + " [--lease zookeeper|jdbc|none] [--zookeeper HOST:PORT,...] [--dry-run] [--wal-store NAME --wal-property KEY=VALUE]";
 
@@ -89,6 +90,9 @@ public final class IcebergMaintain {
     WalStore wal;
     try {
       arguments = Arguments.parse(args);
+      if (arguments.compact && arguments.fileFormat != null) {
+        DataCompaction.requireFileFormat(arguments.fileFormat);
+      }
       catalogProperties = SecretReferences.resolve(arguments.catalog);
       Redaction.remember(catalogProperties);
       Catalog catalog = CatalogUtil.buildIcebergCatalog(arguments.catalogName, catalogProperties,
@@ -137,7 +141,8 @@ public final class IcebergMaintain {
     };
     if (arguments.compact) {
       failures += step.run("compaction", () -> {
-        DataCompaction.Result r = new DataCompaction(arguments.compactionOptions).run(table, arguments.branch, arguments.dryRun);
+        DataCompaction.Result r = new DataCompaction(arguments.compactionOptions, arguments.fileFormat,
+            arguments.fileFormatProperties, arguments.writeProperties).run(table, arguments.branch, arguments.dryRun);
         out.printf("compaction%s: %d groups planned, %d committed, %d dropped on conflict; %d files rewritten into %d;"
             + " %d delete files no data file needs removed%n", mode, r.groupsPlanned(), r.groupsCommitted(), r.groupsAbandoned(),
             r.filesRewritten(), r.filesAdded(), r.deleteFilesRemoved());
@@ -194,6 +199,9 @@ public final class IcebergMaintain {
     String table;
     boolean compact;
     final Map<String, String> compactionOptions = new LinkedHashMap<>();
+    String fileFormat;
+    final Map<String, String> fileFormatProperties = new LinkedHashMap<>();
+    final Map<String, String> writeProperties = new LinkedHashMap<>();
     String branch = SnapshotRef.MAIN_BRANCH;
     boolean expire;
     Duration expireMaxAge = Duration.ofHours(1);
@@ -225,6 +233,9 @@ public final class IcebergMaintain {
           case "--catalog-name" -> parsed.catalogName = value(args, i++);
           case "--table" -> parsed.table = value(args, i++);
           case "--compaction-option" -> keyValue(value(args, i++), parsed.compactionOptions);
+          case "--file-format" -> parsed.fileFormat = value(args, i++);
+          case "--file-format-property" -> keyValue(value(args, i++), parsed.fileFormatProperties);
+          case "--write-property" -> keyValue(value(args, i++), parsed.writeProperties);
           case "--branch" -> parsed.branch = value(args, i++);
           case "--expire-max-age" -> parsed.expireMaxAge = duration("--expire-max-age", value(args, i++));
           case "--retain-last" -> parsed.retainLast = Integer.parseInt(value(args, i++));

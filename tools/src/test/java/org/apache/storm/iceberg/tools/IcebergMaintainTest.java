@@ -77,6 +77,27 @@ class IcebergMaintainTest {
   }
 
   @Test
+  void aCompactionWritesThroughTheFileFormatProviderNamed() {
+    MaintainedTable maintained = MaintainedTable.create(warehouse);
+    long before = maintained.table().currentSnapshot().snapshotId();
+
+    assertThat(run(maintained.args("--compact", "--compaction-option", "min-input-files=2", "--file-format", "avro",
+        "--write-property", "write.avro.compression-codec=zstd"))).as("stderr: %s", err).isZero();
+
+    maintained.table().refresh();
+    java.util.List<org.apache.iceberg.DataFile> added = new java.util.ArrayList<>();
+    for (org.apache.iceberg.Snapshot snapshot : org.apache.iceberg.util.SnapshotUtil.ancestorsBetween(
+        maintained.table(), maintained.table().currentSnapshot().snapshotId(), before)) {
+      snapshot.addedDataFiles(maintained.table().io()).forEach(added::add);
+    }
+    assertThat(added).isNotEmpty().allSatisfy(file -> assertThat(file.format()).isEqualTo(org.apache.iceberg.FileFormat.AVRO));
+    assertThat(maintained.ids()).isEqualTo(LongStream.range(0, MaintainedTable.RECORDS).boxed().toList());
+
+    assertThat(run(maintained.args("--compact", "--file-format", "csv"))).as("a provider not on the classpath").isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8)).contains("No file-format provider named 'csv' on the classpath for compaction");
+  }
+
+  @Test
   void orphansOlderThanTheMinimumAgeGoAndTheTableStillReadsBack() throws Exception {
     MaintainedTable maintained = MaintainedTable.create(warehouse);
     java.nio.file.Path orphan = java.nio.file.Path.of(java.net.URI.create(maintained.table().location() + "/data/crashed-task-file.parquet"));
