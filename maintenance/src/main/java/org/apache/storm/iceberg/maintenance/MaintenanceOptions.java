@@ -62,7 +62,7 @@ public final class MaintenanceOptions implements Serializable {
   final boolean expiry;
   final long expiryMaxAgeMillis;
   final int expiryRetainLast;
-  final boolean expiryDeletesFiles;
+  final org.apache.iceberg.ExpireSnapshots.CleanupLevel expiryCleanup;
   final Set<String> retiredSinks;
   final boolean rewriteManifests;
   final int rewriteManifestsMinCount;
@@ -94,7 +94,7 @@ public final class MaintenanceOptions implements Serializable {
     this.expiry = b.expiry;
     this.expiryMaxAgeMillis = b.expiryMaxAgeMillis;
     this.expiryRetainLast = b.expiryRetainLast;
-    this.expiryDeletesFiles = b.expiryDeletesFiles;
+    this.expiryCleanup = b.expiryCleanup;
     this.retiredSinks = Set.copyOf(b.retiredSinks);
     this.rewriteManifests = b.rewriteManifests;
     this.rewriteManifestsMinCount = b.rewriteManifestsMinCount;
@@ -122,7 +122,7 @@ public final class MaintenanceOptions implements Serializable {
 
   /** The expiry settings a pass uses. */
   public SnapshotExpiry.Settings expirySettings() {
-    return new SnapshotExpiry.Settings(Duration.ofMillis(expiryMaxAgeMillis), expiryRetainLast, expiryDeletesFiles, retiredSinks);
+    return new SnapshotExpiry.Settings(Duration.ofMillis(expiryMaxAgeMillis), expiryRetainLast, expiryCleanup, retiredSinks);
   }
 
   /**
@@ -132,7 +132,7 @@ public final class MaintenanceOptions implements Serializable {
    * trigger-interval-millis}, {@code min-gap-millis}, {@code compaction}, {@code compaction-options},
    * {@code file-format}, {@code file-format-properties}, {@code write-properties},
    * {@code expiry}, {@code expiry-max-age-millis}, {@code expiry-retain-last}, {@code
-   * expiry-delete-files}, {@code retired-sinks}, {@code rewrite-manifests}, {@code
+   * expiry-delete-files}, {@code expiry-cleanup} ({@code all}, {@code metadata-only} or {@code none}), {@code retired-sinks}, {@code rewrite-manifests}, {@code
    * rewrite-manifests-min-count}, {@code rewrite-manifests-trigger-commits}, {@code remove-orphans}, {@code orphan-min-age-millis}, {@code
    * orphan-interval-millis}, {@code lease} ({@code zookeeper}, {@code jdbc} or {@code none}; {@code true} is {@code
    * zookeeper}, {@code false} {@code none}), {@code lease-session-timeout-millis}. An unknown key is refused, naming the known ones.
@@ -161,6 +161,7 @@ public final class MaintenanceOptions implements Serializable {
         case "expiry-max-age-millis" -> b.withExpiryMaxAge(Duration.ofMillis(number(entry.getKey(), v)));
         case "expiry-retain-last" -> b.withExpiryRetainLast((int) number(entry.getKey(), v));
         case "expiry-delete-files" -> b.withExpiryDeletingFiles(bool(entry.getKey(), v));
+        case "expiry-cleanup" -> b.withExpiryCleanup(cleanupLevel(entry.getKey(), v));
         case "retired-sinks" -> b.withRetiredSinks(stringList(entry.getKey(), v).toArray(String[]::new));
         case "rewrite-manifests" -> b.withManifestRewrite(bool(entry.getKey(), v), b.rewriteManifestsMinCount);
         case "rewrite-manifests-min-count" -> b.withManifestRewrite(b.rewriteManifests, (int) number(entry.getKey(), v));
@@ -180,10 +181,18 @@ public final class MaintenanceOptions implements Serializable {
     return b.build();
   }
 
+  private static org.apache.iceberg.ExpireSnapshots.CleanupLevel cleanupLevel(String key, Object value) {
+    try {
+      return SnapshotExpiry.Settings.cleanupLevel(String.valueOf(value));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(key + ": " + e.getMessage(), e);
+    }
+  }
+
   private static final List<String> KNOWN_KEYS = List.of("catalog", "catalog-name", "wal-store", "wal-store-properties",
       "trigger-data-files", "trigger-data-bytes", "trigger-delete-files", "trigger-commits", "trigger-interval-millis",
       "min-gap-millis", "compaction", "compaction-options", "file-format", "file-format-properties", "write-properties", "expiry", "expiry-max-age-millis", "expiry-retain-last",
-      "expiry-delete-files", "retired-sinks", "rewrite-manifests", "rewrite-manifests-min-count",
+      "expiry-delete-files", "expiry-cleanup", "retired-sinks", "rewrite-manifests", "rewrite-manifests-min-count",
       "rewrite-manifests-trigger-commits", "remove-orphans",
       "orphan-min-age-millis", "orphan-interval-millis", "lease", "lease-session-timeout-millis", "branch");
 
@@ -270,7 +279,7 @@ public final class MaintenanceOptions implements Serializable {
     private boolean expiry = true;
     private long expiryMaxAgeMillis = Duration.ofHours(1).toMillis();
     private int expiryRetainLast = 10;
-    private boolean expiryDeletesFiles = true;
+    private org.apache.iceberg.ExpireSnapshots.CleanupLevel expiryCleanup = org.apache.iceberg.ExpireSnapshots.CleanupLevel.ALL;
     private Set<String> retiredSinks = Set.of();
     private boolean rewriteManifests = true;
     private int rewriteManifestsMinCount = 100;
@@ -388,8 +397,19 @@ public final class MaintenanceOptions implements Serializable {
       return this;
     }
 
+    /** Whether expiry deletes the files only expired snapshots referenced: cleanup level {@code ALL} (the default) or {@code NONE}. */
     public Builder withExpiryDeletingFiles(boolean deleteFiles) {
-      this.expiryDeletesFiles = deleteFiles;
+      return withExpiryCleanup(deleteFiles ? org.apache.iceberg.ExpireSnapshots.CleanupLevel.ALL
+          : org.apache.iceberg.ExpireSnapshots.CleanupLevel.NONE);
+    }
+
+    /**
+     * What expiry deletes of the files only expired snapshots referenced, as Iceberg's cleanup level:
+     * {@code ALL} (the default: data, delete and metadata files), {@code METADATA_ONLY} (manifests and
+     * manifest lists; data files stay, for tables that share them or for an orphan pass), {@code NONE}.
+     */
+    public Builder withExpiryCleanup(org.apache.iceberg.ExpireSnapshots.CleanupLevel level) {
+      this.expiryCleanup = Objects.requireNonNull(level, "withExpiryCleanup");
       return this;
     }
 

@@ -53,11 +53,31 @@ public final class SnapshotExpiry {
    *
    * @param maxAge snapshots older than this may go
    * @param retainLast the newest snapshots of each branch kept whatever their age (at least 1)
-   * @param deleteFiles whether to delete the files only the expired snapshots referenced
+   * @param cleanup what of the files only the expired snapshots referenced is deleted: Iceberg's
+   *     cleanup level ({@code ALL}: data, delete and metadata files; {@code METADATA_ONLY}: manifests
+   *     and manifest lists, leaving data files to an orphan pass or to other tables that share them;
+   *     {@code NONE})
    * @param retired sinks (WAL namespaces or Trident state names) no longer guarded
    */
-  public record Settings(Duration maxAge, int retainLast, boolean deleteFiles, Set<String> retired) {
+  public record Settings(Duration maxAge, int retainLast, ExpireSnapshots.CleanupLevel cleanup, Set<String> retired) {
+    /** The cleanup level named {@code all}, {@code metadata-only} or {@code none} (any case); refused otherwise, naming them. */
+    public static ExpireSnapshots.CleanupLevel cleanupLevel(String name) {
+      String wanted = name.trim().toUpperCase(java.util.Locale.ROOT).replace('-', '_');
+      for (ExpireSnapshots.CleanupLevel level : ExpireSnapshots.CleanupLevel.values()) {
+        if (level.name().equals(wanted)) {
+          return level;
+        }
+      }
+      throw new IllegalArgumentException("an expiry cleanup level is all, metadata-only or none, got '" + name + "'");
+    }
+
+    /** As the canonical constructor; {@code deleteFiles} is cleanup level {@code ALL}, or {@code NONE}. */
+    public Settings(Duration maxAge, int retainLast, boolean deleteFiles, Set<String> retired) {
+      this(maxAge, retainLast, deleteFiles ? ExpireSnapshots.CleanupLevel.ALL : ExpireSnapshots.CleanupLevel.NONE, retired);
+    }
+
     public Settings {
+      Objects.requireNonNull(cleanup, "cleanup");
       Objects.requireNonNull(maxAge, "maxAge");
       if (maxAge.isNegative()) {
         throw new IllegalArgumentException("expiry max age " + maxAge + " is negative: give the age snapshots may reach, e.g. PT24H");
@@ -124,7 +144,7 @@ public final class SnapshotExpiry {
     ExpireSnapshots expiry = table.expireSnapshots()
         .expireOlderThan(applied)
         .retainLast(settings.retainLast())
-        .cleanExpiredFiles(settings.deleteFiles());
+        .cleanupLevel(settings.cleanup());
     List<Long> expired = ids(expiry.apply());
     if (!dryRun && !expired.isEmpty()) {
       expiry.commit();

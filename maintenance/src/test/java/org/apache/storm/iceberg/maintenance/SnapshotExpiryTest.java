@@ -192,6 +192,41 @@ class SnapshotExpiryTest {
     assertThat(ids()).as("offsets 0-9 twice").hasSize(25);
   }
 
+  /**
+   * The cleanup level decides what of the expired snapshots' files goes: the sink's first file,
+   * removed from the table by another writer and so referenced by expired snapshots alone, and the
+   * first snapshot's manifest list.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.EnumSource(org.apache.iceberg.ExpireSnapshots.CleanupLevel.class)
+  void theCleanupLevelDecidesWhichFilesOfTheExpiredSnapshotsAreDeleted(org.apache.iceberg.ExpireSnapshots.CleanupLevel level) {
+    start("hadoop");
+    SinkTask sink = sink("orders-v1");
+    send(sink, 0, 5);
+    table.refresh();
+    Snapshot first = table.currentSnapshot();
+    org.apache.iceberg.DataFile removed = first.addedDataFiles(table.io()).iterator().next();
+    table.newDelete().deleteFile(removed).set("writer", "another-job").commit();
+    send(sink, 5, 10);
+    table.refresh();
+
+    SnapshotExpiry.Result result = new SnapshotExpiry(
+        new SnapshotExpiry.Settings(Duration.ZERO, 1, level, Set.of()), wal).run(table, System.currentTimeMillis() + 1, false);
+
+    assertThat(result.expiredSnapshotIds()).as("the first commit and the other writer's delete").hasSize(2);
+    boolean dataFileLeft = table.io().newInputFile(removed.location()).exists();
+    boolean manifestListLeft = table.io().newInputFile(first.manifestListLocation()).exists();
+    switch (level) {
+      case ALL -> assertThat(List.of(dataFileLeft, manifestListLeft)).containsExactly(false, false);
+      case METADATA_ONLY -> assertThat(List.of(dataFileLeft, manifestListLeft)).containsExactly(true, false);
+      case NONE -> assertThat(List.of(dataFileLeft, manifestListLeft)).containsExactly(true, true);
+      default -> throw new AssertionError(level);
+    }
+    assertThat(ids()).isEqualTo(LongStream.range(5, 10).boxed().toList());
+    assertThat(MaintenanceOptions.fromMap(Map.of("catalog", catalogProperties, "expiry-cleanup",
+        level.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))).expirySettings().cleanup()).isEqualTo(level);
+  }
+
   @Test
   void aCommitAPendingWalEntryMustSettleAgainstIsKeptUntilTheEntryIsSettled() {
     start("jdbc");

@@ -70,7 +70,7 @@ public final class IcebergMaintain {
   static final String USAGE = "maintain --catalog KEY=VALUE ... --table NS.TABLE [--catalog-name NAME]"
       + " [--compact [--compaction-option KEY=VALUE ...] [--file-format NAME [--file-format-property KEY=VALUE ...]]"
       + " [--write-property KEY=VALUE ...] [--branch NAME]] [--expire [--expire-max-age DURATION] [--retain-last N]"
-      + " [--retired-sink NAME ...]] [--rewrite-manifests [--min-manifests N]] [--remove-orphans [--orphan-min-age DURATION]]"
+      + " [--expire-cleanup all|metadata-only|none] [--retired-sink NAME ...]] [--rewrite-manifests [--min-manifests N]] [--remove-orphans [--orphan-min-age DURATION]]"
       + " [--lease zookeeper|jdbc|none] [--zookeeper HOST:PORT,...] [--dry-run] [--wal-store NAME --wal-property KEY=VALUE]";
 
   private IcebergMaintain() {}
@@ -151,7 +151,7 @@ public final class IcebergMaintain {
     if (arguments.expire) {
       failures += step.run("expiry", () -> {
         table.refresh();
-        SnapshotExpiry.Result r = new SnapshotExpiry(new SnapshotExpiry.Settings(arguments.expireMaxAge, arguments.retainLast, true,
+        SnapshotExpiry.Result r = new SnapshotExpiry(new SnapshotExpiry.Settings(arguments.expireMaxAge, arguments.retainLast, arguments.expireCleanup,
             arguments.retiredSinks), wal).run(table, System.currentTimeMillis(), arguments.dryRun);
         out.printf("expiry%s: %d snapshots expired%n", mode, r.expiredSnapshotIds().size());
         r.keptFor().ifPresent(guard -> out.printf("  kept from %d on: branch %s needs the %s%n",
@@ -200,6 +200,7 @@ public final class IcebergMaintain {
     boolean compact;
     final Map<String, String> compactionOptions = new LinkedHashMap<>();
     String fileFormat;
+    org.apache.iceberg.ExpireSnapshots.CleanupLevel expireCleanup = org.apache.iceberg.ExpireSnapshots.CleanupLevel.ALL;
     final Map<String, String> fileFormatProperties = new LinkedHashMap<>();
     final Map<String, String> writeProperties = new LinkedHashMap<>();
     String branch = SnapshotRef.MAIN_BRANCH;
@@ -239,6 +240,7 @@ public final class IcebergMaintain {
           case "--branch" -> parsed.branch = value(args, i++);
           case "--expire-max-age" -> parsed.expireMaxAge = duration("--expire-max-age", value(args, i++));
           case "--retain-last" -> parsed.retainLast = Integer.parseInt(value(args, i++));
+          case "--expire-cleanup" -> parsed.expireCleanup = cleanupLevel(value(args, i++));
           case "--retired-sink" -> parsed.retiredSinks.add(value(args, i++));
           case "--min-manifests" -> parsed.minManifests = Integer.parseInt(value(args, i++));
           case "--wal-store" -> parsed.walStore = value(args, i++);
@@ -297,6 +299,14 @@ public final class IcebergMaintain {
         return Duration.parse(text);
       } catch (DateTimeParseException e) {
         throw new IllegalArgumentException(option + " takes an ISO-8601 duration such as PT1H or P7D, got " + text);
+      }
+    }
+
+    private static org.apache.iceberg.ExpireSnapshots.CleanupLevel cleanupLevel(String text) {
+      try {
+        return SnapshotExpiry.Settings.cleanupLevel(text);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--expire-cleanup: " + e.getMessage(), e);
       }
     }
 

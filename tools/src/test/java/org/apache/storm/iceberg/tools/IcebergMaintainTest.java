@@ -93,6 +93,9 @@ class IcebergMaintainTest {
     assertThat(added).isNotEmpty().allSatisfy(file -> assertThat(file.format()).isEqualTo(org.apache.iceberg.FileFormat.AVRO));
     assertThat(maintained.ids()).isEqualTo(LongStream.range(0, MaintainedTable.RECORDS).boxed().toList());
 
+    assertThat(run(maintained.args("--expire", "--expire-cleanup", "some"))).isEqualTo(2);
+    assertThat(err.toString(StandardCharsets.UTF_8))
+        .contains("--expire-cleanup: an expiry cleanup level is all, metadata-only or none, got 'some'");
     assertThat(run(maintained.args("--compact", "--file-format", "csv"))).as("a provider not on the classpath").isEqualTo(2);
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("No file-format provider named 'csv' on the classpath for compaction");
   }
