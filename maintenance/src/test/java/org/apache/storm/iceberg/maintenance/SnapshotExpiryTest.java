@@ -32,13 +32,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.LongStream;
-import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
@@ -48,7 +43,6 @@ import org.apache.storm.iceberg.spi.WalScope;
 import org.apache.storm.iceberg.spi.WalStore;
 import org.apache.storm.iceberg.testing.FieldPositions;
 import org.apache.storm.iceberg.testing.RecordingCollector;
-import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.iceberg.testing.Tuples;
@@ -81,18 +75,21 @@ class SnapshotExpiryTest {
   Table table;
   WalStore wal;
 
+  EventsTable events;
+
   @AfterEach
-  void forgetIdentities() {
+  void forgetIdentities() throws Exception {
     FieldPositions.IDENTITIES.clear();
+    if (events != null) {
+      events.close();
+    }
   }
 
-  void start(String kind) {
-    catalogProperties = kind.equals("hadoop") ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
-    Catalog catalog = TestCatalogs.load(catalogProperties);
-    if (catalog instanceof SupportsNamespaces namespaces) {
-      namespaces.createNamespace(Namespace.of("db"));
-    }
-    table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
+  /** The table on a catalog of {@code kind}: "jdbc", "hadoop" or "rest". */
+  void start(String kind) throws Exception {
+    events = EventsTable.create(kind, dir);
+    catalogProperties = events.catalogProperties();
+    table = events.table();
     wal = new TableFileIoWalStoreFactory().create(Map.of());
   }
 
@@ -138,8 +135,8 @@ class SnapshotExpiryTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jdbc", "hadoop"})
-  void theSinksTokenOutlivesOtherWritersCommitsAndItsReplaysAreStillSkipped(String kind) {
+  @ValueSource(strings = {"jdbc", "hadoop", "rest"})
+  void theSinksTokenOutlivesOtherWritersCommitsAndItsReplaysAreStillSkipped(String kind) throws Exception {
     start(kind);
     send(sink("orders-v1"), 0, 10);
     long token = newestSinkSnapshot().snapshotId();
@@ -162,8 +159,8 @@ class SnapshotExpiryTest {
 
   /** The control of the test above: the same expiry without the guard, and the replays are written again. */
   @ParameterizedTest
-  @ValueSource(strings = {"jdbc", "hadoop"})
-  void withoutTheGuardTheSameExpiryLosesTheTokenAndTheSinkWritesItsReplaysAgain(String kind) {
+  @ValueSource(strings = {"jdbc", "hadoop", "rest"})
+  void withoutTheGuardTheSameExpiryLosesTheTokenAndTheSinkWritesItsReplaysAgain(String kind) throws Exception {
     start(kind);
     send(sink("orders-v1"), 0, 10);
     long token = newestSinkSnapshot().snapshotId();
@@ -181,7 +178,7 @@ class SnapshotExpiryTest {
 
   /** The control with Iceberg's own expiry: the same settings, unguarded, and the replays come back. */
   @Test
-  void unguardedIcebergsExpiryLosesTheTokenAndTheSinkWritesItsReplaysAgain() {
+  void unguardedIcebergsExpiryLosesTheTokenAndTheSinkWritesItsReplaysAgain() throws Exception {
     start("jdbc");
     send(sink("orders-v1"), 0, 10);
     foreignCommits(10);
@@ -199,7 +196,7 @@ class SnapshotExpiryTest {
    */
   @ParameterizedTest
   @org.junit.jupiter.params.provider.EnumSource(org.apache.iceberg.ExpireSnapshots.CleanupLevel.class)
-  void theCleanupLevelDecidesWhichFilesOfTheExpiredSnapshotsAreDeleted(org.apache.iceberg.ExpireSnapshots.CleanupLevel level) {
+  void theCleanupLevelDecidesWhichFilesOfTheExpiredSnapshotsAreDeleted(org.apache.iceberg.ExpireSnapshots.CleanupLevel level) throws Exception {
     start("hadoop");
     SinkTask sink = sink("orders-v1");
     send(sink, 0, 5);
@@ -228,7 +225,7 @@ class SnapshotExpiryTest {
   }
 
   @Test
-  void aCommitAPendingWalEntryMustSettleAgainstIsKeptUntilTheEntryIsSettled() {
+  void aCommitAPendingWalEntryMustSettleAgainstIsKeptUntilTheEntryIsSettled() throws Exception {
     start("jdbc");
     table.newFastAppend().set(SinkSnapshotKeys.COMMIT_ID, "commit-of-a-crashed-task").commit();
     long landed = table.currentSnapshot().snapshotId();
@@ -251,7 +248,7 @@ class SnapshotExpiryTest {
   }
 
   @Test
-  void aTridentStatesNewestTransactionIsKeptAndARetiredSinkIsNot() {
+  void aTridentStatesNewestTransactionIsKeptAndARetiredSinkIsNot() throws Exception {
     start("jdbc");
     table.newFastAppend().set(SinkSnapshotKeys.TRIDENT_STATE, "default/orders-v1/iceberg").set(SinkSnapshotKeys.TRIDENT_PARTITION, "0")
         .set(SinkSnapshotKeys.TRIDENT_TXID, "41").commit();
@@ -272,7 +269,7 @@ class SnapshotExpiryTest {
   }
 
   @Test
-  void aWalStoreThatCannotListExpiresNothingAndSaysWhy() {
+  void aWalStoreThatCannotListExpiresNothingAndSaysWhy() throws Exception {
     start("jdbc");
     foreignCommits(3);
     WalStore unlisted = new NonListingWalStore();
