@@ -59,6 +59,13 @@ record EventsTable(Map<String, String> catalogProperties, Table table, RestCatal
     return new EventsTable(properties, table, rest);
   }
 
+  /** {@code count} commits of another writer, each an empty append its summary names ("writer": "another-job"). */
+  void foreignCommits(int count) {
+    for (int i = 0; i < count; i++) {
+      table.newFastAppend().set("writer", "another-job").commit();
+    }
+  }
+
   @Override
   public void close() throws Exception {
     if (rest != null) {

@@ -58,11 +58,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Snapshot expiry against a real Trident state, driven as Trident drives it: the state commits
- * transactions, other writers commit after it (1,000 times on JDBC in the long tier), expiry keeps
- * only the newest snapshot, and the state, restarted, replays a transaction it had committed. With
- * the guard the replay is skipped; the same expiry without the guard loses the state's transaction,
- * and the replay is written a second time.
+ * Snapshot expiry against a real Trident state, driven as Trident drives it, on JDBC, Hadoop and
+ * Iceberg's REST catalog server: the state commits transactions, other writers commit after it
+ * (1,000 times on JDBC in the long tier), expiry keeps only the newest snapshot, and the state,
+ * restarted, replays a transaction it had committed. With the guard the replay is skipped (a
+ * transactional state) or replaces that transaction's files (an opaque state); the same expiry
+ * without the guard loses the state's transaction, and the replay is written a second time, beside
+ * the first.
  */
 class TridentTokenExpiryTest {
   static final Map<String, Object> CONF = Map.of(Config.TOPOLOGY_NAME, "orders");
@@ -127,9 +129,7 @@ class TridentTokenExpiryTest {
     }
     table.refresh();
     long token = table.currentSnapshot().snapshotId();
-    for (int i = 0; i < foreignCommits; i++) {
-      table.newFastAppend().set("writer", "another-job").commit();
-    }
+    events.foreignCommits(foreignCommits);
     table.refresh();
     return token;
   }
