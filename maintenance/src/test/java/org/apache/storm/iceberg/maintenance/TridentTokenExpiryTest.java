@@ -27,17 +27,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
-import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.DataOperations;
 import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.Table;
-import org.apache.iceberg.catalog.Catalog;
-import org.apache.iceberg.catalog.Namespace;
-import org.apache.iceberg.catalog.SupportsNamespaces;
-import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.data.Record;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
@@ -46,57 +45,71 @@ import org.apache.storm.iceberg.spi.CommitEventFields;
 import org.apache.storm.iceberg.spi.SinkSnapshotKeys;
 import org.apache.storm.iceberg.testing.Deadline;
 import org.apache.storm.iceberg.testing.DetachedTridentContext;
-import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
 import org.apache.storm.trident.state.StateType;
 import org.apache.storm.trident.tuple.TridentTuple;
 import org.apache.storm.trident.tuple.TridentTupleView;
 import org.apache.storm.tuple.Fields;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Snapshot expiry against a real Trident state, driven as Trident drives it: the state commits
- * transactions, other writers commit after it (1,000 times on JDBC in the long tier), expiry keeps
- * only the newest snapshot, and the state, restarted, replays a transaction it had committed. With
- * the guard the replay is skipped; the same expiry without the guard loses the state's transaction,
- * and the replay is written a second time.
+ * Snapshot expiry against a real Trident state, driven as Trident drives it, on JDBC, Hadoop and
+ * Iceberg's REST catalog server: the state commits transactions, other writers commit after it
+ * (1,000 times on JDBC in the long tier), expiry keeps only the newest snapshot, and the state,
+ * restarted, replays a transaction it had committed. With the guard the replay is skipped (a
+ * transactional state) or replaces that transaction's files (an opaque state); the same expiry
+ * without the guard loses the state's transaction, and the replay is written a second time, beside
+ * the first.
  */
 class TridentTokenExpiryTest {
   static final Map<String, Object> CONF = Map.of(Config.TOPOLOGY_NAME, "orders");
 
   @TempDir Path dir;
   final TridentTupleView.FreshOutputFactory tuples = new TridentTupleView.FreshOutputFactory(new Fields(TestTables.FIELDS));
+  EventsTable events;
   Map<String, String> catalogProperties;
   Table table;
+  StateType type = StateType.TRANSACTIONAL;
 
-  void start(String kind) {
-    catalogProperties = kind.equals("hadoop") ? TestCatalogs.hadoop(dir) : TestCatalogs.jdbcSqlite(dir);
-    Catalog catalog = TestCatalogs.load(catalogProperties);
-    if (catalog instanceof SupportsNamespaces namespaces) {
-      namespaces.createNamespace(Namespace.of("db"));
+  @AfterEach
+  void stop() throws Exception {
+    if (events != null) {
+      events.close();
     }
-    table = catalog.createTable(TableIdentifier.of("db", "events"), TestTables.SCHEMA, PartitionSpec.unpartitioned());
   }
 
-  /** A transactional state task of partition 0, as a worker (re)starting opens it, its metrics in {@code registry}. */
+  /** The table on a catalog of {@code kind}: "jdbc", "hadoop" or "rest". */
+  void start(String kind) throws Exception {
+    events = EventsTable.create(kind, dir);
+    catalogProperties = events.catalogProperties();
+    table = events.table();
+  }
+
+  /** A state task of partition 0, of the test's {@link #type}, as a worker (re)starting opens it, its metrics in {@code registry}. */
   TridentTask open(MetricRegistry registry) {
     IcebergOptions options = new IcebergOptions.Builder()
         .withCatalogName("test")
         .withCatalogProperties(catalogProperties)
         .withTable("db.events")
-        .withTridentStateType(StateType.TRANSACTIONAL)
+        .withTridentStateType(type)
         .build();
     return TridentTask.openState(settings(options), CONF, SinkMetrics.detachedContext(registry), 0, 1, "0");
   }
 
   /** Transaction {@code txid}, ids {@code 10 * (txid - 1)} to {@code 10 * txid - 1}, as Trident's commit phase runs it. */
   void run(TridentTask task, long txid) {
+    run(task, txid, "p");
+  }
+
+  /** Transaction {@code txid} as {@link #run(TridentTask, long)}, each payload {@code payloadPrefix} and the id. */
+  void run(TridentTask task, long txid, String payloadPrefix) {
     List<TridentTuple> batch = LongStream.range(10 * (txid - 1), 10 * txid)
-        .mapToObj(id -> (TridentTuple) tuples.create(Arrays.asList(id, "eu", null, "p" + id))).toList();
+        .mapToObj(id -> (TridentTuple) tuples.create(Arrays.asList(id, "eu", null, payloadPrefix + id))).toList();
     task.transactions().begin(txid);
     if (task.transactions().wantsFiles()) {
       task.transactions().add(task.files().write(batch));
@@ -116,9 +129,7 @@ class TridentTokenExpiryTest {
     }
     table.refresh();
     long token = table.currentSnapshot().snapshotId();
-    for (int i = 0; i < foreignCommits; i++) {
-      table.newFastAppend().set("writer", "another-job").commit();
-    }
+    events.foreignCommits(foreignCommits);
     table.refresh();
     return token;
   }
@@ -129,6 +140,18 @@ class TridentTokenExpiryTest {
     List<Long> ids = new ArrayList<>(TestTables.ids(table));
     ids.sort(null);
     return ids;
+  }
+
+  /** Every row in the table as "id payload", sorted by id, then payload; duplicates kept. */
+  List<String> rows() {
+    return TestTables.rows(table).stream()
+        .sorted(Comparator.comparing((Record row) -> (Long) row.getField("id")).thenComparing(row -> (String) row.getField("payload")))
+        .map(row -> row.getField("id") + " " + row.getField("payload")).toList();
+  }
+
+  /** The rows of ids {@code from} to {@code toExclusive - 1}, as {@link #rows()} shows them, each payload {@code payloadPrefix} and the id. */
+  static Stream<String> rows(long from, long toExclusive, String payloadPrefix) {
+    return LongStream.range(from, toExclusive).mapToObj(id -> id + " " + payloadPrefix + id);
   }
 
   /** The txids of the snapshots the table keeps, oldest first, one per snapshot. */
@@ -143,21 +166,34 @@ class TridentTokenExpiryTest {
     return LongStream.range(from, toExclusive).boxed().toList();
   }
 
-  @ParameterizedTest
-  @ValueSource(strings = {"jdbc", "hadoop"})
-  void theStatesTransactionOutlivesOtherWritersCommitsAndItsReplayIsStillSkipped(String kind) {
-    start(kind);
-    long token = commitThreeTransactionsThenForeignCommits(kind);
-
+  /** Expires all but the newest snapshot, with the guard: it keeps the state's transaction, snapshot {@code token}, and expires txids 1 and 2. */
+  void expireKeepingTheStatesTransaction(long token) {
     SnapshotExpiry.Result result = new SnapshotExpiry(SnapshotExpiryTest.EXPIRE_ALL_BUT_ONE, new TableFileIoWalStoreFactory().create(Map.of()))
         .run(table, System.currentTimeMillis() + 1, false);
-
     assertThat(result.tokenKept()).as("the guard kept the state's transaction").isTrue();
     assertThat(result.keptFor().orElseThrow().deepest())
         .extracting(SinkTokens.Token::kind, SinkTokens.Token::owner, SinkTokens.Token::snapshotId)
         .containsExactly("Trident transaction", "default/orders/trident partition 0", token);
     assertThat(result.expiredSnapshotIds()).as("txids 1 and 2, older than the token, go").hasSize(2);
     assertThat(txids()).containsExactly("3");
+  }
+
+  /** The same expiry without the guard: it expires the state's transaction, snapshot {@code token}, with the rest. */
+  void expireLosingTheStatesTransaction(long token) {
+    SnapshotExpiry.Result result = SnapshotExpiry.withoutTheGuardForTests(SnapshotExpiryTest.EXPIRE_ALL_BUT_ONE)
+        .run(table, System.currentTimeMillis() + 1, false);
+    assertThat(result.tokenKept()).isFalse();
+    assertThat(result.expiredSnapshotIds()).contains(token);
+    assertThat(txids()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"jdbc", "hadoop", "rest"})
+  void theStatesTransactionOutlivesOtherWritersCommitsAndItsReplayIsStillSkipped(String kind) throws Exception {
+    start(kind);
+    long token = commitThreeTransactionsThenForeignCommits(kind);
+
+    expireKeepingTheStatesTransaction(token);
     int snapshots = TestTables.snapshots(table).size();
 
     MetricRegistry restarted = new MetricRegistry();
@@ -171,22 +207,74 @@ class TridentTokenExpiryTest {
 
   /** The control: the same expiry without the guard, and the same replay is written again. */
   @ParameterizedTest
-  @ValueSource(strings = {"jdbc", "hadoop"})
-  void withoutTheGuardTheSameExpiryLosesTheTransactionAndTheReplayIsWrittenAgain(String kind) {
+  @ValueSource(strings = {"jdbc", "hadoop", "rest"})
+  void withoutTheGuardTheSameExpiryLosesTheTransactionAndTheReplayIsWrittenAgain(String kind) throws Exception {
     start(kind);
     long token = commitThreeTransactionsThenForeignCommits(kind);
 
-    SnapshotExpiry.Result result = SnapshotExpiry.withoutTheGuardForTests(SnapshotExpiryTest.EXPIRE_ALL_BUT_ONE)
-        .run(table, System.currentTimeMillis() + 1, false);
-
-    assertThat(result.tokenKept()).isFalse();
-    assertThat(result.expiredSnapshotIds()).contains(token);
-    assertThat(txids()).isEmpty();
+    expireLosingTheStatesTransaction(token);
 
     MetricRegistry restarted = new MetricRegistry();
     run(open(restarted), 3);
 
     assertThat(ids()).as("txid 3's ids 20-29 twice").isEqualTo(Stream.concat(range(0, 30).stream(), range(20, 30).stream()).sorted().toList());
+    assertThat(txids()).as("txid 3 committed again").containsExactly("3");
+    assertThat(restarted.counter("iceberg-transactions-skipped").getCount()).isZero();
+    assertThat(restarted.counter("iceberg-token-missing").getCount()).as("the restarted state said so").isEqualTo(1);
+  }
+
+  /**
+   * An opaque state: the guard keeps its newest transaction as it keeps a transactional state's, and
+   * the replay of that transaction, which for an opaque spout may bring other tuples, replaces the
+   * files the kept snapshot added, in one overwrite: each id once, txid 3's as the replay wrote them.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"jdbc", "hadoop", "rest"})
+  void anOpaqueStatesTransactionOutlivesOtherWritersCommitsAndItsReplayReplacesItsFiles(String kind) throws Exception {
+    type = StateType.OPAQUE;
+    start(kind);
+    long token = commitThreeTransactionsThenForeignCommits(kind);
+
+    expireKeepingTheStatesTransaction(token);
+
+    MetricRegistry restarted = new MetricRegistry();
+    run(open(restarted), 3, "replayed-");
+
+    assertThat(rows()).as("each id once, txid 3's from the replay")
+        .isEqualTo(Stream.concat(rows(0, 20, "p"), rows(20, 30, "replayed-")).toList());
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).as("the replay replaced the kept snapshot's file")
+        .containsEntry(SinkSnapshotKeys.TRIDENT_TXID, "3")
+        .containsEntry(SnapshotSummary.DELETED_FILES_PROP, "1").containsEntry(SnapshotSummary.DELETED_RECORDS_PROP, "10")
+        .containsEntry(SnapshotSummary.ADDED_FILES_PROP, "1").containsEntry(SnapshotSummary.ADDED_RECORDS_PROP, "10");
+    assertThat(table.currentSnapshot().operation()).isEqualTo(DataOperations.OVERWRITE);
+    assertThat(txids()).as("the kept transaction, and its replacement").containsExactly("3", "3");
+    assertThat(restarted.counter("iceberg-transactions-skipped").getCount()).isZero();
+    assertThat(restarted.counter("iceberg-token-missing").getCount()).isZero();
+  }
+
+  /**
+   * The opaque control: the same expiry without the guard, and the replay is appended beside what it
+   * should replace. Nothing refuses it: the restarted state finds no transaction of its partition in
+   * a history expiry cut short, warns once (iceberg-token-missing), takes txid 3 for a new
+   * transaction and appends it; the rows of its first attempt stay, each id of txid 3 twice.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"jdbc", "hadoop", "rest"})
+  void withoutTheGuardTheSameExpiryLosesTheOpaqueTransactionAndTheReplayIsAppendedBesideIt(String kind) throws Exception {
+    type = StateType.OPAQUE;
+    start(kind);
+    long token = commitThreeTransactionsThenForeignCommits(kind);
+
+    expireLosingTheStatesTransaction(token);
+
+    MetricRegistry restarted = new MetricRegistry();
+    run(open(restarted), 3, "replayed-");
+
+    assertThat(rows()).as("txid 3's ids 20-29 twice: as first written, and as replayed")
+        .isEqualTo(Stream.concat(rows(0, 20, "p"), range(20, 30).stream().flatMap(id -> Stream.of(id + " p" + id, id + " replayed-" + id))).toList());
+    table.refresh();
+    assertThat(table.currentSnapshot().operation()).as("an append, not a replacement").isEqualTo(DataOperations.APPEND);
     assertThat(txids()).as("txid 3 committed again").containsExactly("3");
     assertThat(restarted.counter("iceberg-transactions-skipped").getCount()).isZero();
     assertThat(restarted.counter("iceberg-token-missing").getCount()).as("the restarted state said so").isEqualTo(1);
