@@ -79,7 +79,8 @@ import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
  * planned; with Parquet, every row read back). The run checks that the token survived and, with
  * Parquet, that every row is read back once.
  *
- * <p>Arguments: commits (3600), window (600), files a commit (8), mode (metadata|parquet|sink), passEvery (120).
+ * <p>Arguments: commits (3600), window (600), files a commit (8), mode (metadata|parquet|sink), passEvery (120),
+ * and for {@code sink} the pace: a commit every so many milliseconds (0, as fast as it goes).
  */
 public final class MaintenanceHour {
   private static final Schema SCHEMA = new Schema(
@@ -97,14 +98,16 @@ public final class MaintenanceHour {
     int files = args.length > 2 ? Integer.parseInt(args[2]) : 8;
     String mode = args.length > 3 ? args[3] : "metadata";
     int passEvery = args.length > 4 ? Integer.parseInt(args[4]) : 120;
+    long commitEveryMillis = args.length > 5 ? Long.parseLong(args[5]) : 0;
     if (!List.of("metadata", "parquet", "sink").contains(mode)) {
       throw new IllegalArgumentException("the mode is metadata, parquet or sink, not " + mode);
     }
     Results results = new Results();
-    String params = String.format("commits=%d files/commit=%d %s", commits, files, mode);
+    String params = String.format("commits=%d files/commit=%d %s", commits, files, mode)
+        + (commitEveryMillis > 0 ? " commit every " + commitEveryMillis + " ms" : "");
     for (boolean maintained : new boolean[] {false, true}) {
       if (mode.equals("sink")) {
-        runWithSink(results, params, commits, window, files, maintained ? passEvery : 0);
+        runWithSink(results, params, commits, window, files, maintained ? passEvery : 0, commitEveryMillis);
       } else {
         run(results, params, commits, window, files, mode.equals("parquet"), maintained ? passEvery : 0);
       }
@@ -114,9 +117,12 @@ public final class MaintenanceHour {
   /**
    * The hour with the sink running ({@link SinkHour}): {@code files} × 900 rows a commit (files roll at 1,000 rows), and, when
    * {@code passEvery} is above 0, the maintenance bolt's pass every {@code passEvery} commits beside
-   * the sink, compacting towards 8 MiB files.
+   * the sink, compacting towards 8 MiB files. A batch starts every {@code commitEveryMillis} (0: as
+   * soon as the last was acked), so that the sink is idle between commits, as at one commit a second,
+   * and a maintenance commit meets a sink's commit under way as often as the pace makes it.
    */
-  static void runWithSink(Results results, String params, int commits, int window, int files, int passEvery) {
+  static void runWithSink(Results results, String params, int commits, int window, int files, int passEvery,
+      long commitEveryMillis) {
     String variant = passEvery > 0 ? "maintained" : "unmaintained";
     try (TempTables temp = new TempTables("maintenance-hour")) {
       Map<String, String> catalogProperties = temp.jdbcSqlite("org.apache.iceberg.jdbc.JdbcCatalog");
@@ -134,8 +140,11 @@ public final class MaintenanceHour {
           .withLease(false, Duration.ofSeconds(30))
           .build();
       try (SinkHour hour = new SinkHour(catalogProperties, files * 900, maintenance)) {
+        long nextBatch = System.nanoTime();
         for (int commit = 1; commit <= commits; commit++) {
+          nextBatch += commitEveryMillis * 1_000_000L;
           hour.commitOneBatch();
+          pace(nextBatch);
           if (commit % window == 0) {
             Table table = catalog.loadTable(SinkHour.table());
             int from = hour.commitMillis.size() - window;
@@ -148,6 +157,13 @@ public final class MaintenanceHour {
                 hour.maintenanceCounter("iceberg-maintenance-failures"), "failures");
             record(results, params, variant, commit / window, table, millis, () -> SinkHour.readEveryRowOnce(table, hour.rowsSent()));
           }
+        }
+        SinkHour.readEveryRowOnce(catalog.loadTable(SinkHour.table()), hour.rowsSent());
+        if (passEvery > 0 && hour.maintenanceCounter("iceberg-maintenance-passes") == 0) {
+          throw new IllegalStateException("the maintenance bolt ran no pass in " + commits + " commits");
+        }
+        if (hour.maintenanceCounter("iceberg-maintenance-failures") > 0) {
+          throw new IllegalStateException("maintenance failed " + hour.maintenanceCounter("iceberg-maintenance-failures") + " times");
         }
       }
     }
@@ -198,6 +214,14 @@ public final class MaintenanceHour {
       if (parquet && rows(table) != nextId) {
         throw new IllegalStateException("read back " + rows(table) + " rows of " + nextId);
       }
+    }
+  }
+
+  /** Waits until {@code nanoTime}, if it is still to come. */
+  private static void pace(long nanoTime) {
+    long wait = nanoTime - System.nanoTime();
+    if (wait > 0) {
+      java.util.concurrent.locks.LockSupport.parkNanos(wait);
     }
   }
 

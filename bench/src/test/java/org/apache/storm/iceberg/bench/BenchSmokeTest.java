@@ -62,14 +62,15 @@ class BenchSmokeTest {
   }
 
   /**
-   * Thirty commits each way, with real Parquet and entries only: the harness throws on a token
-   * expired or a row lost. In the long tier: the maintenance module's own tests cover the pass in both.
+   * Thirty commits each way, with real Parquet, entries only and the sink itself: the harness throws
+   * on a token expired, a row lost or read twice, or a maintenance bolt that ran no pass or failed. In the long tier: the maintenance module's own tests cover the pass in both.
    */
   @Test
   void aMaintainedHourKeepsItsTokenAndEveryRow() throws Exception {
     Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the maintenance-hour harness");
     MaintenanceHour.main(new String[] {"30", "15", "8", "parquet", "10"});
     MaintenanceHour.main(new String[] {"30", "15", "8", "metadata", "10"});
+    MaintenanceHour.main(new String[] {"30", "15", "8", "sink", "10"});
   }
 
   @Test

@@ -35,6 +35,7 @@ import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.iceberg.catalog.TableIdentifier;
+import org.apache.iceberg.exceptions.NoSuchTableException;
 import org.apache.storm.Config;
 import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.iceberg.spi.SecretReferences;
@@ -260,7 +261,7 @@ final class TableMaintainer {
    * lease, or skips it while another maintainer holds it.
    */
   private void runLeased(String table, boolean wholePass) {
-    Table loadedTable = loaded.computeIfAbsent(table, name -> catalog.loadTable(TableIdentifier.parse(name)));
+    Table loadedTable = loaded.computeIfAbsent(table, this::load);
     if (lease == null) {
       record(table, run(loadedTable, wholePass, () -> true));
       return;
@@ -273,6 +274,19 @@ final class TableMaintainer {
     }
     try (held) {
       record(table, run(loadedTable, wholePass, held::valid));
+    }
+  }
+
+  /**
+   * Loads {@code table}, as the commit event names it. A JDBC catalog keeps tables per catalog name,
+   * so a maintenance task whose catalog name is not the sink's finds none of its tables: said so.
+   */
+  private Table load(String table) {
+    try {
+      return catalog.loadTable(TableIdentifier.parse(table));
+    } catch (NoSuchTableException e) {
+      throw new NoSuchTableException(e, "Table %s does not exist in catalog '%s' (catalogs such as JDBC keep tables per catalog"
+          + " name: give the maintenance options the sink's withCatalogName)", table, options.catalogName);
     }
   }
 
