@@ -45,8 +45,9 @@ import org.apache.iceberg.catalog.TableIdentifier;
 /**
  * A real catalog (built from the {@code delegate.*} properties, loaded by {@code catalog-impl} as a
  * user's catalog is) whose tables' commits can be held at a stage of a maintenance pass: the
- * compaction's commit (its new data files written, the commit not yet sent) or the expiry's commit
- * (the snapshots to expire planned, nothing committed or deleted). A held commit never reaches the
+ * compaction's commit (its new data files written, the commit not yet sent), the expiry's commit
+ * (the snapshots to expire planned, nothing committed or deleted), or right after the expiry's
+ * commit landed (before any of its file deletes). A commit held before it is sent never reaches the
  * catalog: its thread waits until the worker is killed (the bolt's cleanup interrupts the pass
  * thread) or the test says the worker is gone, then ends by a {@link Killed} error that no catch of
  * the pass's takes, so nothing is aborted or cleaned up, as when the process dies there.
@@ -61,7 +62,9 @@ public class PassStageCatalog implements Catalog, Closeable {
     /** The commit of a compaction group: its new data files are written. */
     COMPACTION_COMMIT,
     /** The commit of an expiry that follows a compaction: what it expires is planned, nothing is deleted. */
-    EXPIRY_COMMIT
+    EXPIRY_COMMIT,
+    /** Right after that expiry's commit landed: the snapshots are gone from the table, none of their files deleted yet. */
+    EXPIRY_DELETES
   }
 
   /** What the process dying inside a commit looks like to the pass: it ends there, no catch runs its cleanup. */
@@ -86,8 +89,9 @@ public class PassStageCatalog implements Catalog, Closeable {
     /** The snapshot the held compaction would have made current, and the data files it would have added. */
     volatile long heldSnapshotId = -1;
     final Set<String> heldDataFiles = ConcurrentHashMap.newKeySet();
-    /** The snapshots the held expiry would have removed. */
+    /** The snapshots the held expiry would have removed (or, held at its deletes, removed), and their manifest lists. */
     final Set<Long> heldExpiredIds = ConcurrentHashMap.newKeySet();
+    final Set<String> heldManifestLists = ConcurrentHashMap.newKeySet();
     /** Commits that landed through the catalog after the hold was taken. */
     final AtomicInteger compactionsAfter = new AtomicInteger();
     final AtomicInteger expiriesAfter = new AtomicInteger();
@@ -117,6 +121,13 @@ public class PassStageCatalog implements Catalog, Closeable {
     }
 
     private void before(TableOperationsHolder ops, TableMetadata base, TableMetadata metadata) {
+      if (stage != Stage.EXPIRY_DELETES) {
+        holdIfReached(ops, base, metadata);
+      }
+    }
+
+    /** Holds the commit of {@code base} to {@code metadata} if it is the stage's and the hold is still armed; then the pass dies. */
+    private void holdIfReached(TableOperationsHolder ops, TableMetadata base, TableMetadata metadata) {
       if (!matches(base, metadata) || !armed.compareAndSet(true, false)) {
         return;
       }
@@ -127,7 +138,10 @@ public class PassStageCatalog implements Catalog, Closeable {
           heldDataFiles.add(file.location());
         }
       } else {
-        heldExpiredIds.addAll(expired(base, metadata));
+        for (long id : expired(base, metadata)) {
+          heldExpiredIds.add(id);
+          heldManifestLists.add(base.snapshot(id).manifestListLocation());
+        }
       }
       reached.countDown();
       try {
@@ -142,7 +156,10 @@ public class PassStageCatalog implements Catalog, Closeable {
       throw new Killed(stage);
     }
 
-    private void after(TableMetadata base, TableMetadata metadata) {
+    private void after(TableOperationsHolder ops, TableMetadata base, TableMetadata metadata) {
+      if (stage == Stage.EXPIRY_DELETES) {
+        holdIfReached(ops, base, metadata);
+      }
       if (taken()) {
         if (isCompaction(base, metadata)) {
           compactionsAfter.incrementAndGet();
@@ -156,7 +173,7 @@ public class PassStageCatalog implements Catalog, Closeable {
     private boolean matches(TableMetadata base, TableMetadata metadata) {
       return switch (stage) {
         case COMPACTION_COMMIT -> isCompaction(base, metadata);
-        case EXPIRY_COMMIT -> !expired(base, metadata).isEmpty() && base.snapshots().stream().anyMatch(PassStageCatalog::isCompaction);
+        case EXPIRY_COMMIT, EXPIRY_DELETES -> !expired(base, metadata).isEmpty() && base.snapshots().stream().anyMatch(PassStageCatalog::isCompaction);
       };
     }
   }
@@ -218,7 +235,7 @@ public class PassStageCatalog implements Catalog, Closeable {
       public void commit(TableMetadata base, TableMetadata metadata) {
         current.before(this::io, base, metadata);
         super.commit(base, metadata);
-        current.after(base, metadata);
+        current.after(this::io, base, metadata);
       }
     };
     return operations.table(table);
