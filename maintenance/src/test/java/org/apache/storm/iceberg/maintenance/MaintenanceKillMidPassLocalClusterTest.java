@@ -80,8 +80,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  *       expired snapshots named is deleted yet.
  * </ul>
  *
- * <p>The pass ends at the stage and nothing in it cleans up after it, as when the process dies there. The next deployment's maintenance then runs from what the table holds:
- * the test checks every id in the table exactly once (every row read back: a file the table names
+ * <p>The pass ends at the stage and nothing in it cleans up after it, as when the process dies
+ * there. The next deployment's maintenance then runs from what the table holds: the test checks every id in the table exactly once (every row read back: a file the table names
  * but expiry deleted fails the read), every file any kept snapshot names present, the table
  * compacted to one data file, the sink's token snapshot kept, the interrupted compaction's files
  * never in the table (left on disk as orphans: the kill did land after they were written), and that
