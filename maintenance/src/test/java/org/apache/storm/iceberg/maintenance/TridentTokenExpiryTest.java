@@ -210,7 +210,7 @@ class TridentTokenExpiryTest {
   @ValueSource(strings = {"jdbc", "hadoop", "rest"})
   void withoutTheGuardTheSameExpiryLosesTheTransactionAndTheReplayIsWrittenAgain(String kind) throws Exception {
     start(kind);
-    long token = commitThreeTransactionsThenForeignCommits(kind);
+    long token = commitThreeTransactionsThenForeignCommits(SnapshotExpiryTest.fewerForeignCommits(kind));
 
     expireLosingTheStatesTransaction(token);
 
@@ -233,7 +233,7 @@ class TridentTokenExpiryTest {
   void anOpaqueStatesTransactionOutlivesOtherWritersCommitsAndItsReplayReplacesItsFiles(String kind) throws Exception {
     type = StateType.OPAQUE;
     start(kind);
-    long token = commitThreeTransactionsThenForeignCommits(kind);
+    long token = commitThreeTransactionsThenForeignCommits(SnapshotExpiryTest.fewerForeignCommits(kind));
 
     expireKeepingTheStatesTransaction(token);
 
@@ -264,7 +264,7 @@ class TridentTokenExpiryTest {
   void withoutTheGuardTheSameExpiryLosesTheOpaqueTransactionAndTheReplayIsAppendedBesideIt(String kind) throws Exception {
     type = StateType.OPAQUE;
     start(kind);
-    long token = commitThreeTransactionsThenForeignCommits(kind);
+    long token = commitThreeTransactionsThenForeignCommits(SnapshotExpiryTest.fewerForeignCommits(kind));
 
     expireLosingTheStatesTransaction(token);
 
