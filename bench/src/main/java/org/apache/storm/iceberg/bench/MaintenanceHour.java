@@ -146,6 +146,7 @@ public final class MaintenanceHour {
           hour.commitOneBatch();
           pace(nextBatch);
           if (commit % window == 0) {
+            long passesBefore = hour.maintenanceCounter("iceberg-maintenance-passes");
             Table table = catalog.loadTable(SinkHour.table());
             int from = hour.commitMillis.size() - window;
             List<Double> millis = hour.commitMillis.subList(from, from + window).stream().map(Long::doubleValue).toList();
@@ -156,6 +157,14 @@ public final class MaintenanceHour {
             results.add("MaintenanceHour", params, variant + " maintenance failures", commit / window,
                 hour.maintenanceCounter("iceberg-maintenance-failures"), "failures");
             record(results, params, variant, commit / window, table, millis, () -> SinkHour.readEveryRowOnce(table, hour.rowsSent()));
+            // The window ends where a pass falls due, with the most files a partition holds between passes; after
+            // that pass (the sink idle meanwhile), the fewest.
+            if (passEvery > 0) {
+              hour.awaitPassesAbove(passesBefore, Duration.ofMinutes(5));
+            }
+            Table afterPass = catalog.loadTable(SinkHour.table());
+            results.add("MaintenanceHour", params, variant + " data files/partition after the pass due", commit / window,
+                Long.parseLong(afterPass.currentSnapshot().summary().get("total-data-files")) / (double) PARTITIONS, "files");
           }
         }
         SinkHour.readEveryRowOnce(catalog.loadTable(SinkHour.table()), hour.rowsSent());

@@ -122,6 +122,17 @@ final class SinkHour implements AutoCloseable {
         .mapToLong(com.codahale.metrics.Counter::getCount).sum();
   }
 
+  /** Waits, up to {@code deadline}, until the maintenance task has run more than {@code passes} passes. */
+  void awaitPassesAbove(long passes, java.time.Duration deadline) {
+    long end = System.nanoTime() + deadline.toNanos();
+    while (maintenanceCounter("iceberg-maintenance-passes") <= passes) {
+      if (System.nanoTime() > end) {
+        throw new IllegalStateException("no maintenance pass ended within " + deadline);
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(10_000_000L);
+    }
+  }
+
   long rowsSent() {
     return rowsSent;
   }
