@@ -56,6 +56,8 @@ BASELINES = {
     "EndToEnd": {
         "iceberg-bolt": "acking-bolt",
         "iceberg-bolt per-cpu-s": "acking-bolt per-cpu-s",
+        "iceberg-bolt warm": "acking-bolt warm",
+        "iceberg-bolt warm per-cpu-s": "acking-bolt warm per-cpu-s",
         **{f"iceberg-bolt {n} records/tuple": ("acking-bolt", "iceberg-bolt") for n in (1, 10, 100)},
         **{f"iceberg-bolt {n} records/tuple per-cpu-s": ("acking-bolt per-cpu-s", "iceberg-bolt per-cpu-s")
            for n in (1, 10, 100)},
@@ -111,6 +113,8 @@ FLINK_MODES = [
     ("IcebergBolt", "EndToEnd", "iceberg-bolt"),
     ("IcebergBolt, 10 records a tuple (MultiRecordMapper)", "EndToEnd", "iceberg-bolt 10 records/tuple"),
     ("IcebergBolt, 100 records a tuple (MultiRecordMapper)", "EndToEnd", "iceberg-bolt 100 records/tuple"),
+    ("Storm alone, warm half (against Flink's warm half)", "EndToEnd", "acking-bolt warm"),
+    ("IcebergBolt, warm half (against Flink's warm half)", "EndToEnd", "iceberg-bolt warm"),
     ("Trident, IcebergStateFactory", "TridentEndToEnd", "trident-state"),
     ("Trident, IcebergTrident.persist", "TridentEndToEnd", "trident-persist"),
 ]
@@ -203,7 +207,9 @@ SUITE_NOTES = {
     "MapperBenchmark). `iceberg-bolt 1 records/tuple` is the multi-record path at one record a tuple, against the "
     "one-record path (`iceberg-bolt`): it writes generic records rather than internal rows and allocates a list a "
     "tuple. Each repetition runs every variant on the same rows, so ratios are paired by repetition; the paired "
-    "medians are steadier than the ratio of the medians.",
+    "medians are steadier than the ratio of the medians. `warm`: the same run's second half only, from the middle "
+    "tuple's emit to the last ack (repetition 0 has already warmed the JVM); `warm jit-ms`: what the JIT compiled "
+    "in that half, near 0 once compilation has settled. FlinkPeer measures its warm half the same way.",
     "TridentEndToEnd": "LocalCluster, each repetition runs four sinks back to back on the same rows, 1 task per "
     "component, 1 acker, HadoopCatalog: the acking bolt and IcebergBolt behind a spout of one message id per row (max "
     "spout pending 2 × batch), and behind a Trident batch spout of `batch` rows per transaction (2 transactions in "
@@ -546,7 +552,7 @@ def flink_section(rows):
                 figure = storm.get((partitions, variant + suffix))
                 cells.append(fmt(figure) if figure is not None else "")
                 for sink in FLINK_SINKS:
-                    peer = flink.get((partitions, sink + suffix))
+                    peer = flink.get((partitions, sink + (" warm" if variant.endswith(" warm") else "") + suffix))
                     cells.append(f"**{figure / peer:.2f}×**" if figure is not None and peer else "")
             out.append(f"| {mode} | {partitions} | " + " | ".join(cells) + " |")
     return "\n".join(out) + "\n"

@@ -108,6 +108,7 @@ final class ClusterRuns {
         Thread.sleep(20);
       }
       run.doneCpuNanos = CountingSpout.cpuNanos();
+      run.doneJitMillis = CountingSpout.jitMillis();
       atEnd.run();
     } finally {
       KillOptions kill = new KillOptions();

@@ -67,6 +67,11 @@ public final class FlinkPeer {
   private static final int COLUMNS = 5;
   static final AtomicLong FIRST_ROW_NANOS = new AtomicLong();
   static final AtomicLong FIRST_ROW_CPU_NANOS = new AtomicLong();
+  /* The warm half, as EndToEnd measures Storm's: from the middle row's emit to the job's end. */
+  static volatile long middleRow;
+  static final AtomicLong WARM_NANOS = new AtomicLong();
+  static final AtomicLong WARM_CPU_NANOS = new AtomicLong();
+  static final AtomicLong WARM_JIT_MILLIS = new AtomicLong();
 
   private FlinkPeer() {}
 
@@ -85,6 +90,9 @@ public final class FlinkPeer {
             report(out, "FlinkPeer", params, variant, rep, rate[0], "records/s");
             report(out, "FlinkPeer", params, variant + " per-cpu-s", rep, rate[1], "records/cpu-s");
             report(out, "FlinkPeer", params, variant + " rows-committed-pct", rep, rate[2], "%");
+            report(out, "FlinkPeer", params, variant + " warm", rep, rate[3], "records/s");
+            report(out, "FlinkPeer", params, variant + " warm per-cpu-s", rep, rate[4], "records/cpu-s");
+            report(out, "FlinkPeer", params, variant + " warm jit-ms", rep, rate[5], "ms");
           }
         }
       }
@@ -93,8 +101,9 @@ public final class FlinkPeer {
 
   /**
    * Runs one job through IcebergSink ({@code v2}) or the older FlinkSink; returns rows committed per
-   * second and per process CPU second, and the share of the rows the table holds when the job ends
-   * (every row, since {@link RowsUntilCommitted} waits for a checkpoint after its last row).
+   * second and per process CPU second, the share of the rows the table holds when the job ends
+   * (every row, since {@link RowsUntilCommitted} waits for a checkpoint after its last row), and the
+   * warm half's rows per second, per process CPU second and JIT milliseconds.
    */
   static double[] run(long rows, int partitions, boolean v2) throws Exception {
     Path dir = Files.createTempDirectory("bench-flink");
@@ -116,6 +125,8 @@ public final class FlinkPeer {
       env.enableCheckpointing(1_000);
       RowType rowType = FlinkSchemaUtil.convert(schema);
       FIRST_ROW_NANOS.set(0);
+      WARM_NANOS.set(0);
+      middleRow = rows / 2;
       DataStream<RowData> stream =
           env.addSource(new RowsUntilCommitted(rows), "rows", org.apache.flink.api.common.typeinfo.Types.LONG)
               .map(FlinkPeer::row)
@@ -128,6 +139,7 @@ public final class FlinkPeer {
       env.execute("flink-peer");
       long end = System.nanoTime();
       long cpuEnd = cpuNanos();
+      long jitEnd = jitMillis();
 
       Table table = loader.loadCatalog().loadTable(id);
       long written = 0;
@@ -135,7 +147,9 @@ public final class FlinkPeer {
         written += Long.parseLong(snapshot.summary().getOrDefault("added-records", "0"));
       }
       return new double[] {
-        written * 1e9 / (end - FIRST_ROW_NANOS.get()), written * 1e9 / (cpuEnd - FIRST_ROW_CPU_NANOS.get()), 100.0 * written / rows
+        written * 1e9 / (end - FIRST_ROW_NANOS.get()), written * 1e9 / (cpuEnd - FIRST_ROW_CPU_NANOS.get()), 100.0 * written / rows,
+        (written - middleRow) * 1e9 / (end - WARM_NANOS.get()), (written - middleRow) * 1e9 / (cpuEnd - WARM_CPU_NANOS.get()),
+        jitEnd - WARM_JIT_MILLIS.get()
       };
     } finally {
       try (Stream<Path> paths = Files.walk(dir)) {
@@ -149,7 +163,16 @@ public final class FlinkPeer {
     if (FIRST_ROW_NANOS.get() == 0 && FIRST_ROW_NANOS.compareAndSet(0, System.nanoTime())) {
       FIRST_ROW_CPU_NANOS.set(cpuNanos());
     }
+    if (row == middleRow && WARM_NANOS.get() == 0) {
+      WARM_JIT_MILLIS.set(jitMillis());
+      WARM_CPU_NANOS.set(cpuNanos());
+      WARM_NANOS.set(System.nanoTime());
+    }
     return FlinkRows.row(row, COLUMNS);
+  }
+
+  static long jitMillis() {
+    return ManagementFactory.getCompilationMXBean().getTotalCompilationTime();
   }
 
   static long cpuNanos() {
