@@ -81,6 +81,7 @@ class SnapshotExpiryTest {
   static int fewerForeignCommits(String kind) {
     return kind.equals("rest") ? 25 : 100;
   }
+
   static final SnapshotExpiry.Settings EXPIRE_ALL_BUT_ONE = new SnapshotExpiry.Settings(Duration.ZERO, 1, true, Set.of());
 
   @TempDir Path dir;
