@@ -159,6 +159,7 @@ public final class KernelVsLimit {
             results.add("KernelVsLimit", params, "limit", rep, limit.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "limit internal rows", rep, internal.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "limit building records", rep, building.perSecond(), "records/s");
+            results.add("KernelVsLimit", params, "limit building records per-thread-cpu-s", rep, building.perCpuSecond(), "records/cpu-s");
             results.add("KernelVsLimit", params, "kernel", rep, kernel.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "kernel without row checks", rep, unchecked.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "kernel without row checks per-thread-cpu-s", rep, unchecked.perCpuSecond(), "records/cpu-s");
