@@ -281,7 +281,7 @@ public final class KernelVsLimit {
       Function<Types.StructType, Function<T, StructLike>> partitionSource,
       IntFunction<T> rows) {
     try (TempTables tables = new TempTables("bench-limit")) {
-      Catalog catalog = OpenedTable.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null));
+      Catalog catalog = OpenedTable.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null, TempTables.hadoopConfiguration()));
       Table table = catalog.createTable(TableIdentifier.of("db", "events"), data.schema, data.spec, null, Map.of("format-version", "2"));
       Function<T, StructLike> partitionOf = partitionSource.apply(table.schema().asStruct());
       return time((long) batch * batches, () -> {
