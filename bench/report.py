@@ -186,7 +186,8 @@ SUITE_NOTES = {
     "machine are noisy; the by-hand comparisons below were timed in thread CPU.",
     "KernelVsLimit": "Records/s through a prepared IcebergBolt (real TopologyContext in a worker's distributed mode, "
     "real tuples, counting collector; WAL + append + ack per batch) against Iceberg's own writers (GenericFileWriterFactory; its internal-model writer for `limit internal rows`) under "
-    "FanoutDataWriter writing the same rows, one AppendFiles per batch (commit included), HadoopCatalog on local disk. "
+    "FanoutDataWriter writing the same rows, one AppendFiles per batch (commit included), HadoopCatalog on local disk (through Hadoop's RawLocalFileSystem, as "
+    "every contender of every suite: no `.crc` files, one `chmod` fork a file instead of two). "
     "`pool` is how many rows each side builds ahead and reads over and over. "
     "`limit` writes pre-built records (the writer alone, the issue's limit); `limit building records` builds each "
     "record from the tuple's values first, as a program using Iceberg's generic writer without Storm must; "
