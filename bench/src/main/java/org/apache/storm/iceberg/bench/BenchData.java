@@ -89,6 +89,7 @@ public final class BenchData {
     return new IcebergOptions.Builder()
         .withCatalogName("bench")
         .withCatalogProperties(catalog)
+        .withHadoopConfiguration(TempTables.hadoopConfiguration())
         .withTable("db.events")
         .withAutoCreate(schema, spec);
   }

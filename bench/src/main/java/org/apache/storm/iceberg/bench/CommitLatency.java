@@ -59,7 +59,7 @@ public final class CommitLatency {
 
   private static double medianMillis(int commits, Function<Table, AppendFiles> newAppend) throws Exception {
     try (TempTables tables = new TempTables("commit-latency")) {
-      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", tables.hadoop(), new org.apache.hadoop.conf.Configuration());
+      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", tables.hadoop(), TempTables.hadoopConf());
       Table table = catalog.createTable(TableIdentifier.of("db", "t"), SCHEMA, PartitionSpec.unpartitioned());
       long[] nanos = new long[commits];
       for (int i = 0; i < commits; i++) {

@@ -85,7 +85,7 @@ public final class CommitScaling {
               .withTickIntervalSecs(1)
               .build();
       // Created up front so that writers do not race to auto-create it.
-      Table table = OpenedTable.loadCatalog(new CatalogTarget(writerOptions.catalogName(), catalog, writerOptions.table(), null)).createTable(
+      Table table = OpenedTable.loadCatalog(new CatalogTarget(writerOptions.catalogName(), catalog, writerOptions.table(), null, TempTables.hadoopConfiguration())).createTable(
           TableIdentifier.of("db", "events"), data.schema, data.spec, null, Map.of("format-version", "2"));
       CountingJdbcCatalog.reset();
       CountingSpout.Run run =

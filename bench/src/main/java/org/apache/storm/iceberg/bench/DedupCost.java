@@ -212,7 +212,7 @@ public final class DedupCost {
   }
 
   private static Catalog loadCatalog(TempTables tables) {
-    return OpenedTable.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null));
+    return OpenedTable.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null, TempTables.hadoopConfiguration()));
   }
 
   private static Table loadTable(TempTables tables) {

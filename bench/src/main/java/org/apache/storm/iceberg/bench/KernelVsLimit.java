@@ -159,6 +159,7 @@ public final class KernelVsLimit {
             results.add("KernelVsLimit", params, "limit", rep, limit.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "limit internal rows", rep, internal.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "limit building records", rep, building.perSecond(), "records/s");
+            results.add("KernelVsLimit", params, "limit building records per-thread-cpu-s", rep, building.perCpuSecond(), "records/cpu-s");
             results.add("KernelVsLimit", params, "kernel", rep, kernel.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "kernel without row checks", rep, unchecked.perSecond(), "records/s");
             results.add("KernelVsLimit", params, "kernel without row checks per-thread-cpu-s", rep, unchecked.perCpuSecond(), "records/cpu-s");
@@ -280,7 +281,7 @@ public final class KernelVsLimit {
       Function<Types.StructType, Function<T, StructLike>> partitionSource,
       IntFunction<T> rows) {
     try (TempTables tables = new TempTables("bench-limit")) {
-      Catalog catalog = OpenedTable.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null));
+      Catalog catalog = OpenedTable.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null, TempTables.hadoopConfiguration()));
       Table table = catalog.createTable(TableIdentifier.of("db", "events"), data.schema, data.spec, null, Map.of("format-version", "2"));
       Function<T, StructLike> partitionOf = partitionSource.apply(table.schema().asStruct());
       return time((long) batch * batches, () -> {

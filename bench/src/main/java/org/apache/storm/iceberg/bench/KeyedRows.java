@@ -79,7 +79,7 @@ final class KeyedRows {
 
   /** Creates the keyed table {@code db.events} in {@code catalog} on format version {@code formatVersion}. */
   void createTable(Map<String, String> catalog, int formatVersion) {
-    Catalog loaded = OpenedTable.loadCatalog(new CatalogTarget("bench", catalog, "db.events", null));
+    Catalog loaded = OpenedTable.loadCatalog(new CatalogTarget("bench", catalog, "db.events", null, TempTables.hadoopConfiguration()));
     loaded.createTable(TableIdentifier.of("db", "events"), keyed, PartitionSpec.unpartitioned(),
         Map.of(TableProperties.FORMAT_VERSION, Integer.toString(formatVersion)));
   }
@@ -93,6 +93,7 @@ final class KeyedRows {
     IcebergOptions.Builder options = new IcebergOptions.Builder()
         .withCatalogName("bench")
         .withCatalogProperties(catalog)
+        .withHadoopConfiguration(TempTables.hadoopConfiguration())
         .withTable("db.events")
         .withCommitIntervalRecords(batch)
         .withSourcePositions(new FixedIdentityPositions());

@@ -126,7 +126,7 @@ public final class MaintenanceHour {
     String variant = passEvery > 0 ? "maintained" : "unmaintained";
     try (TempTables temp = new TempTables("maintenance-hour")) {
       Map<String, String> catalogProperties = temp.jdbcSqlite("org.apache.iceberg.jdbc.JdbcCatalog");
-      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", catalogProperties, new org.apache.hadoop.conf.Configuration());
+      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", catalogProperties, TempTables.hadoopConf());
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
       MaintenanceOptions maintenance = passEvery == 0 ? null : new MaintenanceOptions.Builder()
           .withCatalogName("bench")
@@ -182,7 +182,7 @@ public final class MaintenanceHour {
     String variant = passEvery > 0 ? "maintained" : "unmaintained";
     try (TempTables temp = new TempTables("maintenance-hour")) {
       Map<String, String> catalogProperties = temp.jdbcSqlite("org.apache.iceberg.jdbc.JdbcCatalog");
-      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", catalogProperties, new org.apache.hadoop.conf.Configuration());
+      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", catalogProperties, TempTables.hadoopConf());
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
       Table table = catalog.createTable(TableIdentifier.of("db", "events"), SCHEMA, PartitionSpec.builderFor(SCHEMA).identity("part").build(),
           Map.of(TableProperties.FORMAT_VERSION, "2"));

@@ -77,7 +77,7 @@ public final class PartitionGrouping {
       IcebergOptions committerOptions =
           data.sinkOptions(catalog).withGroupCommitIntervalMillis(2_000).withTickIntervalSecs(1).build();
       // Created up front so that writers do not race to auto-create it.
-      Table table = OpenedTable.loadCatalog(new CatalogTarget(writerOptions.catalogName(), catalog, writerOptions.table(), null))
+      Table table = OpenedTable.loadCatalog(new CatalogTarget(writerOptions.catalogName(), catalog, writerOptions.table(), null, TempTables.hadoopConfiguration()))
           .createTable(TableIdentifier.of("db", "events"), data.schema, data.spec, null, Map.of("format-version", "2"));
       HeapWatch heap = new HeapWatch();
       CountingSpout.Run run =

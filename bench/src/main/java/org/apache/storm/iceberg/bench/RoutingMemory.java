@@ -70,7 +70,8 @@ public final class RoutingMemory {
     String params = "tables=" + tables + " max-open-tables=" + bound + " records-per-visit=" + visit;
     try (TempTables temp = new TempTables("bench-routing");
         PreparedBolt prepared = new PreparedBolt(new IcebergOptions.Builder().withCatalogName("bench")
-            .withCatalogProperties(temp.hadoop()).withTableRouter(new GroupRouter(tables, bound, visit))
+            .withCatalogProperties(temp.hadoop())
+            .withHadoopConfiguration(TempTables.hadoopConfiguration()).withTableRouter(new GroupRouter(tables, bound, visit))
             .withAutoCreate(data.schema, data.spec).withMaxOpenTables(bound)
             // Only evictions seal: no record count is reached, and the time threshold (routing always has
             // one) is far beyond the run, below the 600 s message timeout.

@@ -137,7 +137,7 @@ public final class RowLevelReadCost {
   }
 
   private static Table load(TempTables tables) {
-    return OpenedTable.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null))
+    return OpenedTable.loadCatalog(new CatalogTarget("bench", tables.hadoop(), "db.events", null, TempTables.hadoopConfiguration()))
         .loadTable(TableIdentifier.of("db", "events"));
   }
 

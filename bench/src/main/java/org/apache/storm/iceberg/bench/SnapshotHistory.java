@@ -86,7 +86,7 @@ public final class SnapshotHistory {
     try (TempTables tables = new TempTables("bench-history")) {
       Map<String, String> properties = tables.hadoop();
       properties.put("io-impl", AvroInMemoryFileIO.class.getName());
-      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", properties, new Configuration());
+      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", properties, TempTables.hadoopConf());
       Table table = catalog.createTable(ID, data.schema, data.spec, Map.of("format-version", "2"));
       PositionsLedger ledger = new PositionsLedger("wal", CommitBranch.MAIN.name());
       long started = System.nanoTime();

@@ -127,7 +127,7 @@ public final class Soak {
     String name = "soak-" + key;
     try (TempTables tables = new TempTables("bench-soak")) {
       Map<String, String> catalogProperties = tables.hadoop();
-      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", catalogProperties, new Configuration());
+      Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", catalogProperties, TempTables.hadoopConf());
       // Created up front, so that the writer and the committer do not race to auto-create it.
       Table table = catalog.createTable(TableIdentifier.of("db", "events"), data.schema, data.spec, Map.of("format-version", "2"));
       TopologyBuilder builder = new TopologyBuilder();

@@ -27,6 +27,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.storm.iceberg.bench.rows.LocalFileSystem;
 
 /** Catalogs on local disk under a temporary directory, deleted afterwards. */
 final class TempTables implements AutoCloseable {
@@ -46,6 +47,18 @@ final class TempTables implements AutoCloseable {
     properties.put("type", "hadoop");
     properties.put("warehouse", dir.resolve("warehouse").toUri().toString());
     return properties;
+  }
+
+  /** The Hadoop configuration entries every contender gets: see {@link LocalFileSystem}. */
+  static Map<String, String> hadoopConfiguration() {
+    return LocalFileSystem.hadoopConfiguration();
+  }
+
+  /** A Hadoop configuration with {@link #hadoopConfiguration()}'s entries. */
+  static org.apache.hadoop.conf.Configuration hadoopConf() {
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration();
+    hadoopConfiguration().forEach(conf::set);
+    return conf;
   }
 
   /** A JdbcCatalog on a SQLite file under this directory, through {@code catalogImpl}. */

@@ -111,6 +111,8 @@ public final class FlinkPeer {
       Schema schema = FlinkRows.schema(COLUMNS);
       PartitionSpec spec = partitions <= 1 ? PartitionSpec.unpartitioned() : PartitionSpec.builderFor(schema).bucket("c0", partitions).build();
       org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
+      // The same local file system as the Storm contenders (no .crc files): see LocalFileSystem.
+      org.apache.storm.iceberg.bench.rows.LocalFileSystem.hadoopConfiguration().forEach(hadoop::set);
       String warehouse = dir.resolve("warehouse").toUri().toString();
       TableIdentifier id = TableIdentifier.of("db", "events");
       try (HadoopCatalog catalog = new HadoopCatalog(hadoop, warehouse)) {

@@ -120,6 +120,8 @@ public final class FlinkUpsertPeer {
     try {
       Schema schema = FlinkRows.keyed(columns, upsert);
       org.apache.hadoop.conf.Configuration hadoop = new org.apache.hadoop.conf.Configuration();
+      // The same local file system as the Storm contenders (no .crc files): see LocalFileSystem.
+      org.apache.storm.iceberg.bench.rows.LocalFileSystem.hadoopConfiguration().forEach(hadoop::set);
       String warehouse = dir.resolve("warehouse").toUri().toString();
       TableIdentifier id = TableIdentifier.of("db", "events");
       try (HadoopCatalog catalog = new HadoopCatalog(hadoop, warehouse)) {
