@@ -17,9 +17,9 @@
 # under the License.
 
 # Reruns the benchmarks and writes their figures to docs/BENCHMARKS.md.
-#   bench/run.sh                 every benchmark (about 50 minutes on 2 cores, 20 of them the soak)
+#   bench/run.sh                 every benchmark (about 60 minutes on 2 cores, 20 of them the soak)
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
-#                                MapperBenchmark KernelVsLimit EndToEnd TridentEndToEnd FlinkPeer CommitScaling
+#                                MapperBenchmark KernelVsLimit EndToEnd StormSettings TridentEndToEnd FlinkPeer CommitScaling
 #                                CommitLatency PartitionGrouping BatchMemory RoutingMemory TridentMemory DedupCost
 #                                Soak SnapshotLookup RowLevelCost RowLevelReadCost FlinkUpsertPeer MaintenanceHour
 # SOAK_MINUTES sets how long the Soak suite holds each sink at 80 % of its peak (default 10).
@@ -67,6 +67,9 @@ run KernelVsLimit $harness.KernelVsLimit 1000000 2 5 'columns=5 .*'
 run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 1024
 run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 65536
 run EndToEnd $harness.EndToEnd 400000 50000 3
+# Storm's settings (wait strategies, transfer batch, ackers, max spout pending) one at a time against the defaults;
+# not the producer batch, under which IcebergBolt's runs can stall (StormSettings.VARIANTS).
+run StormSettings $harness.StormSettings 200000 50000 2 '(?!producer-batch).*'
 # What deduplication by source position costs a record, and reading the committed positions a batch open.
 run DedupCost $harness.DedupCost 100000 5 5
 # What the row-level write modes cost a record against append, on the same tuples. The heap is

@@ -54,6 +54,17 @@ final class ClusterRuns {
       LocalCluster cluster, long rows, BenchData data, int recordsPerTuple, int maxPending,
       java.util.function.Consumer<TopologyBuilder> sink)
       throws Exception {
+    return run(cluster, rows, data, recordsPerTuple, maxPending, conf -> {}, sink);
+  }
+
+  /**
+   * As above, {@code settings} changing the topology's Config last (after max spout pending, the
+   * message timeout and the one acker, so it may override them): {@link StormSettings}' variants.
+   */
+  static CountingSpout.Run run(
+      LocalCluster cluster, long rows, BenchData data, int recordsPerTuple, int maxPending,
+      java.util.function.Consumer<Config> settings, java.util.function.Consumer<TopologyBuilder> sink)
+      throws Exception {
     String key = UUID.randomUUID().toString().substring(0, 8);
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout(SPOUT, new CountingSpout(key, rows, data.columns, data.spec.isUnpartitioned() ? 1 : 16, recordsPerTuple), 1);
@@ -62,6 +73,7 @@ final class ClusterRuns {
     conf.setMaxSpoutPending(maxPending);
     conf.setMessageTimeoutSecs(120);
     conf.setNumAckers(1);
+    settings.accept(conf);
     return await(cluster, "bench-" + key, conf, builder.createTopology(), CountingSpout.run(key), rows, () -> {}, () -> {});
   }
 

@@ -71,14 +71,8 @@ public final class EndToEnd {
   /** One repetition: the acking bolt, then IcebergBolt, behind the same spout; reported unless {@code results} is null. */
   static void measure(LocalCluster cluster, Results results, BenchData data, long rows, int batch, int rep) throws Exception {
     String params = "columns=" + data.columns + " partitions=" + (data.spec.isUnpartitioned() ? 1 : 16) + " rows=" + rows + " batch=" + batch;
-    CountingSpout.Run noop =
-        ClusterRuns.run(cluster, rows, data, 2 * batch, b -> b.setBolt("sink", new AckingBolt(), 1).shuffleGrouping(ClusterRuns.SPOUT));
-    CountingSpout.Run sink;
-    try (TempTables tables = new TempTables("bench-e2e")) {
-      IcebergOptions options =
-          data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch).build();
-      sink = ClusterRuns.run(cluster, rows, data, 2 * batch, b -> b.setBolt("sink", new IcebergBolt(options), 1).shuffleGrouping(ClusterRuns.SPOUT));
-    }
+    CountingSpout.Run noop = run(cluster, "acking-bolt", data, rows, batch, 2 * batch, conf -> {});
+    CountingSpout.Run sink = run(cluster, "iceberg-bolt", data, rows, batch, 2 * batch, conf -> {});
     if (results != null) {
       results.add("EndToEnd", params, "acking-bolt", rep, noop.recordsPerSecond(), "records/s");
       results.add("EndToEnd", params, "iceberg-bolt", rep, sink.recordsPerSecond(), "records/s");
@@ -107,13 +101,28 @@ public final class EndToEnd {
       throw new IllegalArgumentException("the fourth argument names the sink to run alone: acking-bolt or iceberg-bolt, not " + sink);
     }
     for (int rep = 0; rep <= reps; rep++) {
-      CountingSpout.Run run;
-      try (TempTables tables = new TempTables("bench-e2e-profile")) {
-        IcebergOptions options = data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch).build();
-        run = ClusterRuns.run(cluster, rows, data, 2 * batch,
-            b -> b.setBolt("sink", sink.equals("acking-bolt") ? new AckingBolt() : new IcebergBolt(options), 1).shuffleGrouping(ClusterRuns.SPOUT));
-      }
+      CountingSpout.Run run = run(cluster, sink, data, rows, batch, 2 * batch, conf -> {});
       System.out.printf("%s rep %d: %.0f records/s, %.0f records/cpu-s%n", sink, rep, run.recordsPerSecond(), run.recordsPerCpuSecond());
+    }
+  }
+
+  /**
+   * One run of one sink, {@code acking-bolt} or {@code iceberg-bolt} (one task, a fresh table committed every
+   * {@code batch} records), behind a new spout of one record a tuple, {@code settings} applied to the topology's
+   * Config last: the run EndToEnd and {@link StormSettings} share.
+   */
+  static CountingSpout.Run run(
+      LocalCluster cluster, String sink, BenchData data, long rows, int batch, int maxPending,
+      java.util.function.Consumer<org.apache.storm.Config> settings)
+      throws Exception {
+    if (sink.equals("acking-bolt")) {
+      return ClusterRuns.run(cluster, rows, data, 0, maxPending, settings,
+          b -> b.setBolt("sink", new AckingBolt(), 1).shuffleGrouping(ClusterRuns.SPOUT));
+    }
+    try (TempTables tables = new TempTables("bench-e2e")) {
+      IcebergOptions options = data.sinkOptions(tables.hadoop()).withCommitIntervalRecords(batch).build();
+      return ClusterRuns.run(cluster, rows, data, 0, maxPending, settings,
+          b -> b.setBolt("sink", new IcebergBolt(options), 1).shuffleGrouping(ClusterRuns.SPOUT));
     }
   }
 

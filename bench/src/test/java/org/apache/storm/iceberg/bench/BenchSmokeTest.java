@@ -84,7 +84,7 @@ class BenchSmokeTest {
   }
 
   /**
-   * The cluster harnesses (EndToEnd, CommitScaling, PartitionGrouping, Soak) in the long tier only: half a minute of topology
+   * The cluster harnesses (EndToEnd, StormSettings, CommitScaling, PartitionGrouping, Soak) in the long tier only: half a minute of topology
    * runs that check the harness, not the sink, which the kernel's and the examples' LocalCluster
    * tests cover in both tiers.
    */
@@ -94,6 +94,9 @@ class BenchSmokeTest {
     try (LocalCluster cluster = new LocalCluster()) {
       BenchData data = new BenchData(5, 16);
       EndToEnd.measure(cluster, new Results(), data, 2000, 500, 1);
+      // StormSettings on the defaults and two settings it changes in the Config (one in max pending).
+      StormSettings.measure(cluster, new Results(), StormSettings.VARIANTS.stream()
+          .filter(v -> v.name().matches("defaults|bolt-wait=.*|max-pending=1x-batch")).toList(), 2000, 500, 1);
       CommitScaling.measure(cluster, new Results(), new BenchData(5, 1), 2000, 2, true, 1);
       PartitionGrouping.measure(cluster, new Results(), data, 16, 2000, true, 1);
       // Both Trident sinks (TridentEndToEnd runs them as EndToEnd runs the bolts), every transaction committed.
