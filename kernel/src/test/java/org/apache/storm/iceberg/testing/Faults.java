@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The faults a {@link FaultInjectingCatalog} injects, looked up by the key in its catalog properties
@@ -61,8 +62,8 @@ public final class Faults {
   }
 
   public final String key = UUID.randomUUID().toString();
-  private volatile CommitFault commitFault = CommitFault.NONE;
-  private final AtomicInteger faultsLeft = new AtomicInteger();
+  /** The armed commit fault and how many commits it still hits, swapped as one: commits may race. */
+  private final AtomicReference<ArmedFault> armed = new AtomicReference<>(ArmedFault.NONE);
   private volatile boolean down;
   /** When set, injected commit faults hit only the table of this name ({@code db.events}); other tables commit. */
   public volatile String onlyTable;
@@ -131,8 +132,7 @@ public final class Faults {
 
   /** Injects {@code fault} into the next {@code times} commits (refreshes too, for UNREACHABLE). */
   public void inject(CommitFault fault, int times) {
-    faultsLeft.set(times);
-    commitFault = fault;
+    armed.set(times > 0 ? new ArmedFault(fault, times) : ArmedFault.NONE);
   }
 
   /** Whether the point armed by {@code count} fails now (counting it down). */
@@ -157,7 +157,7 @@ public final class Faults {
 
   /** Removes every fault: the catalog is reachable and commits go through. */
   public void clear() {
-    commitFault = CommitFault.NONE;
+    armed.set(ArmedFault.NONE);
     down = false;
     dataFileWriteFailures.set(0);
     dataFileCloseFailures.set(0);
@@ -170,19 +170,24 @@ public final class Faults {
     return down;
   }
 
-  /** The fault for this commit, counting it down. */
+  /** The fault for this commit, counting it down; of two racing commits, only as many as armed get one. */
   CommitFault nextCommitFault() {
-    CommitFault fault = commitFault;
-    if (fault == CommitFault.NONE) {
-      return fault;
-    }
-    if (faultsLeft.decrementAndGet() <= 0) {
-      commitFault = CommitFault.NONE;
+    ArmedFault taken = armed.getAndUpdate(ArmedFault::next);
+    if (taken.fault == CommitFault.NONE) {
+      return CommitFault.NONE;
     }
     injected.incrementAndGet();
-    if (fault == CommitFault.UNREACHABLE) {
+    if (taken.fault == CommitFault.UNREACHABLE) {
       down = true;
     }
-    return fault;
+    return taken.fault;
+  }
+
+  private record ArmedFault(CommitFault fault, int left) {
+    static final ArmedFault NONE = new ArmedFault(CommitFault.NONE, 0);
+
+    ArmedFault next() {
+      return left <= 1 ? NONE : new ArmedFault(fault, left - 1);
+    }
   }
 }
