@@ -21,6 +21,7 @@ package org.apache.storm.iceberg.bench;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,7 +73,14 @@ import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
  * <p>{@code sink}: the sink itself ({@link SinkHour}): {@code IcebergBolt} commits {@code files}
  * × 900 rows a commit (files roll at 1,000 rows) through its commit protocol (WAL entry, append, acks), and the maintenance
  * bolt, fed the sink's commit events, runs its pass every {@code passEvery} commits on its own
- * thread, beside the sink's commits. Commit times are the sink's own (its commit events').
+ * thread, beside the sink's commits. Commit times are the sink's own (its commit events'). The
+ * maintained table turns the sink's manifest merges off ({@link SinkHour#MAINTAINED_TABLE_PROPERTIES}).
+ *
+ * <p>System properties, for looking into commit times: {@code bench.maintenanceHour.only}
+ * ({@code maintained} or {@code unmaintained}: run one variant), {@code bench.commitReports} (log
+ * every commit, see {@link CommitReportLog} and {@code bench/commit_causes.py}), {@code
+ * bench.catalogDir} (the SQLite catalog's database in that directory, such as {@code /dev/shm}, away
+ * from the data) and {@code bench.catalogProperties} ({@code key=value,...} added to the catalog's).
  *
  * <p>Per window of {@code window} commits: metadata.json bytes, commit p50 and p99, data files per
  * partition, manifests of the current snapshot, the heap in use after a GC, and a full scan (files
@@ -104,8 +112,13 @@ public final class MaintenanceHour {
     }
     Results results = new Results();
     String params = String.format("commits=%d files/commit=%d %s", commits, files, mode)
-        + (commitEveryMillis > 0 ? " commit every " + commitEveryMillis + " ms" : "");
+        + (commitEveryMillis > 0 ? " commit every " + commitEveryMillis + " ms" : "")
+        + (System.getProperty("bench.catalogDir") == null ? "" : " catalog in " + System.getProperty("bench.catalogDir"));
+    String only = System.getProperty("bench.maintenanceHour.only", "");
     for (boolean maintained : new boolean[] {false, true}) {
+      if (!only.isEmpty() && !only.equals(maintained ? "maintained" : "unmaintained")) {
+        continue;
+      }
       if (mode.equals("sink")) {
         runWithSink(results, params, commits, window, files, maintained ? passEvery : 0, commitEveryMillis);
       } else {
@@ -125,7 +138,17 @@ public final class MaintenanceHour {
       long commitEveryMillis) {
     String variant = passEvery > 0 ? "maintained" : "unmaintained";
     try (TempTables temp = new TempTables("maintenance-hour")) {
-      Map<String, String> catalogProperties = temp.jdbcSqlite("org.apache.iceberg.jdbc.JdbcCatalog");
+      Map<String, String> catalogProperties = new java.util.HashMap<>(temp.jdbcSqlite("org.apache.iceberg.jdbc.JdbcCatalog"));
+      catalogProperties.putAll(CommitReportLog.catalogProperties());
+      catalogProperties.putAll(SinkHour.pairs(System.getProperty("bench.catalogProperties", "")));
+      String catalogDir = System.getProperty("bench.catalogDir");
+      if (catalogDir != null) {
+        // The catalog's database elsewhere than the data (as a catalog server would be): its commits' fsyncs do
+        // not queue behind the writes of the sink's and the compaction's files.
+        Path database = Path.of(catalogDir).resolve("maintenance-hour-" + UUID.randomUUID() + ".db");
+        database.toFile().deleteOnExit();
+        catalogProperties.put("uri", "jdbc:sqlite:" + database);
+      }
       Catalog catalog = CatalogUtil.buildIcebergCatalog("bench", catalogProperties, TempTables.hadoopConf());
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
       MaintenanceOptions maintenance = passEvery == 0 ? null : new MaintenanceOptions.Builder()
