@@ -39,7 +39,8 @@ import subprocess
 from collections import defaultdict
 
 # StormSettings' variants other than the defaults, as StormSettings.VARIANTS names them.
-STORM_SETTINGS = ["bolt-wait=park-100us", "spout-wait=park-100us", "producer-batch=100", "transfer-batch=100",
+STORM_SETTINGS = ["bolt-wait=park-100us", "spout-wait=park-100us", "producer-batch=100", "producer-batch=1000",
+                  "transfer-batch=100",
                   "ackers=2", "max-pending=1x-batch", "max-pending=4x-batch"]
 
 # suite -> {variant: the variant of the same suite and params it is compared with}
@@ -230,14 +231,16 @@ SUITE_NOTES = {
     "`topology.bolt.wait.strategy` or `topology.spout.wait.strategy` to `WaitStrategyPark` (100 µs park) instead of "
     "the default `WaitStrategyProgressive`; `producer-batch=N` and `transfer-batch=N` set "
     "`topology.producer.batch.size` and `topology.transfer.batch.size` (default 1; flush tuples every 1 ms once "
-    "either is above 1); `ackers=2` sets `topology.acker.executors` to 2 (default here 1); `max-pending=Nx-batch` "
+    "either is above 1), the producer batch with `topology.executor.receive.buffer.size` above twice the pending "
+    "tuples, as the sinks require; `ackers=2` sets `topology.acker.executors` to 2 (default here 1); `max-pending=Nx-batch` "
     "sets `topology.max.spout.pending` to N × batch (default here 2 × batch, EndToEnd's). Each repetition runs every "
     "variant with both sinks, in an order rotated by one each repetition; each ratio is to the same sink under the "
     "defaults, paired by repetition. per-cpu-s: records per process CPU second, the figure to read on a shared "
     "machine; records/s (wall) is noisier. The whole topology runs in one worker, so the transfer batch (between "
-    "workers) only adds flush tuples here. bench/run.sh leaves `topology.producer.batch.size` out: IcebergBolt's runs "
-    "stalled under it (1000: every time; 100: one repetition of two, 56 of 200,000 rows never acked; spout, bolt "
-    "and acker idle in their wait strategies, past the harness's 5-minute deadline) while the acking bolt's ran.",
+    "workers) only adds flush tuples here. Under Storm's default 32,768-slot receive queues IcebergBolt's "
+    "producer-batch runs stalled (1000: every time; 100: one repetition of two, 56 of 200,000 rows never acked; "
+    "spout, bolt and acker idle in their wait strategies, past the harness's 5-minute deadline) while the acking "
+    "bolt's ran: a commit's acks filled a queue, and Storm 2.8 strands tuples in its producer batches then.",
     "TridentEndToEnd": "LocalCluster, each repetition runs four sinks back to back on the same rows, 1 task per "
     "component, 1 acker, HadoopCatalog: the acking bolt and IcebergBolt behind a spout of one message id per row (max "
     "spout pending 2 × batch), and behind a Trident batch spout of `batch` rows per transaction (2 transactions in "

@@ -67,9 +67,8 @@ run KernelVsLimit $harness.KernelVsLimit 1000000 2 5 'columns=5 .*'
 run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 1024
 run KernelVsLimit $harness.KernelVsLimit 100000 5 5 'columns=5 partitions=1 .*' 65536
 run EndToEnd $harness.EndToEnd 400000 50000 3
-# Storm's settings (wait strategies, transfer batch, ackers, max spout pending) one at a time against the defaults;
-# not the producer batch, under which IcebergBolt's runs can stall (StormSettings.VARIANTS).
-run StormSettings $harness.StormSettings 200000 50000 2 '(?!producer-batch).*'
+# Storm's settings (wait strategies, producer and transfer batches, ackers, max spout pending) one at a time against the defaults.
+run StormSettings $harness.StormSettings 200000 50000 2
 # What deduplication by source position costs a record, and reading the committed positions a batch open.
 run DedupCost $harness.DedupCost 100000 5 5
 # What the row-level write modes cost a record against append, on the same tuples. The heap is

@@ -47,8 +47,9 @@ import org.apache.storm.utils.Utils;
  * Runs, on the submitting client, the checks every sink component of a topology would otherwise
  * run at prepare against the configuration it is submitted with: commit intervals and the commit
  * deadline margin against {@code topology.message.timeout.secs}, tick tuples for an age threshold,
- * {@code topology.max.spout.pending} against the batch size, and the grouping source positions need.
- * A mistake there would otherwise fail every task at prepare, after submission, and Storm would
+ * {@code topology.max.spout.pending} against the batch size, {@code topology.producer.batch.size}
+ * against the executor receive queues, and the grouping source positions need. A mistake there
+ * would otherwise fail every task at prepare, after submission, and Storm would
  * restart the workers in a loop. Call it just before submitting:
  *
  * <pre>{@code
@@ -130,7 +131,7 @@ public final class IcebergTopologies {
       try {
         runChecks();
         topologyChecks = new PreflightReport.Line(PreflightReport.Status.PASS, "topology", "message timeout, commit"
-            + " intervals, deadline margin, tick tuples, pending tuples and groupings fit this component");
+            + " intervals, deadline margin, tick tuples, pending tuples, producer batching and groupings fit this component");
       } catch (IllegalStateException fails) {
         topologyChecks = new PreflightReport.Line(PreflightReport.Status.FAIL, "topology", fails.getMessage());
       }

@@ -133,6 +133,24 @@ class SubmitChecksTest {
             + " spout task, 150 in all) is below the 200 tuples component 'iceberg' needs pending");
   }
 
+  /** The bench's StormSettings run that stalled: 100,000 pending tuples, Storm's default 32,768-slot queues. */
+  @Test
+  void theCheckRefusesAProducerBatchWhoseReceiveQueuesCanFill() {
+    Config conf = fiveSecondTimeout();
+    conf.setMaxSpoutPending(100_000);
+    conf.put(Config.TOPOLOGY_PRODUCER_BATCH_SIZE, 1_000);
+
+    assertThatThrownBy(() -> IcebergTopologies.check(conf, sinkBehindSpout(options().build(), "unused", 1)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("Component 'iceberg' would fail when its tasks start: topology.producer.batch.size 1000"
+            + " can stall this topology: with topology.max.spout.pending 100000 (100000 tuples pending in all, over 1"
+            + " spout task) an executor receive queue (topology.executor.receive.buffer.size 32768) can fill")
+        .hasMessageContaining("raise topology.executor.receive.buffer.size to at least 262144 ");
+    conf.put(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE, 262_144);
+    assertThatCode(() -> IcebergTopologies.check(conf, sinkBehindSpout(options().build(), "unused", 1)))
+        .doesNotThrowAnyException();
+  }
+
   @Test
   void theCheckRefusesAGroupingThatSplitsASourcePartitionAcrossTasks() {
     IcebergOptions positions = options().withSourcePositions(new FieldPositions()).build();

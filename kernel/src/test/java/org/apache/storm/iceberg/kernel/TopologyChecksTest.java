@@ -211,6 +211,67 @@ class TopologyChecksTest {
         .doesNotThrowAnyException();
   }
 
+  /**
+   * With a producer batch, a receive queue that fills loses tuples in Storm's batches (the bench's
+   * StormSettings stalled): 8,000 pending tuples need queues above 16,000 (an init and an ack each at
+   * the acker), not 4,096.
+   */
+  @Test
+  void aProducerBatchWithReceiveQueuesThatCanFillFails() {
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(4_000).build()),
+            env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 8_000, Config.TOPOLOGY_PRODUCER_BATCH_SIZE, 1_000,
+                Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE, 4_000), 1)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("topology.producer.batch.size 1000 can stall this topology: with topology.max.spout.pending 8000"
+            + " (8000 tuples pending in all, over 1 spout task) an executor receive queue"
+            + " (topology.executor.receive.buffer.size 4096) can fill when a commit acks its tuples at once, and Storm"
+            + " then leaves tuples unsent in a producer batch; raise topology.executor.receive.buffer.size to at least"
+            + " 16384 (above twice the pending tuples: each can have an init and an ack waiting at the acker), lower"
+            + " topology.max.spout.pending (and withCommitIntervalRecords with it), or keep"
+            + " topology.producer.batch.size at 1");
+  }
+
+  @Test
+  void aProducerBatchCountsThePendingTuplesOfEverySpoutTask() {
+    Map<String, Object> conf = conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 5_000, Config.TOPOLOGY_PRODUCER_BATCH_SIZE, 100,
+        Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE, 16_384);
+    assertThatCode(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(4_000).build()), env(conf, 1)).close())
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(4_000).build()), env(conf, 2)))
+        .hasMessageStartingWith("topology.producer.batch.size 100 can stall this topology: with"
+            + " topology.max.spout.pending 5000 (10000 tuples pending in all, over 2 spout tasks)")
+        .hasMessageContaining("raise topology.executor.receive.buffer.size to at least 32768 ");
+  }
+
+  @Test
+  void aProducerBatchAboveHalfTheReceiveQueueFails() {
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(100).build()),
+            env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 200, Config.TOPOLOGY_PRODUCER_BATCH_SIZE, 1_000,
+                Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE, 1_024), 1)))
+        .hasMessage("topology.producer.batch.size 1000 is more than half of topology.executor.receive.buffer.size"
+            + " (1024): Storm's worker refuses to start (in LocalCluster it halts the JVM); raise"
+            + " topology.executor.receive.buffer.size or lower topology.producer.batch.size");
+  }
+
+  @Test
+  void aProducerBatchWithoutAPendingLimitFails() {
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(4_000).build()),
+            env(conf(Config.TOPOLOGY_PRODUCER_BATCH_SIZE, 100), 1)))
+        .hasMessage("topology.producer.batch.size 100 needs topology.max.spout.pending: without it the spouts' pending"
+            + " tuples are unbounded, an executor receive queue can fill, and Storm then leaves tuples unsent in a"
+            + " producer batch and the topology stalls; set topology.max.spout.pending and"
+            + " topology.executor.receive.buffer.size above twice the pending tuples, or keep"
+            + " topology.producer.batch.size at 1");
+  }
+
+  @Test
+  void withoutAProducerBatchTheReceiveQueuesAreNotChecked() {
+    assertThatCode(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(4_000).build()),
+            env(conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 8_000, Config.TOPOLOGY_PRODUCER_BATCH_SIZE, 1,
+                Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE, 4_096), 1)).close())
+        .doesNotThrowAnyException();
+  }
+
   @Test
   void aGroupCommitIntervalNotBelowTheMessageTimeoutFails() {
     assertThatThrownBy(() -> CommitterTask.open(settings(options().withGroupCommitIntervalMillis(45_000).build()), env(conf(), 1)))

@@ -66,6 +66,7 @@ public final class TopologyChecks {
               + " declares half the threshold");
     }
     requireEnoughPendingTuples(settings, task, conf);
+    ProducerBatchCheck.require(task, conf);
   }
 
   /**

@@ -18,6 +18,6 @@
  */
 
 /**
- * Internal to storm-iceberg: not an API, and changed without notice. The seal stage: the built-in seal policies (records, bytes, age, wall clock, open files), the thresholds of the options as policies, the ticks they need, and the checks of both against the topology's message timeout and pending tuples.
+ * Internal to storm-iceberg: not an API, and changed without notice. The seal stage: the built-in seal policies (records, bytes, age, wall clock, open files), the thresholds of the options as policies, the ticks they need, and the checks of both against the topology's message timeout and pending tuples, and Storm's producer batching against its receive queues.
  */
 package org.apache.storm.iceberg.kernel.seal;
