@@ -30,15 +30,32 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * RowLevelCost and the Flink peer's FlinkUpsertPeer write the same rows: the first 10,000 rows
+ * EndToEnd and the Flink peer's FlinkPeer write the same rows, and so do RowLevelCost and
+ * FlinkUpsertPeer. For the append peers: the first 10,000 rows EndToEnd's spout emits hash to the
+ * digest that {@code FlinkPeerRowsTest} (bench/flink-peer) asserts of the rows FlinkPeer sends
+ * Flink's sink. For the upsert peers: the first 10,000 rows
  * RowLevelCost sends the sink (the tuple values before the Kafka position) hash to the digest that
  * {@code FlinkUpsertPeerRowsTest} (bench/flink-peer) asserts of the rows FlinkUpsertPeer sends
- * Flink's sink. Both tests hold the same four digests: change the rows and both must change, so a
+ * Flink's sink. Each pair of tests holds the same digests: change the rows and both must change, so a
  * comparison of the peers cannot silently run on different rows. The flink-peer test runs only
  * where that module builds (profile flink-peer); this one runs in the quick tier.
  */
 class SameRowsAsFlinkPeerTest {
   static final int ROWS = 10_000;
+
+  @org.junit.jupiter.api.Test
+  void endToEndSendsTheRowsTheFlinkPeerSends() throws Exception {
+    // CountingSpout emits BenchData.values(row); the partition count only shapes the table, not the rows.
+    BenchData data = new BenchData(5, 16);
+    MessageDigest sha = MessageDigest.getInstance("SHA-256");
+    for (long row = 0; row < ROWS; row++) {
+      sha.update((data.values(row) + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+    assertThat(HexFormat.of().formatHex(sha.digest())).isEqualTo(APPEND_ROWS_DIGEST);
+  }
+
+  /** What {@code FlinkPeerRowsTest} asserts too. */
+  static final String APPEND_ROWS_DIGEST = "2dc1a00db3818a6a840c545a39bc4c343ff8f8afb4a028bbd0d21cfd18773214";
 
   @ParameterizedTest(name = "columns={0} updates={1}%")
   @CsvSource({

@@ -64,7 +64,7 @@ import org.apache.iceberg.hadoop.HadoopCatalog;
  * <p>Arguments: rows per run, repetitions, results CSV file (defaults 500000 3, stdout only).
  */
 public final class FlinkPeer {
-  private static final int COLUMNS = 5;
+  static final int COLUMNS = 5;
   static final AtomicLong FIRST_ROW_NANOS = new AtomicLong();
   static final AtomicLong FIRST_ROW_CPU_NANOS = new AtomicLong();
   /* The warm half, as EndToEnd measures Storm's: from the middle row's emit to the job's end. */

@@ -23,11 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
-import org.apache.flink.table.data.RowData;
-import org.apache.storm.iceberg.bench.rows.BenchRows;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -49,32 +45,8 @@ class FlinkUpsertPeerRowsTest {
     FlinkUpsertPeer.Changes changes = new FlinkUpsertPeer.Changes(columns, updatePercent);
     MessageDigest sha = MessageDigest.getInstance("SHA-256");
     for (long i = 0; i < 10_000; i++) {
-      sha.update((plain(changes.map(i), columns) + "\n").getBytes(StandardCharsets.UTF_8));
+      sha.update((PlainValues.of(changes.map(i), columns) + "\n").getBytes(StandardCharsets.UTF_8));
     }
     assertThat(HexFormat.of().formatHex(sha.digest())).isEqualTo(digest);
-  }
-
-  /** The row's values as a spout would emit them: what RowLevelCost's tuples carry. */
-  private static List<Object> plain(RowData row, int columns) {
-    List<Object> values = new ArrayList<>(columns);
-    for (int i = 0; i < columns; i++) {
-      switch (BenchRows.kind(i)) {
-        case LONG:
-          values.add(row.getLong(i));
-          break;
-        case STRING:
-          values.add(row.getString(i).toString());
-          break;
-        case DOUBLE:
-          values.add(row.getDouble(i));
-          break;
-        case TIMESTAMP_MILLIS:
-          values.add(row.getTimestamp(i, 6).getMillisecond());
-          break;
-        default:
-          values.add(row.getInt(i));
-      }
-    }
-    return values;
   }
 }
