@@ -58,7 +58,9 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  * changed. Either may then overwrite a newer change of its key; the sequence-inversion tripwire
  * counts it.
  *
- * <p>Called from the executor thread (intake) and the commit thread (commits).
+ * <p>Called from the executor thread (intake) and the commit thread (commits). The split sink's
+ * committer applies the commit-side rule across its writers ({@link #blocksArrived}, {@link #failed},
+ * {@link #landed}): its writers do not learn their batches' outcomes.
  */
 final class ChangeFence {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ChangeFence.class);
@@ -142,9 +144,48 @@ final class ChangeFence {
       return; // the partition of the tuple before: seen already
     }
     lastSeen = key;
+    seen(key, largestCommitted);
+  }
+
+  private void seen(String key, long largestCommitted) {
     if (seen.add(key)) {
       catchUps.put(key, new CatchUp(largestCommitted + 1, clock.getAsLong() + waitMillis));
     }
+  }
+
+  /**
+   * The split sink's committer, which sees whole batches from its writers rather than tuples, and
+   * learns what landed from the sink's positions ledger ({@code committed}) rather than from the
+   * writers' deduplication: notes a batch's arrival for its first stretch of each partition (as
+   * {@link #seen}, from the ledger's largest offset), counts what the ledger holds of a fenced
+   * partition as landed (a commit applied late, whose replays the writers skip), and says why the
+   * batch may not commit yet, or null: after a gap in its first stretch, only the offsets before the
+   * batch's smallest count (a writer leaves out a change its mapper refused); otherwise as {@link #blocks}.
+   * The caller fences a batch held back ({@link #failed}).
+   */
+  synchronized String blocksArrived(Positions batch, Positions committed) {
+    String gap = null;
+    for (Positions.Span span : batch.spans()) {
+      String key = key(span.source(), span.partition());
+      Positions ledger = committed.of(span.source(), span.partition());
+      seen(key, ledger.largest(span.source(), span.partition()));
+      CatchUp catchUp = catchUps.get(key);
+      if (catchUp != null && clock.getAsLong() >= catchUp.expiresAtMillis) {
+        catchUps.remove(key);
+      } else if (catchUp != null) {
+        catchUp.arrived.addAll(batch.of(span.source(), span.partition()));
+        if (gap == null && !catchUp.arrived.holdsAll(span.source(), span.partition(), catchUp.from, span.smallest() - 1)) {
+          gap = "it holds changes of " + span.source() + " partition " + span.partition() + " from offset " + span.smallest()
+              + ", and the committer, new to the partition, has not seen every offset since " + catchUp.from
+              + ": they wait for the changes in between, which a predecessor may have held";
+        }
+      }
+      Lane lane = lane(key);
+      if (lane != null && !lane.landed.covers(ledger.upTo(span.largest()))) {
+        landed(ledger.upTo(span.largest()));
+      }
+    }
+    return gap != null ? gap : blocks(batch);
   }
 
   /** The lane name of a partition; consecutive tuples mostly come from one, whose name is built once. */

@@ -34,7 +34,8 @@ import org.apache.storm.tuple.Values;
 
 /**
  * {@code IcebergWriterBolt}'s handling of a sealed batch, in this order: emit one descriptor tuple
- * holding the batch's data files ({@link DataFilesCodec} JSON) and naming its table, anchored to
+ * holding the batch's data files ({@link DataFilesCodec} JSON; for row-level changes also its
+ * equality-delete files and what the committer's tripwires read) and naming its table, anchored to
  * every tuple of the batch, then ack those tuples. Storm's anchoring keeps each source tuple pending until the
  * committer acks (or fails) the descriptor, so at-least-once holds across the split.
  */
@@ -81,7 +82,8 @@ public final class DescriptorEmitter implements SealedBatchHandler {
     DataFilesCodec.Entry descriptor =
         new DataFilesCodec.Entry(
             batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles(),
-            batch.oldestTupleMillis(), batch.positions().isEmpty() ? null : batch.positions().encode());
+            batch.oldestTupleMillis(), batch.positions().isEmpty() ? null : batch.positions().encode(), batch.deleteFiles(),
+            batch.changes() == null ? null : batch.changes().encode());
     // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
     String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
     // Anchoring updates each tuple's ack value: the acks below settle the same materialized tuples.
