@@ -494,13 +494,18 @@ class RowLevelChangesTest {
       }
       log.addAll(chunk);
       sentUpTo += count;
-      if (random.nextInt(3) == 0) {
+      boolean faulty = random.nextInt(3) == 0;
+      if (faulty) {
         // Ten refusals outlast Iceberg's own retries: the batch fails and replays. The others are ambiguous and land.
         CommitFault fault = new CommitFault[] {CommitFault.FAIL_BEFORE, CommitFault.UNKNOWN_AFTER, CommitFault.UNKNOWN_LANDS_LATE,
             CommitFault.UNKNOWN_STALE_AFTER_RETRY}[random.nextInt(4)];
         faults.inject(fault, fault == CommitFault.FAIL_BEFORE ? 10 : 1);
       }
       chunk.forEach(sink::execute);
+      if (split && faulty) {
+        // The committer holds descriptors until its interval passes: let it commit them while the fault is armed.
+        sink.settleInFlight();
+      }
       faults.clear();
       if (interleaved && random.nextInt(6) == 0) {
         // The worker dies: the open batch is lost unacked, and a new incarnation takes the replays.
