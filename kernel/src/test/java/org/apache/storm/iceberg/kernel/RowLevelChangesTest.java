@@ -342,6 +342,38 @@ class RowLevelChangesTest {
   }
 
   @Test
+  void theSplitSinksCommitterCommitsEachBatchOfChangesAloneInArrivalOrderWithItsDeletesAndTripwire() {
+    createTable(2, PartitionSpec.unpartitioned());
+    RecordingCollector spout = new RecordingCollector();
+    // The committer holds both writer batches until its interval passes: they reach it as one group.
+    SplitChangeRun split = new SplitChangeRun(options(WriteMode.CHANGELOG, 2).build(), options(WriteMode.CHANGELOG, 2)
+        .withGroupCommitMaxDataFiles(100).withGroupCommitIntervalMillis(1_000).build(), 1, clock, spout, () -> {});
+    split.execute(change("c", 1, "a", 20));
+    split.execute(change("c", 2, "x", 21));
+    split.execute(change("u", 1, "b", 22));
+    split.execute(change("d", 2, null, 23));
+    split.settleInFlight();
+
+    assertThat(spout.acked).hasSize(4);
+    assertThat(rows()).isEqualTo(Map.of(1L, "b"));
+    List<Snapshot> snapshots = new ArrayList<>();
+    table.refresh();
+    table.snapshots().forEach(snapshots::add);
+    assertThat(snapshots).extracting(snapshot -> summary(snapshot, "storm.iceberg.writer-batches") + " batch, "
+            + summary(snapshot, "added-equality-deletes") + " deletes, " + summary(snapshot, "added-records") + " rows")
+        .containsExactly("1 batch, 2 deletes, 2 rows", "1 batch, 2 deletes, 1 rows");
+    assertThat(split.committerMetrics.counter("iceberg-equality-deletes-committed").getCount()).isEqualTo(4);
+    assertThat(split.committerMetrics.counter("iceberg-delete-files-committed").getCount()).isEqualTo(2);
+
+    // An older change after newer ones of its partition: the committer's tripwire counts it.
+    split.execute(change("u", 1, "old", 10));
+    split.execute(change("u", 3, "y", 24));
+    split.settleInFlight();
+    assertThat(split.committerMetrics.counter("iceberg-sequence-inversions").getCount()).isEqualTo(1);
+    split.close();
+  }
+
+  @Test
   void aChangeThatCannotBeReadIsFailedNamingWhyAndNothingElseIsLost() {
     createTable(2, PartitionSpec.unpartitioned());
     RecordingCollector recorder = new RecordingCollector();

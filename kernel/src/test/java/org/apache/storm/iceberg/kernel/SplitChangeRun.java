@@ -69,6 +69,9 @@ final class SplitChangeRun implements RowLevelChangesTest.ModelSink {
   /** The partitions and offsets in flight ({@link RowLevelChangesTest#at}). */
   private final Set<String> inFlight = new HashSet<>();
 
+  /** The committer's metrics. */
+  final com.codahale.metrics.MetricRegistry committerMetrics = new com.codahale.metrics.MetricRegistry();
+
   SplitChangeRun(IcebergOptions writerOptions, IcebergOptions committerOptions, int partitions, AtomicLong clock,
       RecordingCollector spout, Runnable afterCommit) {
     this.writerOptions = writerOptions;
@@ -91,8 +94,9 @@ final class SplitChangeRun implements RowLevelChangesTest.ModelSink {
   }
 
   private CommitterTask openCommitter() {
-    return CommitterTask.open(settings(committerOptions), new TaskIdentity("accounts", "iceberg-committer", 1, 0, 1),
-        committerOut.collector(), clock::get);
+    return CommitterTask.open(settings(committerOptions), new org.apache.storm.iceberg.kernel.env.TaskEnvironment(
+        new TaskIdentity("accounts", "iceberg-committer", 1, 0, 1), committerOut.collector(), clock::get,
+        org.apache.storm.iceberg.kernel.metrics.SinkMetrics.detached(committerMetrics, clock::get), Map.of()));
   }
 
   /** A change to the writer of its partition, or a tick to every task. */
