@@ -159,8 +159,11 @@ final class ChangeFence {
    * writers' deduplication: notes a batch's arrival for its first stretch of each partition (as
    * {@link #seen}, from the ledger's largest offset), counts what the ledger holds of a fenced
    * partition as landed (a commit applied late, whose replays the writers skip), and says why the
-   * batch may not commit yet, or null: after a gap in its first stretch, only the offsets before the
-   * batch's smallest count (a writer leaves out a change its mapper refused); otherwise as {@link #blocks}.
+   * batch may not commit yet, or null: in its first stretch, when some offset since the ledger's
+   * newest up to the batch's largest has not arrived in any batch (a gap inside the batch counts: a
+   * writer's batch may join a replayed change to later ones, past the lost ones between them);
+   * otherwise as {@link #blocks}. A change a writer's mapper refused never arrives, so in that stretch
+   * it holds its partition back until the wait ends.
    * The caller fences a batch held back ({@link #failed}).
    */
   synchronized String blocksArrived(Positions batch, Positions committed) {
@@ -174,8 +177,8 @@ final class ChangeFence {
         catchUps.remove(key);
       } else if (catchUp != null) {
         catchUp.arrived.addAll(batch.of(span.source(), span.partition()));
-        if (gap == null && !catchUp.arrived.holdsAll(span.source(), span.partition(), catchUp.from, span.smallest() - 1)) {
-          gap = "it holds changes of " + span.source() + " partition " + span.partition() + " from offset " + span.smallest()
+        if (gap == null && !catchUp.arrived.holdsAll(span.source(), span.partition(), catchUp.from, span.largest())) {
+          gap = "it holds changes of " + span.source() + " partition " + span.partition() + " up to offset " + span.largest()
               + ", and the committer, new to the partition, has not seen every offset since " + catchUp.from
               + ": they wait for the changes in between, which a predecessor may have held";
         }
