@@ -65,53 +65,7 @@ import org.apache.storm.iceberg.spi.SourcePosition;
 final class ChangeFence {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ChangeFence.class);
 
-  /**
-   * A fenced source partition: what failed, what of it landed since, what of it is back in a batch,
-   * and until when the fence waits for the rest without a sign of it.
-   */
-  private static final class Lane {
-    final Positions failed = new Positions();
-    final Positions landed = new Positions();
-    /** What landed, and what was written into a batch again since this task's last failure of the partition. */
-    Positions back = new Positions();
-    long smallest = Long.MAX_VALUE;
-    long waitsUntilMillis;
-
-    void fail(Positions positions, long smallestOffset) {
-      failed.addAll(positions);
-      smallest = Math.min(smallest, smallestOffset);
-      // What was back in a batch may be in the one that failed: only what landed is surely back.
-      back = landed.copy();
-    }
-
-    /** Whether every failed change before {@code offset} landed or is back in a batch of the task. */
-    boolean backBefore(long offset) {
-      return back.covers(failed.upTo(offset - 1));
-    }
-  }
-
-  /**
-   * A new task's first stretch of a partition: what arrived since the sink's newest committed
-   * offset, any gap in which may be a predecessor's changes still in flight.
-   */
-  private static final class CatchUp {
-    final long from;
-    final long expiresAtMillis;
-    final Positions arrived = new Positions();
-
-    CatchUp(long from, long expiresAtMillis) {
-      this.from = from;
-      this.expiresAtMillis = expiresAtMillis;
-    }
-
-    /** Notes a change's arrival; whether every offset since {@code from} arrived before it. */
-    boolean follows(SourcePosition position) {
-      arrived.add(position);
-      return arrived.holdsAll(position.source(), position.partition(), from, position.offset() - 1);
-    }
-  }
-
-  private final Map<String, Lane> lanes = new HashMap<>();
+  private final Map<String, FencedLane> lanes = new HashMap<>();
   private final Map<String, CatchUp> catchUps = new HashMap<>();
   private final java.util.Set<String> seen = new java.util.HashSet<>();
   private String lastSource;
@@ -183,7 +137,7 @@ final class ChangeFence {
               + ": they wait for the changes in between, which a predecessor may have held";
         }
       }
-      Lane lane = lane(key);
+      FencedLane lane = lane(key);
       if (lane != null && !lane.landed.covers(ledger.upTo(span.largest()))) {
         landed(ledger.upTo(span.largest()));
       }
@@ -204,7 +158,7 @@ final class ChangeFence {
   /** A batch holding {@code batch} did not land: its partitions are fenced from their smallest offset. */
   synchronized void failed(Positions batch) {
     for (Positions.Span span : batch.spans()) {
-      Lane lane = lanes.computeIfAbsent(key(span.source(), span.partition()), k -> new Lane());
+      FencedLane lane = lanes.computeIfAbsent(key(span.source(), span.partition()), k -> new FencedLane());
       lane.fail(batch.of(span.source(), span.partition()), span.smallest());
       lane.waitsUntilMillis = clock.getAsLong() + waitMillis;
     }
@@ -217,8 +171,8 @@ final class ChangeFence {
    * another task). Should one come back later all the same, it may overwrite a newer change of its
    * key; the sequence-inversion tripwire counts that.
    */
-  private Lane lane(String key) {
-    Lane lane = lanes.isEmpty() ? null : lanes.get(key);
+  private FencedLane lane(String key) {
+    FencedLane lane = lanes.isEmpty() ? null : lanes.get(key);
     if (lane != null && clock.getAsLong() >= lane.waitsUntilMillis) {
       lanes.remove(key);
       LOG.warn("No longer holding back changes of {} {} after offset {}: of the changes that failed ({}), {} came back"
@@ -232,7 +186,7 @@ final class ChangeFence {
   }
 
   /** A sign that a fenced partition's changes are coming back: the fence waits on. */
-  private void progress(Lane lane) {
+  private void progress(FencedLane lane) {
     lane.waitsUntilMillis = clock.getAsLong() + waitMillis;
   }
 
@@ -251,7 +205,7 @@ final class ChangeFence {
         return fence(key, position);
       }
     }
-    Lane lane = lane(key);
+    FencedLane lane = lane(key);
     if (lane == null || position.offset() <= lane.smallest || lane.backBefore(position.offset())) {
       return false;
     }
@@ -262,9 +216,9 @@ final class ChangeFence {
 
   /** Fences a change held back: it replays, and the changes after it must wait for it as for a failed batch's. */
   private boolean fence(String key, SourcePosition position) {
-    Lane lane = lanes.get(key);
+    FencedLane lane = lanes.get(key);
     if (lane == null) {
-      lane = new Lane();
+      lane = new FencedLane();
       lane.waitsUntilMillis = clock.getAsLong() + waitMillis;
       lanes.put(key, lane);
     }
@@ -278,7 +232,7 @@ final class ChangeFence {
     if (lanes.isEmpty()) {
       return;
     }
-    Lane lane = lane(key(position.source(), position.partition()));
+    FencedLane lane = lane(key(position.source(), position.partition()));
     if (lane != null && lane.failed.contains(position)) {
       lane.back.add(position);
       progress(lane);
@@ -292,7 +246,7 @@ final class ChangeFence {
    */
   synchronized String blocks(Positions batch) {
     for (Positions.Span span : batch.spans()) {
-      Lane lane = lane(key(span.source(), span.partition()));
+      FencedLane lane = lane(key(span.source(), span.partition()));
       if (lane == null || span.largest() <= lane.smallest) {
         continue;
       }
@@ -317,7 +271,7 @@ final class ChangeFence {
     if (catchUp != null) {
       catchUp.follows(position);
     }
-    Lane lane = lane(key);
+    FencedLane lane = lane(key);
     if (lane != null && lane.failed.contains(position)) {
       lane.landed.add(position);
       lane.back.add(position);
@@ -332,7 +286,7 @@ final class ChangeFence {
   synchronized void landed(Positions batch) {
     for (Positions.Span span : batch.spans()) {
       String key = key(span.source(), span.partition());
-      Lane lane = lane(key);
+      FencedLane lane = lane(key);
       if (lane != null) {
         Positions landed = batch.of(span.source(), span.partition());
         if (lane.failed.firstShared(landed) != null) {
