@@ -374,6 +374,29 @@ class RowLevelChangesTest {
   }
 
   @Test
+  void aWriterThatHeldBackAChangeBeyondAGapLiftsItsFenceOnceTheBatchIsHandedOnWithoutWaitingItOut() {
+    createTable(2, PartitionSpec.unpartitioned());
+    RecordingCollector spout = new RecordingCollector();
+    SplitChangeRun split = new SplitChangeRun(options(WriteMode.CHANGELOG, 2).withCommitIntervalMillis(1_000).build(),
+        options(WriteMode.CHANGELOG, 2).withGroupCommitMaxDataFiles(1).build(), 1, clock, spout, () -> {});
+    Tuple beyondTheGap = tuples.tuple(1L, "eu", "b", "u", 2L, "accounts", 0, 1L);
+    try (org.apache.storm.iceberg.testing.LogCapture log = new org.apache.storm.iceberg.testing.LogCapture()) {
+      split.execute(beyondTheGap);
+      assertThat(spout.failed).as("offset 1 before offset 0: a predecessor may have held 0").containsExactly(beyondTheGap);
+      split.execute(tuples.tuple(1L, "eu", "a", "c", 1L, "accounts", 0, 0L));
+      split.execute(again(beyondTheGap));
+      assertThat(rows()).isEqualTo(Map.of(1L, "b"));
+
+      clock.addAndGet(10 * 60_000);
+      split.execute(tuples.tuple(1L, "eu", "c", "u", 3L, "accounts", 0, 2L));
+      split.settleInFlight();
+      assertThat(rows()).isEqualTo(Map.of(1L, "c"));
+      assertThat(log.lines).noneMatch(line -> line.contains("No longer holding back changes"));
+    }
+    split.close();
+  }
+
+  @Test
   void aChangeThatCannotBeReadIsFailedNamingWhyAndNothingElseIsLost() {
     createTable(2, PartitionSpec.unpartitioned());
     RecordingCollector recorder = new RecordingCollector();

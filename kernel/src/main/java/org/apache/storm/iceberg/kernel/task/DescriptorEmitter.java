@@ -55,9 +55,14 @@ public final class DescriptorEmitter implements SealedBatchHandler {
   private final LongSupplier clock;
 
   private final SinkMetrics metrics;
+  private final ChangeFence fence;
 
-  /** @param identifier the table as the options or the router named it */
-  DescriptorEmitter(Table table, String identifier, TaskEnvironment env) {
+  /**
+   * @param identifier the table as the options or the router named it
+   * @param fence the writer's intake fence (row-level changes with source positions), or null
+   */
+  DescriptorEmitter(Table table, String identifier, TaskEnvironment env, ChangeFence fence) {
+    this.fence = fence;
     this.table = table;
     this.identifier = identifier;
     this.task = env.task();
@@ -99,5 +104,11 @@ public final class DescriptorEmitter implements SealedBatchHandler {
       return;
     }
     batch.tuples().ackAll(collector);
+    if (fence != null) {
+      // A writer never learns whether its batch landed: the committer's fence orders the commits.
+      // The writer's own fence only orders intake, and for it a batch handed on in order is done;
+      // otherwise a change it held back would keep its partition fenced until the wait ran out.
+      fence.landed(batch.positions());
+    }
   }
 }
