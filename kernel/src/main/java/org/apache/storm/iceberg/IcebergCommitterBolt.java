@@ -44,6 +44,11 @@ import org.slf4j.LoggerFactory;
  * IcebergBolt}; then acks every descriptor, or fails them all. Run it at parallelism 1 behind
  * {@code globalGrouping}; it asks for tick tuples so a lull never leaves descriptors uncommitted.
  *
+ * <p>In a row-level write mode (upsert, changelog; Kafka source positions required) it never
+ * merges two writer batches: each commits alone, as one row delta, in the order it arrived, and a
+ * source partition's later batches are failed unattempted while an earlier one of that partition
+ * has not landed (see README's "Change streams").
+ *
  * <p>With {@code withTableRouter} it groups the descriptors by the table each names ({@link
  * IcebergWriterBolt#TABLE_FIELD}) and commits each table's group in its own append, on the same
  * thresholds, failing only the descriptors of a table whose commit did not land. At most {@code

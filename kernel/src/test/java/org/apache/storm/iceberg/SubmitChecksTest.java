@@ -181,6 +181,38 @@ class SubmitChecksTest {
             + " withGroupCommitIntervalMillis or raise the timeout");
   }
 
+  @Test
+  void theSplitSinkInARowLevelModeNeedsSourcePositionsAndTheirGrouping() {
+    // Options without source positions pass build() (a Trident state could use them); the split sink refuses them.
+    IcebergOptions withoutPositions = options().withWriteMode(WriteMode.UPSERT).withKeyColumns("id").build();
+    assertThatThrownBy(() -> IcebergTopologies.check(fiveSecondTimeout(), splitSink(withoutPositions, true)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("The split sink (IcebergWriterBolt, IcebergCommitterBolt) in write mode upsert needs Kafka"
+            + " source positions (withSourcePositions(\"kafka\", ...) on the writer's and the committer's options):"
+            + " without them a replayed change could undo a newer one");
+
+    IcebergOptions positions = options().withWriteMode(WriteMode.UPSERT).withKeyColumns("id")
+        .withSourcePositions(new FieldPositions()).withGroupCommitIntervalMillis(1_000).build();
+    assertThatCode(() -> IcebergTopologies.check(fiveSecondTimeout(), splitSink(positions, true))).doesNotThrowAnyException();
+    assertThatThrownBy(() -> IcebergTopologies.check(fiveSecondTimeout(), splitSink(positions, false)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("stream 'default' of 'events' reaches it by shuffle grouping: use fieldsGrouping(\"events\",");
+  }
+
+  /** Writers behind a spout, by topic and partition or shuffled, and their committer. */
+  static TopologyBuilder splitSink(IcebergOptions options, boolean byPartition) {
+    TopologyBuilder builder = new TopologyBuilder();
+    builder.setSpout("events", new ReplayingSpout("unused", 1), 1);
+    var writers = builder.setBolt("writer", new IcebergWriterBolt(options), 2);
+    if (byPartition) {
+      writers.fieldsGrouping("events", new Fields("topic", "partition"));
+    } else {
+      writers.shuffleGrouping("events");
+    }
+    builder.setBolt("committer", new IcebergCommitterBolt(options), 1).globalGrouping("writer");
+    return builder;
+  }
+
   /**
    * A topology with a 5 s message timeout and the default margin runs: before the margin scaled,
    * every task failed at prepare, and in LocalCluster the failure halted the JVM.

@@ -67,6 +67,20 @@ class DataFilesCodecTest {
   }
 
   @Test
+  void aSplitSinkDescriptorCarriesItsChangeSummaryForTheCommittersTripwires() {
+    org.apache.storm.iceberg.kernel.change.ChangeSummary changes = new org.apache.storm.iceberg.kernel.change.ChangeSummary(
+        2, Map.of("accounts/0", new org.apache.storm.iceberg.kernel.change.ChangeSummary.Lane(7, "id=3", 12)), 1, null);
+    DataFilesCodec.Entry entry = entry(List.of(DELETES));
+    String json = new String(DataFilesCodec.encode(new DataFilesCodec.Entry(entry.id(), entry.table(), entry.component(),
+        entry.taskIndex(), entry.createdAtMillis(), entry.files(), entry.oldestTupleMillis(), null, entry.deleteFiles(),
+        changes.encode()), SPECS), StandardCharsets.UTF_8);
+
+    DataFilesCodec.Entry decoded = DataFilesCodec.decode(json.getBytes(StandardCharsets.UTF_8), "test", SPECS);
+    assertThat(org.apache.storm.iceberg.kernel.change.ChangeSummary.decode(decoded.changes())).isEqualTo(changes);
+    assertThat(DataFilesCodec.decode(DataFilesCodec.encode(entry, SPECS), "test", SPECS).changes()).isNull();
+  }
+
+  @Test
   void anEntryWithoutDeletesStaysVersion2SoThatEarlierReadersStillReadIt() {
     String json = new String(DataFilesCodec.encode(entry(List.of()), SPECS), StandardCharsets.UTF_8);
     assertThat(json).contains("\"version\":2").doesNotContain("delete-files");

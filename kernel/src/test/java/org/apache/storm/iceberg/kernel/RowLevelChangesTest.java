@@ -147,6 +147,14 @@ class RowLevelChangesTest {
     return tuples.tuple(id, "eu", payload, op, seq, "accounts", 0, offset);
   }
 
+  /** Offsets of each partition, for the split runs' changes. */
+  final long[] nextOffsets = new long[2];
+
+  /** A change at the next offset of {@code partition}. */
+  Tuple change(String op, long id, String payload, long seq, int partition) {
+    return tuples.tuple(id, "eu", payload, op, seq, "accounts", partition, nextOffsets[partition]++);
+  }
+
   /** The table read back with every delete applied: id to payload. */
   Map<Long, String> rows() {
     table.refresh();
@@ -334,6 +342,61 @@ class RowLevelChangesTest {
   }
 
   @Test
+  void theSplitSinksCommitterCommitsEachBatchOfChangesAloneInArrivalOrderWithItsDeletesAndTripwire() {
+    createTable(2, PartitionSpec.unpartitioned());
+    RecordingCollector spout = new RecordingCollector();
+    // The committer holds both writer batches until its interval passes: they reach it as one group.
+    SplitChangeRun split = new SplitChangeRun(options(WriteMode.CHANGELOG, 2).build(), options(WriteMode.CHANGELOG, 2)
+        .withGroupCommitMaxDataFiles(100).withGroupCommitIntervalMillis(1_000).build(), 1, clock, spout, () -> {});
+    split.execute(change("c", 1, "a", 20));
+    split.execute(change("c", 2, "x", 21));
+    split.execute(change("u", 1, "b", 22));
+    split.execute(change("d", 2, null, 23));
+    split.settleInFlight();
+
+    assertThat(spout.acked).hasSize(4);
+    assertThat(rows()).isEqualTo(Map.of(1L, "b"));
+    List<Snapshot> snapshots = new ArrayList<>();
+    table.refresh();
+    table.snapshots().forEach(snapshots::add);
+    assertThat(snapshots).extracting(snapshot -> summary(snapshot, "storm.iceberg.writer-batches") + " batch, "
+            + summary(snapshot, "added-equality-deletes") + " deletes, " + summary(snapshot, "added-records") + " rows")
+        .containsExactly("1 batch, 2 deletes, 2 rows", "1 batch, 2 deletes, 1 rows");
+    assertThat(split.committerMetrics.counter("iceberg-equality-deletes-committed").getCount()).isEqualTo(4);
+    assertThat(split.committerMetrics.counter("iceberg-delete-files-committed").getCount()).isEqualTo(2);
+
+    // An older change after newer ones of its partition: the committer's tripwire counts it.
+    split.execute(change("u", 1, "old", 10));
+    split.execute(change("u", 3, "y", 24));
+    split.settleInFlight();
+    assertThat(split.committerMetrics.counter("iceberg-sequence-inversions").getCount()).isEqualTo(1);
+    split.close();
+  }
+
+  @Test
+  void aWriterThatHeldBackAChangeBeyondAGapLiftsItsFenceOnceTheBatchIsHandedOnWithoutWaitingItOut() {
+    createTable(2, PartitionSpec.unpartitioned());
+    RecordingCollector spout = new RecordingCollector();
+    SplitChangeRun split = new SplitChangeRun(options(WriteMode.CHANGELOG, 2).withCommitIntervalMillis(1_000).build(),
+        options(WriteMode.CHANGELOG, 2).withGroupCommitMaxDataFiles(1).build(), 1, clock, spout, () -> {});
+    Tuple beyondTheGap = tuples.tuple(1L, "eu", "b", "u", 2L, "accounts", 0, 1L);
+    try (org.apache.storm.iceberg.testing.LogCapture log = new org.apache.storm.iceberg.testing.LogCapture()) {
+      split.execute(beyondTheGap);
+      assertThat(spout.failed).as("offset 1 before offset 0: a predecessor may have held 0").containsExactly(beyondTheGap);
+      split.execute(tuples.tuple(1L, "eu", "a", "c", 1L, "accounts", 0, 0L));
+      split.execute(again(beyondTheGap));
+      assertThat(rows()).isEqualTo(Map.of(1L, "b"));
+
+      clock.addAndGet(10 * 60_000);
+      split.execute(tuples.tuple(1L, "eu", "c", "u", 3L, "accounts", 0, 2L));
+      split.settleInFlight();
+      assertThat(rows()).isEqualTo(Map.of(1L, "c"));
+      assertThat(log.lines).noneMatch(line -> line.contains("No longer holding back changes"));
+    }
+    split.close();
+  }
+
+  @Test
   void aChangeThatCannotBeReadIsFailedNamingWhyAndNothingElseIsLost() {
     createTable(2, PartitionSpec.unpartitioned());
     RecordingCollector recorder = new RecordingCollector();
@@ -437,25 +500,43 @@ class RowLevelChangesTest {
    * Whenever everything sent is acked, the table equals the model of every change sent.
    */
   void seededRun(long seed, int formatVersion, String fileFormat) {
+    seededRun(seed, formatVersion, fileFormat, false);
+  }
+
+  /**
+   * As above, through IcebergBolt's task, or with {@code split} through the split sink: a writer task
+   * per Kafka partition (two, each key in one), one committer, each descriptor delivered as emitted
+   * ({@link SplitChangeRun}); a dying worker is a writer's or the committer's. The split runs keep
+   * each chunk's sequence numbers in order (a writer's batch does not line up with a chunk), and
+   * after each descriptor that lands they check what the committer must keep: each partition's
+   * committed offsets are one run from 0, and the table equals the model of those changes.
+   */
+  void seededRun(long seed, int formatVersion, String fileFormat, boolean split) {
     Random random = new Random(seed);
     nextOffset = 0;
+    java.util.Arrays.fill(nextOffsets, 0);
     createTable(formatVersion, random.nextBoolean() ? PartitionSpec.unpartitioned()
         : PartitionSpec.builderFor(SCHEMA).bucket("id", 3).build(),
         random.nextInt(4) == 0 ? TestCatalogs.jdbcSqlite(dir) : TestCatalogs.hadoop(dir));
     int batch = 2 + random.nextInt(9);
     boolean interleaved = random.nextBoolean();
     RecordingCollector recorder = new RecordingCollector();
-    IcebergOptions options =
-        options(WriteMode.CHANGELOG, batch).withCommitIntervalMillis(30_000).withFileFormat(fileFormat).build();
-    SinkTask sink = open(options, recorder);
+    // A split run's writers seal smaller batches than a chunk, so one partition's batches meet at the committer.
+    IcebergOptions options = options(WriteMode.CHANGELOG, split ? 1 + random.nextInt(batch) : batch)
+        .withCommitIntervalMillis(split ? 1_000 : 30_000).withFileFormat(fileFormat).build();
     List<Tuple> log = new ArrayList<>();
+    ModelSink sink = split
+        ? new SplitChangeRun(options, options(WriteMode.CHANGELOG, batch).withGroupCommitMaxDataFiles(1 + random.nextInt(6))
+            .withGroupCommitIntervalMillis(1_000).build(), 2, clock, recorder,
+            () -> assertCommittedPrefix(seed, options, log))
+        : new BoltSink(open(options, recorder), () -> open(options, recorder));
     String[] ops = {"c", "u", "d", "r", "UPDATE_BEFORE", "UPDATE_AFTER", "I", "D"};
     int changes = 12 + random.nextInt(30);
     int sentUpTo = 0;
     while (sentUpTo < changes) {
       int count = Math.min(batch, changes - sentUpTo);
       long[] sequences = java.util.stream.LongStream.range(sentUpTo, sentUpTo + count).toArray();
-      if (!interleaved && count > 1 && random.nextInt(3) == 0) {
+      if (!split && !interleaved && count > 1 && random.nextInt(3) == 0) {
         long first = sequences[0];
         sequences[0] = sequences[count - 1];
         sequences[count - 1] = first;
@@ -465,21 +546,26 @@ class RowLevelChangesTest {
         long key = random.nextInt(4);
         String op = ops[random.nextInt(ops.length)];
         String payload = op.equals("d") || op.equals("D") || op.equals("UPDATE_BEFORE") ? null : "v" + seed + "-" + (sentUpTo + i);
-        chunk.add(change(op, key, payload, sequences[i]));
+        chunk.add(split ? change(op, key, payload, sequences[i], (int) (key % 2)) : change(op, key, payload, sequences[i]));
       }
       log.addAll(chunk);
       sentUpTo += count;
-      if (random.nextInt(3) == 0) {
+      boolean faulty = random.nextInt(3) == 0;
+      if (faulty) {
         // Ten refusals outlast Iceberg's own retries: the batch fails and replays. The others are ambiguous and land.
         CommitFault fault = new CommitFault[] {CommitFault.FAIL_BEFORE, CommitFault.UNKNOWN_AFTER, CommitFault.UNKNOWN_LANDS_LATE,
             CommitFault.UNKNOWN_STALE_AFTER_RETRY}[random.nextInt(4)];
         faults.inject(fault, fault == CommitFault.FAIL_BEFORE ? 10 : 1);
       }
       chunk.forEach(sink::execute);
+      if (split && faulty) {
+        // The committer holds descriptors until its interval passes: let it commit them while the fault is armed.
+        sink.settleInFlight();
+      }
       faults.clear();
       if (interleaved && random.nextInt(6) == 0) {
         // The worker dies: the open batch is lost unacked, and a new incarnation takes the replays.
-        sink = open(options, recorder);
+        sink = sink.restart(random);
       }
       if (interleaved && random.nextInt(3) == 0) {
         // Some retries come back (those whose backoff ended) while later changes keep coming.
@@ -496,8 +582,9 @@ class RowLevelChangesTest {
   }
 
   /** The spout replays what is unacked, with a random earlier stretch of the log, until everything is acked. */
-  private SinkTask replayUntilAcked(SinkTask sink, RecordingCollector recorder, List<Tuple> log, Random random, int batch, long seed) {
+  private ModelSink replayUntilAcked(ModelSink sink, RecordingCollector recorder, List<Tuple> log, Random random, int batch, long seed) {
     for (int round = 0; !unacked(recorder, log).isEmpty(); round++) {
+      sink.settleInFlight();
       assertThat(round).as("seed %d: replays settle", seed).isLessThan(40);
       List<Tuple> replay = new ArrayList<>(unacked(recorder, log));
       int from = random.nextInt(log.size());
@@ -527,9 +614,64 @@ class RowLevelChangesTest {
 
   /** The log's records no acked tuple carries. */
   static List<Tuple> unacked(RecordingCollector recorder, List<Tuple> log) {
-    java.util.Set<Long> acked = new java.util.HashSet<>();
-    recorder.acked.forEach(t -> acked.add(t.getLongByField("offset")));
-    return log.stream().filter(t -> !acked.contains(t.getLongByField("offset"))).toList();
+    java.util.Set<String> acked = new java.util.HashSet<>();
+    recorder.acked.forEach(t -> acked.add(at(t)));
+    return log.stream().filter(t -> !acked.contains(at(t))).toList();
+  }
+
+  /** A change's partition and offset: its identity. */
+  static String at(Tuple change) {
+    return change.getIntegerByField("partition") + "/" + change.getLongByField("offset");
+  }
+
+  /**
+   * What must hold after each commit of the split sink: each partition's committed offsets (the
+   * positions ledger) run from 0 without a hole, and the table read back equals the model of the
+   * committed changes.
+   */
+  void assertCommittedPrefix(long seed, IcebergOptions options, List<Tuple> log) {
+    table.refresh();
+    org.apache.storm.iceberg.kernel.position.Positions committed = new org.apache.storm.iceberg.kernel.commit.PositionsLedger(
+        settings(options).commits().walNamespace(), settings(options).commits().branch()).committed(table).positions();
+    for (int partition = 0; partition < nextOffsets.length; partition++) {
+      long largest = committed.largest("accounts", partition);
+      assertThat(largest < 0 || committed.holdsAll("accounts", partition, 0, largest))
+          .as("seed %d: partition %d's committed offsets %s run from 0", seed, partition, committed).isTrue();
+    }
+    List<Tuple> landed = log.stream().filter(t -> committed.contains(new org.apache.storm.iceberg.spi.SourcePosition(
+        "accounts", t.getIntegerByField("partition"), t.getLongByField("offset")))).toList();
+    assertThat(rows()).as("seed %d after a commit holding up to %s", seed, committed).isEqualTo(model(landed));
+  }
+
+  /** What a model run drives: IcebergBolt's task, or the split sink's two halves ({@link SplitChangeRun}). */
+  interface ModelSink {
+    void execute(Tuple tuple);
+
+    void close();
+
+    /** Before the spout replays: lets what the sink holds in flight settle. */
+    default void settleInFlight() {}
+
+    /** The worker of one of the sink's tasks dies, losing what it holds unsettled; returns the sink to go on with. */
+    ModelSink restart(Random random);
+  }
+
+  /** IcebergBolt's task as a model run's sink; a dying worker is replaced by {@code reopen}'s task. */
+  record BoltSink(SinkTask task, java.util.function.Supplier<SinkTask> reopen) implements ModelSink {
+    @Override
+    public void execute(Tuple tuple) {
+      task.execute(tuple);
+    }
+
+    @Override
+    public void close() {
+      task.close();
+    }
+
+    @Override
+    public ModelSink restart(Random random) {
+      return new BoltSink(reopen.get(), reopen);
+    }
   }
 
   /** The source's state after {@code changes}: by key, in sequence order, removals before after-images. */
@@ -562,8 +704,25 @@ class RowLevelChangesTest {
   @CsvSource({"2, parquet", "3, parquet", "2, avro", "3, orc"})
   void seededChangeStreamsWithReplaysAndCommitFaultsLeaveTheTableEqualToTheSource(int formatVersion, String fileFormat)
       throws Exception {
+    runSeeds(formatVersion, fileFormat, false, TestTiers.isLongTier() ? 250 : 3);
+  }
+
+  /**
+   * The same model runs through the split sink ({@link SplitChangeRun}): two writers, one committer
+   * that commits each row-level descriptor alone behind the fence, the table checked after every
+   * commit. 3 runs a case in the quick tier, 10 in the long tier; {@code -Drow-level.seed=S} replays one.
+   */
+  @ParameterizedTest(name = "split sink, format v{0}, {1}")
+  @CsvSource({"2, parquet", "3, parquet", "2, avro", "3, orc"})
+  void seededChangeStreamsThroughTheSplitSinkLeaveTheTableEqualToTheSourceAfterEveryCommit(int formatVersion,
+      String fileFormat) throws Exception {
+    runSeeds(formatVersion, fileFormat, true, TestTiers.isLongTier() ? 10 : 3);
+  }
+
+  /** Runs {@code defaultRuns} seeded model runs of one case, or as the system properties say, and reports every failing seed. */
+  private void runSeeds(int formatVersion, String fileFormat, boolean split, int defaultRuns) throws Exception {
     Long only = Long.getLong("row-level.seed");
-    int runs = only != null ? 1 : Integer.getInteger("row-level.schedules", TestTiers.isLongTier() ? 250 : 3);
+    int runs = only != null ? 1 : Integer.getInteger("row-level.schedules", defaultRuns);
     Map<Long, String> failures = new java.util.concurrent.ConcurrentSkipListMap<>();
     long started = System.nanoTime();
     long cpuStarted = processCpuNanos();
@@ -576,10 +735,11 @@ class RowLevelChangesTest {
       for (long n = 1; n <= runs; n++) {
         long seed = only != null ? only : n * 7919 + formatVersion;
         done.add(threads.submit(() -> {
-          String failure = seededRunFailure(seed, formatVersion, fileFormat);
+          String failure = seededRunFailure(seed, formatVersion, fileFormat, split);
           if (failure != null) {
             failures.put(seed, failure);
-            System.out.printf("row-level model run, v%d %s, seed %d failed: %s%n", formatVersion, fileFormat, seed, failure);
+            System.out.printf("row-level model run%s, v%d %s, seed %d failed: %s%n", split ? " (split sink)" : "",
+                formatVersion, fileFormat, seed, failure);
           }
         }));
       }
@@ -589,7 +749,7 @@ class RowLevelChangesTest {
     } finally {
       threads.shutdownNow();
     }
-    System.out.printf("row-level model runs, v%d %s: %d runs in %d ms (%d ms of CPU), %d failed%n", formatVersion,
+    System.out.printf("row-level model runs%s, v%d %s: %d runs in %d ms (%d ms of CPU), %d failed%n", split ? " (split sink)" : "", formatVersion,
         fileFormat, runs, (System.nanoTime() - started) / 1_000_000, (processCpuNanos() - cpuStarted) / 1_000_000,
         failures.size());
     assertThat(failures).as("v%d %s: seeds whose table differs from the model (replay one with -Drow-level.seed=S)",
@@ -597,11 +757,11 @@ class RowLevelChangesTest {
   }
 
   /** Why seed {@code seed}'s run failed, in one line, or null when it passed. */
-  String seededRunFailure(long seed, int formatVersion, String fileFormat) {
+  String seededRunFailure(long seed, int formatVersion, String fileFormat, boolean split) {
     RowLevelChangesTest run = new RowLevelChangesTest();
     try {
       run.dir = java.nio.file.Files.createDirectories(dir.resolve("run-" + seed));
-      run.seededRun(seed, formatVersion, fileFormat);
+      run.seededRun(seed, formatVersion, fileFormat, split);
       // Removed on the run's thread: left to @TempDir, 250 runs' files took 35 s of one thread per case.
       try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(run.dir)) {
         for (Path file : files.sorted(java.util.Comparator.reverseOrder()).toList()) {

@@ -216,29 +216,20 @@ class SplitSinkTaskTest {
     Tuple futureVersion = descriptors.tuple(good.replace("\"version\":" + DataFilesCodec.VERSION, "\"version\":99"));
     Tuple unknownSpec = descriptors.tuple(good.replace("\"spec-id\":0", "\"spec-id\":42"));
     DataFilesCodec.Entry entry = DataFilesCodec.decode(good.getBytes(StandardCharsets.UTF_8), "test", table.specs());
-    Tuple withDeletes = descriptors.tuple(new String(DataFilesCodec.encode(new DataFilesCodec.Entry(entry.id(), entry.table(),
-        entry.component(), entry.taskIndex(), entry.createdAtMillis(), entry.files(), entry.oldestTupleMillis(), null,
-        List.of(org.apache.iceberg.FileMetadata.deleteFileBuilder(table.spec()).ofEqualityDeletes(1)
-            .withPath(dir.resolve("deletes.parquet").toString()).withFormat(org.apache.iceberg.FileFormat.PARQUET)
-            .withFileSizeInBytes(50).withRecordCount(2).withPartition(entry.files().get(0).partition()).build())),
-        table.specs()), StandardCharsets.UTF_8));
     Tuple usable = descriptors.tuple(good);
     committer.execute(corrupt);
     committer.execute(futureVersion);
     committer.execute(unknownSpec);
-    committer.execute(withDeletes);
     committer.execute(usable);
     clock.addAndGet(5_000);
     committer.execute(descriptors.tick());
 
-    assertThat(out.failed).containsExactly(corrupt, futureVersion, unknownSpec, withDeletes);
+    assertThat(out.failed).containsExactly(corrupt, futureVersion, unknownSpec);
     assertThat(out.acked).containsExactly(usable);
     assertThat(out.errors).extracting(Throwable::getMessage).satisfiesExactly(
         m -> assertThat(m).startsWith("Committer of test.db.events cannot use a descriptor: unrecognized version -1 or corrupt entry at descriptor from component 'iceberg-writer' task 1"),
         m -> assertThat(m).contains("unrecognized version 99 or corrupt entry at descriptor from component 'iceberg-writer'"),
-        m -> assertThat(m).contains("holds a file of partition spec id 42, which the table does not have (its spec ids are [0])"),
-        m -> assertThat(m).endsWith("holds equality-delete files, which the split sink does not commit: write row-level changes"
-            + " with IcebergBolt or IcebergTrident.persist"));
+        m -> assertThat(m).contains("holds a file of partition spec id 42, which the table does not have (its spec ids are [0])"));
     assertThat(TestTables.ids(table)).hasSize(10);
     committer.close();
   }

@@ -63,4 +63,37 @@ public record ChangeSummary(long keys, Map<String, Lane> lanes, long updateBefor
    * @param description "column=value, ..." for messages
    */
   public record RemovedKey(StructLike key, StructLike partition, String description) {}
+
+  /**
+   * What a split-sink descriptor carries of this summary to the committer, which runs the tripwires:
+   * JSON of the key count, the update-before images dropped and the lanes. The removed keys stay
+   * with the writer (the unseen-keys check is {@code IcebergBolt}'s).
+   */
+  public String encode() {
+    com.fasterxml.jackson.databind.node.ObjectNode root = org.apache.iceberg.util.JsonUtil.mapper().createObjectNode();
+    root.put("keys", keys);
+    root.put("update-before-dropped", updateBeforeDropped);
+    com.fasterxml.jackson.databind.node.ObjectNode byLane = root.putObject("lanes");
+    lanes.forEach((name, lane) -> byLane.putObject(name)
+        .put("smallest", lane.smallest()).put("smallest-key", lane.smallestKey()).put("largest", lane.largest()));
+    return root.toString();
+  }
+
+  /**
+   * Reads what {@link #encode} wrote, without removed keys.
+   *
+   * @throws IllegalArgumentException when {@code text} is not such a summary
+   */
+  public static ChangeSummary decode(String text) {
+    try {
+      com.fasterxml.jackson.databind.JsonNode root = org.apache.iceberg.util.JsonUtil.mapper().readTree(text);
+      Map<String, Lane> lanes = new java.util.HashMap<>();
+      root.get("lanes").fields().forEachRemaining(lane -> lanes.put(lane.getKey(), new Lane(
+          lane.getValue().get("smallest").asLong(), lane.getValue().get("smallest-key").asText(),
+          lane.getValue().get("largest").asLong())));
+      return new ChangeSummary(root.get("keys").asLong(), Map.copyOf(lanes), root.get("update-before-dropped").asLong(), null);
+    } catch (java.io.IOException | RuntimeException e) {
+      throw new IllegalArgumentException("unreadable change summary: " + text, e);
+    }
+  }
 }

@@ -50,8 +50,9 @@ public final class DataFilesCodec {
   /** Version 2 adds {@code oldest-tuple-ms}; version 1 entries are still read, taking it as {@code created-at-ms}. */
   public static final int VERSION = 2;
   /**
-   * Version 3 adds {@code delete-files}. Only an entry with delete files is written as version 3, so
-   * that an older reader refuses it rather than commit its rows without their deletes.
+   * Version 3 adds {@code delete-files} and, in a split-sink descriptor, {@code changes}. Only an
+   * entry with delete files is written as version 3, so that an older reader refuses it rather than
+   * commit its rows without their deletes.
    */
   public static final int VERSION_WITH_DELETES = 3;
 
@@ -68,10 +69,19 @@ public final class DataFilesCodec {
    * @param positions the source positions whose records the files hold ({@code Positions#encode}),
    *     or null for none; a split-sink descriptor carries them to the committer
    * @param deleteFiles the equality-delete files committed with the data files (row-level changes)
+   * @param changes what a split-sink descriptor's batch of row-level changes holds, for the
+   *     committer's tripwires ({@code ChangeSummary#encode}), or null for none
    */
   public record Entry(
       String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files, long oldestTupleMillis,
-      String positions, List<DeleteFile> deleteFiles) {
+      String positions, List<DeleteFile> deleteFiles, String changes) {
+    /** An entry without a change summary. */
+    public Entry(
+        String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files,
+        long oldestTupleMillis, String positions, List<DeleteFile> deleteFiles) {
+      this(id, table, component, taskIndex, createdAtMillis, files, oldestTupleMillis, positions, deleteFiles, null);
+    }
+
     /** An entry without delete files. */
     public Entry(
         String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files,
@@ -97,7 +107,7 @@ public final class DataFilesCodec {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (JsonGenerator json = JsonUtil.factory().createGenerator(bytes)) {
       json.writeStartObject();
-      json.writeNumberField("version", entry.deleteFiles().isEmpty() ? VERSION : VERSION_WITH_DELETES);
+      json.writeNumberField("version", entry.deleteFiles().isEmpty() && entry.changes() == null ? VERSION : VERSION_WITH_DELETES);
       json.writeStringField("id", entry.id());
       json.writeStringField("table", entry.table());
       json.writeStringField("component", entry.component());
@@ -118,6 +128,9 @@ public final class DataFilesCodec {
           ContentFileParser.toJson(file, specs.get(file.specId()), json);
         }
         json.writeEndArray();
+      }
+      if (entry.changes() != null) {
+        json.writeStringField("changes", entry.changes());
       }
       json.writeEndObject();
     } catch (IOException e) {
@@ -147,7 +160,8 @@ public final class DataFilesCodec {
           files,
           version == 1 ? JsonUtil.getLong("created-at-ms", root) : JsonUtil.getLong("oldest-tuple-ms", root),
           JsonUtil.getStringOrNull("source-positions", root),
-          deletes);
+          deletes,
+          version < VERSION_WITH_DELETES ? null : JsonUtil.getStringOrNull("changes", root));
     } catch (CorruptEntryException e) {
       throw e;
     } catch (IOException | RuntimeException e) {

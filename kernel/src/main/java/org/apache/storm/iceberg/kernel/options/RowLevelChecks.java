@@ -56,7 +56,7 @@ final class RowLevelChecks {
     }
     if (settings.sourcePositions() == null && settings.trident().stateType() == StateType.NON_TRANSACTIONAL) {
       throw new IllegalArgumentException("write mode " + mode + " needs a deterministic source identity, or a replayed"
-          + " change could undo a newer one: set withSourcePositions(\"kafka\", ...) for IcebergBolt, or use a"
+          + " change could undo a newer one: set withSourcePositions(\"kafka\", ...) for IcebergBolt or the split sink, or use a"
           + " transactional or opaque Trident state (withTridentStateType)");
     }
     refuse(settings.thresholds().bytes() > 0, mode, "withCommitIntervalBytes",

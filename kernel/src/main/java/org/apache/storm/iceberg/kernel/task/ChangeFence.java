@@ -58,58 +58,14 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  * changed. Either may then overwrite a newer change of its key; the sequence-inversion tripwire
  * counts it.
  *
- * <p>Called from the executor thread (intake) and the commit thread (commits).
+ * <p>Called from the executor thread (intake) and the commit thread (commits). The split sink's
+ * committer applies the commit-side rule across its writers ({@link #blocksArrived}, {@link #failed},
+ * {@link #landed}): its writers do not learn their batches' outcomes.
  */
 final class ChangeFence {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ChangeFence.class);
 
-  /**
-   * A fenced source partition: what failed, what of it landed since, what of it is back in a batch,
-   * and until when the fence waits for the rest without a sign of it.
-   */
-  private static final class Lane {
-    final Positions failed = new Positions();
-    final Positions landed = new Positions();
-    /** What landed, and what was written into a batch again since this task's last failure of the partition. */
-    Positions back = new Positions();
-    long smallest = Long.MAX_VALUE;
-    long waitsUntilMillis;
-
-    void fail(Positions positions, long smallestOffset) {
-      failed.addAll(positions);
-      smallest = Math.min(smallest, smallestOffset);
-      // What was back in a batch may be in the one that failed: only what landed is surely back.
-      back = landed.copy();
-    }
-
-    /** Whether every failed change before {@code offset} landed or is back in a batch of the task. */
-    boolean backBefore(long offset) {
-      return back.covers(failed.upTo(offset - 1));
-    }
-  }
-
-  /**
-   * A new task's first stretch of a partition: what arrived since the sink's newest committed
-   * offset, any gap in which may be a predecessor's changes still in flight.
-   */
-  private static final class CatchUp {
-    final long from;
-    final long expiresAtMillis;
-    final Positions arrived = new Positions();
-
-    CatchUp(long from, long expiresAtMillis) {
-      this.from = from;
-      this.expiresAtMillis = expiresAtMillis;
-    }
-
-    /** Notes a change's arrival; whether every offset since {@code from} arrived before it. */
-    boolean follows(SourcePosition position) {
-      arrived.add(position);
-      return arrived.holdsAll(position.source(), position.partition(), from, position.offset() - 1);
-    }
-  }
-
-  private final Map<String, Lane> lanes = new HashMap<>();
+  private final Map<String, FencedLane> lanes = new HashMap<>();
   private final Map<String, CatchUp> catchUps = new HashMap<>();
   private final java.util.Set<String> seen = new java.util.HashSet<>();
   private String lastSource;
@@ -142,9 +98,51 @@ final class ChangeFence {
       return; // the partition of the tuple before: seen already
     }
     lastSeen = key;
+    seen(key, largestCommitted);
+  }
+
+  private void seen(String key, long largestCommitted) {
     if (seen.add(key)) {
       catchUps.put(key, new CatchUp(largestCommitted + 1, clock.getAsLong() + waitMillis));
     }
+  }
+
+  /**
+   * The split sink's committer, which sees whole batches from its writers rather than tuples, and
+   * learns what landed from the sink's positions ledger ({@code committed}) rather than from the
+   * writers' deduplication: notes a batch's arrival for its first stretch of each partition (as
+   * {@link #seen}, from the ledger's largest offset), counts what the ledger holds of a fenced
+   * partition as landed (a commit applied late, whose replays the writers skip), and says why the
+   * batch may not commit yet, or null: in its first stretch, when some offset since the ledger's
+   * newest up to the batch's largest has not arrived in any batch (a gap inside the batch counts: a
+   * writer's batch may join a replayed change to later ones, past the lost ones between them);
+   * otherwise as {@link #blocks}. A change a writer's mapper refused never arrives, so in that stretch
+   * it holds its partition back until the wait ends.
+   * The caller fences a batch held back ({@link #failed}).
+   */
+  synchronized String blocksArrived(Positions batch, Positions committed) {
+    String gap = null;
+    for (Positions.Span span : batch.spans()) {
+      String key = key(span.source(), span.partition());
+      Positions ledger = committed.of(span.source(), span.partition());
+      seen(key, ledger.largest(span.source(), span.partition()));
+      CatchUp catchUp = catchUps.get(key);
+      if (catchUp != null && clock.getAsLong() >= catchUp.expiresAtMillis) {
+        catchUps.remove(key);
+      } else if (catchUp != null) {
+        catchUp.arrived.addAll(batch.of(span.source(), span.partition()));
+        if (gap == null && !catchUp.arrived.holdsAll(span.source(), span.partition(), catchUp.from, span.largest())) {
+          gap = "it holds changes of " + span.source() + " partition " + span.partition() + " up to offset " + span.largest()
+              + ", and the committer, new to the partition, has not seen every offset since " + catchUp.from
+              + ": they wait for the changes in between, which a predecessor may have held";
+        }
+      }
+      FencedLane lane = lane(key);
+      if (lane != null && !lane.landed.covers(ledger.upTo(span.largest()))) {
+        landed(ledger.upTo(span.largest()));
+      }
+    }
+    return gap != null ? gap : blocks(batch);
   }
 
   /** The lane name of a partition; consecutive tuples mostly come from one, whose name is built once. */
@@ -160,7 +158,7 @@ final class ChangeFence {
   /** A batch holding {@code batch} did not land: its partitions are fenced from their smallest offset. */
   synchronized void failed(Positions batch) {
     for (Positions.Span span : batch.spans()) {
-      Lane lane = lanes.computeIfAbsent(key(span.source(), span.partition()), k -> new Lane());
+      FencedLane lane = lanes.computeIfAbsent(key(span.source(), span.partition()), k -> new FencedLane());
       lane.fail(batch.of(span.source(), span.partition()), span.smallest());
       lane.waitsUntilMillis = clock.getAsLong() + waitMillis;
     }
@@ -173,8 +171,8 @@ final class ChangeFence {
    * another task). Should one come back later all the same, it may overwrite a newer change of its
    * key; the sequence-inversion tripwire counts that.
    */
-  private Lane lane(String key) {
-    Lane lane = lanes.isEmpty() ? null : lanes.get(key);
+  private FencedLane lane(String key) {
+    FencedLane lane = lanes.isEmpty() ? null : lanes.get(key);
     if (lane != null && clock.getAsLong() >= lane.waitsUntilMillis) {
       lanes.remove(key);
       LOG.warn("No longer holding back changes of {} {} after offset {}: of the changes that failed ({}), {} came back"
@@ -188,7 +186,7 @@ final class ChangeFence {
   }
 
   /** A sign that a fenced partition's changes are coming back: the fence waits on. */
-  private void progress(Lane lane) {
+  private void progress(FencedLane lane) {
     lane.waitsUntilMillis = clock.getAsLong() + waitMillis;
   }
 
@@ -207,7 +205,7 @@ final class ChangeFence {
         return fence(key, position);
       }
     }
-    Lane lane = lane(key);
+    FencedLane lane = lane(key);
     if (lane == null || position.offset() <= lane.smallest || lane.backBefore(position.offset())) {
       return false;
     }
@@ -218,9 +216,9 @@ final class ChangeFence {
 
   /** Fences a change held back: it replays, and the changes after it must wait for it as for a failed batch's. */
   private boolean fence(String key, SourcePosition position) {
-    Lane lane = lanes.get(key);
+    FencedLane lane = lanes.get(key);
     if (lane == null) {
-      lane = new Lane();
+      lane = new FencedLane();
       lane.waitsUntilMillis = clock.getAsLong() + waitMillis;
       lanes.put(key, lane);
     }
@@ -234,7 +232,7 @@ final class ChangeFence {
     if (lanes.isEmpty()) {
       return;
     }
-    Lane lane = lane(key(position.source(), position.partition()));
+    FencedLane lane = lane(key(position.source(), position.partition()));
     if (lane != null && lane.failed.contains(position)) {
       lane.back.add(position);
       progress(lane);
@@ -248,7 +246,7 @@ final class ChangeFence {
    */
   synchronized String blocks(Positions batch) {
     for (Positions.Span span : batch.spans()) {
-      Lane lane = lane(key(span.source(), span.partition()));
+      FencedLane lane = lane(key(span.source(), span.partition()));
       if (lane == null || span.largest() <= lane.smallest) {
         continue;
       }
@@ -273,7 +271,7 @@ final class ChangeFence {
     if (catchUp != null) {
       catchUp.follows(position);
     }
-    Lane lane = lane(key);
+    FencedLane lane = lane(key);
     if (lane != null && lane.failed.contains(position)) {
       lane.landed.add(position);
       lane.back.add(position);
@@ -288,7 +286,7 @@ final class ChangeFence {
   synchronized void landed(Positions batch) {
     for (Positions.Span span : batch.spans()) {
       String key = key(span.source(), span.partition());
-      Lane lane = lane(key);
+      FencedLane lane = lane(key);
       if (lane != null) {
         Positions landed = batch.of(span.source(), span.partition());
         if (lane.failed.firstShared(landed) != null) {

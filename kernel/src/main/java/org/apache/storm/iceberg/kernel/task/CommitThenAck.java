@@ -89,6 +89,14 @@ final class CommitThenAck {
    * ({@link ChangeTripwires}).
    */
   CommitOutcome commitOnly(SealedBatch batch) {
+    return commitOnly(batch, Map.of());
+  }
+
+  /**
+   * As {@link #commitOnly(SealedBatch)}, with the sink's {@code summary} keys: the split sink's
+   * committer, one row-level descriptor a commit.
+   */
+  CommitOutcome commitOnly(SealedBatch batch, Map<String, String> summary) {
     String blocked = fence == null ? null : fence.blocks(batch.positions());
     if (blocked != null) {
       fence.failed(batch.positions());
@@ -100,7 +108,7 @@ final class CommitThenAck {
     }
     long attemptMillis = System.currentTimeMillis();
     CommitOutcome outcome =
-        commitOnly(batch.dataFiles(), batch.deleteFiles(), Map.of(), batch.oldestTupleMillis(), batch.positions());
+        commitOnly(batch.dataFiles(), batch.deleteFiles(), summary, batch.oldestTupleMillis(), batch.positions());
     if (fence != null) {
       if (outcome.landed()) {
         fence.landed(batch.positions());

@@ -32,15 +32,10 @@ import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeSet;
 import java.util.function.LongSupplier;
-import org.apache.iceberg.DataFile;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
 import org.apache.storm.iceberg.kernel.options.SinkSettings;
-import org.apache.storm.iceberg.kernel.ack.HeldTuples;
-import org.apache.storm.iceberg.kernel.ack.Holders;
 import org.apache.storm.iceberg.kernel.position.Positions;
 import org.apache.storm.iceberg.kernel.commit.PositionsLedger;
 import org.apache.storm.iceberg.spi.SourcePosition;
@@ -55,7 +50,9 @@ import org.slf4j.LoggerFactory;
  * all their files in one append, through the same {@link CommitProtocol} as {@code IcebergBolt},
  * when the first of the group thresholds is crossed (data files pending, or time since the first
  * pending descriptor; checked on every descriptor and tick). Then it acks every descriptor, or fails
- * them all if the append did not land.
+ * them all if the append did not land. A descriptor of row-level changes is never merged: it
+ * commits alone, in arrival order, behind a fence that keeps each source partition's changes in
+ * order ({@link ChangeDescriptors}).
  *
  * <p>Assumptions: one committer task per table and WAL namespace (the bolt warns otherwise); writers
  * and committer name the same table in the same catalog; commit ids are never reused. A routing
@@ -81,6 +78,7 @@ public final class CommitterTask implements TableTask {
   private long firstPendingAtMillis;
 
   private final PositionsLedger ledger;
+  private final ChangeDescriptors changes;
 
   /** A descriptor waiting for the group's commit, with what it carries. */
   private record Pending(Tuple descriptor, DataFilesCodec.Entry entry) {}
@@ -89,8 +87,10 @@ public final class CommitterTask implements TableTask {
     this.catalog = opened.catalog();
     this.table = opened.table();
     this.protocol = protocol;
-    this.committer = new CommitThenAck(protocol, TableLifecycle.of(opened, settings.target(), env.metrics()), env, null,
+    ChangeFence fence = new ChangeFence(opened.table().name(), env.clock(), TaskParts.orderWaitMillis(settings, env));
+    this.committer = new CommitThenAck(protocol, TableLifecycle.of(opened, settings.target(), env.metrics()), env, fence,
         CommitEvents.of(settings, protocol));
+    this.changes = new ChangeDescriptors(fence, committer, opened.table().name());
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();
@@ -162,10 +162,6 @@ public final class CommitterTask implements TableTask {
       table.refresh();
       entry = DataFilesCodec.decode(payload, origin, table.specs());
     }
-    if (!entry.deleteFiles().isEmpty()) {
-      throw new IllegalArgumentException(origin + " holds equality-delete files, which the split sink does not commit:"
-          + " write row-level changes with IcebergBolt or IcebergTrident.persist");
-    }
     if (!entry.table().equals(table.name())) {
       throw new IllegalArgumentException(
           origin + " is for table " + entry.table() + "; writers and committer must name the same table");
@@ -185,48 +181,57 @@ public final class CommitterTask implements TableTask {
   }
 
   /**
-   * Commits the pending descriptors' files in one append. A descriptor whose batch has passed its
-   * commit deadline is failed instead, alone: Storm is about to replay its tuples.
+   * Commits the pending descriptors' files in one append; a descriptor of row-level changes commits
+   * alone instead ({@link ChangeDescriptors}), after the appended ones that came before it. A
+   * descriptor whose batch has passed its commit deadline is failed instead, alone: Storm is about
+   * to replay its tuples.
    */
   private void commitPending() {
-    List<Tuple> descriptors = new ArrayList<>();
-    List<DataFile> files = new ArrayList<>();
-    TreeSet<Integer> writerTasks = new TreeSet<>();
-    long oldestTupleMillis = Long.MAX_VALUE;
-    Positions positions = new Positions();
-    Positions committed = committedPositions();
-    for (Pending waiting : pending) {
-      if (protocol.expired(waiting.entry().oldestTupleMillis())) {
-        failExpired(waiting);
-        continue;
-      }
-      if (waiting.entry().positions() != null) {
-        Positions held = Positions.decode(waiting.entry().positions());
-        if (!admitted(waiting, held, committed, positions)) {
-          continue;
-        }
-        positions.addAll(held);
-      }
-      descriptors.add(waiting.descriptor());
-      files.addAll(waiting.entry().files());
-      writerTasks.add(waiting.entry().taskIndex());
-      oldestTupleMillis = Math.min(oldestTupleMillis, waiting.entry().oldestTupleMillis());
-    }
+    List<Pending> taken = List.copyOf(pending);
     pending.clear();
     pendingFileCount = 0;
     metrics.nothingPending();
-    if (descriptors.isEmpty()) {
-      return;
+    DescriptorGroup group = new DescriptorGroup();
+    Positions round = new Positions();
+    Positions committed = committedPositions(taken);
+    for (Pending waiting : taken) {
+      Positions held = waiting.entry().positions() == null ? null : Positions.decode(waiting.entry().positions());
+      boolean byKey = ChangeDescriptors.holds(waiting.entry());
+      if (!usable(waiting, held, committed, round)) {
+        if (byKey) {
+          changes.failed(held);
+        }
+      } else if (byKey) {
+        group.commit(committer);
+        changes.commit(waiting.descriptor(), waiting.entry(), held, committed);
+      } else {
+        group.add(waiting.descriptor(), waiting.entry(), held);
+      }
     }
-    Map<String, String> summary =
-        Map.of(
-            "writer-batches", String.valueOf(descriptors.size()),
-            "writer-tasks", String.join(",", writerTasks.stream().map(String::valueOf).toList()));
-    committer.commit(files, summary, Holders.whole(descriptors), oldestTupleMillis, positions);
+    group.commit(committer);
+  }
+
+  /**
+   * Whether a descriptor may commit in this round: it has not expired, and its source positions
+   * ({@code held}, or null) are new; they join {@code round}. Otherwise it is failed.
+   */
+  private boolean usable(Pending waiting, Positions held, Positions committed, Positions round) {
+    if (protocol.expired(waiting.entry().oldestTupleMillis())) {
+      failExpired(waiting);
+      return false;
+    }
+    if (held == null) {
+      return true;
+    }
+    if (!admitted(waiting, held, committed, round)) {
+      return false;
+    }
+    round.addAll(held);
+    return true;
   }
 
   /** What the sink committed, read only when a pending descriptor carries source positions. */
-  private Positions committedPositions() {
+  private Positions committedPositions(List<Pending> pending) {
     if (pending.stream().noneMatch(waiting -> waiting.entry().positions() != null)) {
       return new Positions();
     }

@@ -68,26 +68,21 @@ public final class ComponentChecks {
   private ComponentChecks() {}
 
   /**
-   * Refuses a row-level write mode where {@code role} cannot keep its guarantee: the split sink
-   * (not yet), and an {@code IcebergBolt} without source positions, whose replays could undo newer
-   * changes.
+   * Refuses a row-level write mode where {@code role} cannot keep its guarantee: without source
+   * positions, a replayed change could undo a newer one, in {@code IcebergBolt} as in the split sink.
    *
    * @throws IllegalStateException naming the fix
    */
   public static void requireRowLevelSupported(Role role, SinkSettings settings) {
     SinkSettings.RowLevel rowLevel = settings.rowLevel();
-    if (!rowLevel.byKey()) {
+    if (!rowLevel.byKey() || settings.sourcePositions() != null) {
       return;
     }
     String mode = rowLevel.mode().name().toLowerCase(java.util.Locale.ROOT);
-    if (role != Role.SINK) {
-      throw new IllegalStateException("The split sink (IcebergWriterBolt, IcebergCommitterBolt) writes append mode only so"
-          + " far; write mode " + mode + " runs in IcebergBolt and in the Trident states");
-    }
-    if (settings.sourcePositions() == null) {
-      throw new IllegalStateException("IcebergBolt in write mode " + mode + " needs Kafka source positions"
-          + " (withSourcePositions(\"kafka\", ...)): without them a replayed change could undo a newer one");
-    }
+    String sink = role == Role.SINK ? "IcebergBolt" : "The split sink (IcebergWriterBolt, IcebergCommitterBolt)";
+    String where = role == Role.SINK ? "" : " on the writer's and the committer's options";
+    throw new IllegalStateException(sink + " in write mode " + mode + " needs Kafka source positions"
+        + " (withSourcePositions(\"kafka\", ...)" + where + "): without them a replayed change could undo a newer one");
   }
 
   /**

@@ -34,7 +34,8 @@ import org.apache.storm.tuple.Values;
 
 /**
  * {@code IcebergWriterBolt}'s handling of a sealed batch, in this order: emit one descriptor tuple
- * holding the batch's data files ({@link DataFilesCodec} JSON) and naming its table, anchored to
+ * holding the batch's data files ({@link DataFilesCodec} JSON; for row-level changes also its
+ * equality-delete files and what the committer's tripwires read) and naming its table, anchored to
  * every tuple of the batch, then ack those tuples. Storm's anchoring keeps each source tuple pending until the
  * committer acks (or fails) the descriptor, so at-least-once holds across the split.
  */
@@ -54,9 +55,14 @@ public final class DescriptorEmitter implements SealedBatchHandler {
   private final LongSupplier clock;
 
   private final SinkMetrics metrics;
+  private final ChangeFence fence;
 
-  /** @param identifier the table as the options or the router named it */
-  DescriptorEmitter(Table table, String identifier, TaskEnvironment env) {
+  /**
+   * @param identifier the table as the options or the router named it
+   * @param fence the writer's intake fence (row-level changes with source positions), or null
+   */
+  DescriptorEmitter(Table table, String identifier, TaskEnvironment env, ChangeFence fence) {
+    this.fence = fence;
     this.table = table;
     this.identifier = identifier;
     this.task = env.task();
@@ -81,7 +87,8 @@ public final class DescriptorEmitter implements SealedBatchHandler {
     DataFilesCodec.Entry descriptor =
         new DataFilesCodec.Entry(
             batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles(),
-            batch.oldestTupleMillis(), batch.positions().isEmpty() ? null : batch.positions().encode());
+            batch.oldestTupleMillis(), batch.positions().isEmpty() ? null : batch.positions().encode(), batch.deleteFiles(),
+            batch.changes() == null ? null : batch.changes().encode());
     // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
     String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
     // Anchoring updates each tuple's ack value: the acks below settle the same materialized tuples.
@@ -97,5 +104,11 @@ public final class DescriptorEmitter implements SealedBatchHandler {
       return;
     }
     batch.tuples().ackAll(collector);
+    if (fence != null) {
+      // A writer never learns whether its batch landed: the committer's fence orders the commits.
+      // The writer's own fence only orders intake, and for it a batch handed on in order is done;
+      // otherwise a change it held back would keep its partition fenced until the wait ran out.
+      fence.landed(batch.positions());
+    }
   }
 }

@@ -102,7 +102,7 @@ public final class SinkTasks {
 
   private static SinkTask openWriter(SinkSettings settings, TaskEnvironment env, HandoffTimes handoffs, boolean routed) {
     return create(settings, env, handoffs, routed,
-        parts -> new DescriptorEmitter(parts.opened().table(), settings.target().table(), env));
+        parts -> new DescriptorEmitter(parts.opened().table(), settings.target().table(), env, parts.fence()));
   }
 
   public static SinkTask openWriter(SinkSettings settings, TaskIdentity task, OutputCollector collector, LongSupplier clock) {

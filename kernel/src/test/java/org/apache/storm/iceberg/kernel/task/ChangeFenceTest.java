@@ -83,6 +83,43 @@ class ChangeFenceTest {
     assertThat(takes(6)).as("the batch holding 0-5 failed: 6 waits for them again").isFalse();
   }
 
+  /** What the split sink's committer does with a descriptor: commits it, or fails it unattempted and fences it. */
+  private String commits(Positions batch, Positions ledger) {
+    String blocked = fence.blocksArrived(batch, ledger);
+    if (blocked != null) {
+      fence.failed(batch);
+    }
+    return blocked;
+  }
+
+  @Test
+  void aNewCommitterHoldsBackABatchWithAGapSinceTheLedgersNewestOffsetEvenInsideIt() {
+    Positions ledger = of(0, 1);
+    Positions gapInside = of(2, 2);
+    gapInside.add(at(4));
+    assertThat(commits(gapInside, ledger)).as("2 and 4 without 3, lost with a predecessor's pending batch")
+        .contains("has not seen every offset since 2");
+    assertThat(commits(of(3, 3), ledger)).as("3, joining 2 and 4, which failed above")
+        .contains("after offset 2, whose batch did not land");
+    assertThat(commits(of(2, 4), ledger)).as("2-4 together").isNull();
+    fence.landed(of(2, 4));
+    assertThat(commits(of(5, 6), of(0, 4))).isNull();
+  }
+
+  @Test
+  void aCommitterCountsWhatTheLedgerHoldsAsLandedAndLiftsAFenceThatWaitedTooLong() {
+    assertThat(commits(of(0, 4), new Positions())).isNull();
+    fence.failed(of(0, 4)); // its commit was refused: as the committer saw it, applied late
+    assertThat(commits(of(5, 6), new Positions())).as("5-6 while 0-4 are out")
+        .contains("after offset 0, whose batch did not land");
+    assertThat(commits(of(5, 6), of(0, 4))).as("0-4 landed late (the writers skip their replays): 5-6 may commit")
+        .isNull();
+
+    fence.failed(of(7, 8));
+    clock.addAndGet(16_000);
+    assertThat(commits(of(9, 9), of(0, 6))).as("7-8 never came back within the wait").isNull();
+  }
+
   @Test
   void aChangeBeyondANewTasksGapIsFencedUntilItsReplayCame() {
     fence.seen(at(5), -1);
