@@ -103,11 +103,42 @@ public class CountingSpout extends BaseRichSpout {
       return doneJitMillis - warmJitMillis;
     }
 
-    void warmHalfStarts(long fromRecord) {
+    private void warmHalfStarts(long fromRecord) {
       warmFromRecord = fromRecord;
       warmJitMillis = jitMillis();
       warmCpuNanos = cpuNanos();
       warmNanos = System.nanoTime();
+    }
+
+    /**
+     * Before tuple {@code tuple} of {@code tuples} is emitted (each carrying {@code recordsPerTuple} records): the
+     * run's clocks start at the first emit, the warm half's at the middle tuple. {@link CountingSpout} and {@link
+     * CountingTridentSpout} (a tuple per row) both call it, so every contender's halves are cut alike.
+     */
+    void emitting(long tuple, long tuples, int recordsPerTuple) {
+      if (firstEmitNanos == 0) {
+        firstEmitNanos = System.nanoTime();
+        firstEmitCpuNanos = cpuNanos();
+      }
+      if (tuple == tuples / 2 && warmNanos == 0) {
+        warmHalfStarts(tuple * recordsPerTuple);
+      }
+    }
+
+    /** When a tuple (or a Trident transaction) of {@code records} records is acked. */
+    void ack(long records) {
+      lastAckNanos = System.nanoTime();
+      acked.addAndGet(records);
+    }
+
+    /** Adds {@code variant}'s three warm-half figures: records/s, records per CPU second, the JIT's milliseconds. */
+    void reportWarm(Results results, String suite, String params, String variant, int rep) {
+      if (warmNanos == 0) {
+        throw new IllegalStateException(variant + ": the warm half never started (the spout never emitted its middle tuple)");
+      }
+      results.add(suite, params, variant + " warm", rep, warmRecordsPerSecond(), "records/s");
+      results.add(suite, params, variant + " warm per-cpu-s", rep, warmRecordsPerCpuSecond(), "records/cpu-s");
+      results.add(suite, params, variant + " warm jit-ms", rep, warmJitMillis(), "ms");
     }
   }
 
@@ -151,13 +182,7 @@ public class CountingSpout extends BaseRichSpout {
     if (row == null) {
       return;
     }
-    if (run.firstEmitNanos == 0) {
-      run.firstEmitNanos = System.nanoTime();
-      run.firstEmitCpuNanos = cpuNanos();
-    }
-    if (row == count / 2 && run.warmNanos == 0) {
-      run.warmHalfStarts(row * Math.max(1, recordsPerTuple));
-    }
+    run.emitting(row, count, Math.max(1, recordsPerTuple));
     collector.emit(recordsPerTuple > 0 ? List.of(rows(row)) : data.values(row), row);
   }
 
@@ -176,8 +201,7 @@ public class CountingSpout extends BaseRichSpout {
 
   @Override
   public void ack(Object msgId) {
-    run.lastAckNanos = System.nanoTime();
-    run.acked.addAndGet(Math.max(1, recordsPerTuple));
+    run.ack(Math.max(1, recordsPerTuple));
   }
 
   @Override

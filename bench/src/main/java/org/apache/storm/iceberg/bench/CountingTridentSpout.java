@@ -32,7 +32,8 @@ import org.apache.storm.tuple.Fields;
  * batch's rows as acked when Trident reports the transaction committed ({@link #ack}). A replayed
  * transaction re-emits the rows it first emitted (transactional, within the worker's life). Reports
  * to a {@link CountingSpout.Run} the harness reads through a static registry, as {@link
- * CountingSpout} does.
+ * CountingSpout} does, its warm half starting at the middle row's emit as {@link CountingSpout}'s
+ * does at the middle tuple's.
  */
 public class CountingTridentSpout implements IBatchSpout {
   private static final long serialVersionUID = 1L;
@@ -76,11 +77,8 @@ public class CountingTridentSpout implements IBatchSpout {
       next = Math.min(count, next + batchSize);
       return new long[] {from, next};
     });
-    if (rows[0] < rows[1] && run.firstEmitNanos == 0) {
-      run.firstEmitNanos = System.nanoTime();
-      run.firstEmitCpuNanos = CountingSpout.cpuNanos();
-    }
     for (long row = rows[0]; row < rows[1]; row++) {
+      run.emitting(row, count, 1);
       collector.emit(data.values(row));
     }
   }
@@ -89,8 +87,7 @@ public class CountingTridentSpout implements IBatchSpout {
   public void ack(long batchId) {
     long[] rows = batches.remove(batchId);
     if (rows != null && rows[1] > rows[0]) {
-      run.lastAckNanos = System.nanoTime();
-      run.acked.addAndGet(rows[1] - rows[0]);
+      run.ack(rows[1] - rows[0]);
     }
   }
 

@@ -78,11 +78,8 @@ public final class EndToEnd {
       results.add("EndToEnd", params, "iceberg-bolt", rep, sink.recordsPerSecond(), "records/s");
       results.add("EndToEnd", params, "acking-bolt per-cpu-s", rep, noop.recordsPerCpuSecond(), "records/cpu-s");
       results.add("EndToEnd", params, "iceberg-bolt per-cpu-s", rep, sink.recordsPerCpuSecond(), "records/cpu-s");
-      for (var named : java.util.Map.of("acking-bolt", noop, "iceberg-bolt", sink).entrySet()) {
-        results.add("EndToEnd", params, named.getKey() + " warm", rep, named.getValue().warmRecordsPerSecond(), "records/s");
-        results.add("EndToEnd", params, named.getKey() + " warm per-cpu-s", rep, named.getValue().warmRecordsPerCpuSecond(), "records/cpu-s");
-        results.add("EndToEnd", params, named.getKey() + " warm jit-ms", rep, named.getValue().warmJitMillis(), "ms");
-      }
+      noop.reportWarm(results, "EndToEnd", params, "acking-bolt", rep);
+      sink.reportWarm(results, "EndToEnd", params, "iceberg-bolt", rep);
     }
     for (int perTuple : RECORDS_PER_TUPLE) {
       CountingSpout.Run many = manyRecords(cluster, data, rows, batch, perTuple);

@@ -36,8 +36,12 @@ final class Results {
   private final Path file;
 
   Results() {
-    String name = System.getProperty("bench.results");
-    this.file = name == null ? null : Path.of(name);
+    this(System.getProperty("bench.results") == null ? null : Path.of(System.getProperty("bench.results")));
+  }
+
+  /** Appends to {@code file} as well as stdout; {@code null}: stdout only. */
+  Results(Path file) {
+    this.file = file;
   }
 
   void add(String suite, String params, String variant, int rep, double value, String unit) {

@@ -43,7 +43,10 @@ import org.apache.storm.tuple.Fields;
  *
  * <p>One task of each component, one acker; timed from the first emit to the last ack (for Trident:
  * to the spout's ack of the last transaction, which Trident sends once the state committed it);
- * also per CPU second of the whole process. Repetition 0 warms the JIT and is not reported.
+ * also per CPU second of the whole process. Repetition 0 warms the JIT and is not reported. Every
+ * sink is also measured over its warm half ({@code warm}, {@code warm per-cpu-s}: from the middle
+ * row's emit to the last ack), with the JIT's compile time in that half ({@code warm jit-ms}), as
+ * {@link EndToEnd} measures the bolts.
  *
  * <p>Arguments: rows per run, rows per batch (and per transaction), repetitions (defaults 400000
  * 50000 3). {@code memory ROWS BATCH}: instead, the live heap (after full collections) of one long
@@ -133,6 +136,7 @@ public final class TridentEndToEnd {
     if (results != null) {
       results.add("TridentEndToEnd", params, variant, rep, run.recordsPerSecond(), "records/s");
       results.add("TridentEndToEnd", params, variant + " per-cpu-s", rep, run.recordsPerCpuSecond(), "records/cpu-s");
+      run.reportWarm(results, "TridentEndToEnd", params, variant, rep);
     }
   }
 }

@@ -19,9 +19,17 @@
 
 package org.apache.storm.iceberg.bench;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.apache.storm.LocalCluster;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Runs every harness once with tiny sizes, so the benchmarks keep compiling and running; the
@@ -84,22 +92,28 @@ class BenchSmokeTest {
   }
 
   /**
-   * The cluster harnesses (EndToEnd, StormSettings, CommitScaling, PartitionGrouping, Soak) in the long tier only: half a minute of topology
+   * The cluster harnesses (EndToEnd, StormSettings, CommitScaling, PartitionGrouping, TridentEndToEnd, Soak) in the long tier only: half a minute of topology
    * runs that check the harness, not the sink, which the kernel's and the examples' LocalCluster
-   * tests cover in both tiers.
+   * tests cover in both tiers. EndToEnd and TridentEndToEnd must report every contender's whole-run
+   * and warm-half figures.
    */
   @Test
-  void localClusterTopologiesAckEveryRow() throws Exception {
+  void localClusterTopologiesAckEveryRow(@TempDir Path dir) throws Exception {
     Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the benchmarks' cluster harnesses");
+    Path csv = dir.resolve("results.csv");
     try (LocalCluster cluster = new LocalCluster()) {
       BenchData data = new BenchData(5, 16);
-      EndToEnd.measure(cluster, new Results(), data, 2000, 500, 1);
+      EndToEnd.measure(cluster, new Results(csv), data, 2000, 500, 1);
+      assertThat(variants(csv, "EndToEnd")).containsAll(figures("acking-bolt", "iceberg-bolt"));
       // StormSettings on the defaults and two settings it changes in the Config (one in max pending).
       StormSettings.measure(cluster, new Results(), StormSettings.VARIANTS.stream()
           .filter(v -> v.name().matches("defaults|bolt-wait=.*|max-pending=1x-batch")).toList(), 2000, 500, 1);
       CommitScaling.measure(cluster, new Results(), new BenchData(5, 1), 2000, 2, true, 1);
       PartitionGrouping.measure(cluster, new Results(), data, 16, 2000, true, 1);
-      // Both Trident sinks (TridentEndToEnd runs them as EndToEnd runs the bolts), every transaction committed.
+      // Both Trident sinks beside both bolts, every transaction committed; then each Trident sink's long-run memory.
+      TridentEndToEnd.measure(cluster, new Results(csv), new BenchData(5, 1), 2000, 500, 1);
+      assertThat(variants(csv, "TridentEndToEnd"))
+          .containsAll(figures("acking-bolt", "iceberg-bolt", "trident-state", "trident-persist"));
       for (boolean persist : new boolean[] {false, true}) {
         TridentEndToEnd.memory(cluster, new Results(), new BenchData(5, 1), 2000, 500, persist);
       }
@@ -108,6 +122,20 @@ class BenchSmokeTest {
       for (String sink : new String[] {"iceberg-bolt", "split-sink"}) {
         Soak.soak(cluster, new Results(), sink, 8 / 60.0, 3, 2);
       }
+    }
+  }
+
+  /** The figures every contender of EndToEnd and TridentEndToEnd reports: whole run and warm half, wall and CPU, and the JIT's. */
+  private static List<String> figures(String... contenders) {
+    return Stream.of(contenders)
+        .flatMap(c -> Stream.of(c, c + " per-cpu-s", c + " warm", c + " warm per-cpu-s", c + " warm jit-ms"))
+        .toList();
+  }
+
+  /** The variants {@code suite} wrote to {@code csv} (suite,params,variant,rep,value,unit). */
+  private static List<String> variants(Path csv, String suite) throws IOException {
+    try (Stream<String> lines = Files.lines(csv)) {
+      return lines.map(line -> line.split(",")).filter(f -> f[0].equals(suite)).map(f -> f[2]).toList();
     }
   }
 }
