@@ -74,7 +74,7 @@ import org.apache.storm.iceberg.wal.TableFileIoWalStoreFactory;
  * × 900 rows a commit (files roll at 1,000 rows) through its commit protocol (WAL entry, append, acks), and the maintenance
  * bolt, fed the sink's commit events, runs its pass every {@code passEvery} commits on its own
  * thread, beside the sink's commits. Commit times are the sink's own (its commit events'). The
- * maintained table turns the sink's manifest merges off ({@link SinkHour#MAINTAINED_TABLE_PROPERTIES}).
+ * maintained table has the properties README recommends with maintenance ({@link SinkHour#MAINTAINED_TABLE_PROPERTIES}).
  *
  * <p>System properties, for looking into commit times: {@code bench.maintenanceHour.only}
  * ({@code maintained} or {@code unmaintained}: run one variant), {@code bench.commitReports} (log
