@@ -44,6 +44,8 @@ import org.apache.storm.iceberg.spi.WalStoreListing;
  */
 final class TableFileIoWalStore implements WalStore, WalStoreListing {
   static final String WAL_DIR = "metadata/_storm_wal";
+  /** How many times a listing is tried: see {@link #listUnder}. */
+  static final int LISTING_ATTEMPTS = 3;
 
   @Override
   public String put(WalScope scope, String commitId, byte[] payload) {
@@ -84,8 +86,27 @@ final class TableFileIoWalStore implements WalStore, WalStoreListing {
     return listUnder(table.io(), base + WAL_DIR + "/", (listed, commitId) -> listed);
   }
 
-  /** Every entry under {@code prefix}, read from the location {@code locationOf} gives for it. */
+  /**
+   * Every entry under {@code prefix}, read from the location {@code locationOf} gives for it. A
+   * listing that breaks off is listed again, up to {@link #LISTING_ATTEMPTS} in all: Hadoop's local
+   * file system reads each file's permissions as it lists it, and breaks off when the file was
+   * deleted meanwhile, as every settled entry is, so table maintenance listing a busy sink's entries
+   * would otherwise fail now and then.
+   */
   private static List<WalEntry> listUnder(
+      FileIO io, String prefix, java.util.function.BiFunction<String, String, String> locationOf) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return listOnce(io, prefix, locationOf);
+      } catch (RuntimeException brokenOff) {
+        if (attempt == LISTING_ATTEMPTS) {
+          throw brokenOff;
+        }
+      }
+    }
+  }
+
+  private static List<WalEntry> listOnce(
       FileIO io, String prefix, java.util.function.BiFunction<String, String, String> locationOf) {
     List<WalEntry> entries = new ArrayList<>();
     try {

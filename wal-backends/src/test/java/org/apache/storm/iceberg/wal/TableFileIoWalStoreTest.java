@@ -79,7 +79,6 @@ class TableFileIoWalStoreTest {
   void anEntryDeletedBetweenListingAndReadingIsLeftOutAndOnlyIt() {
     store.put(scope("default", 0), "settled", "one".getBytes(StandardCharsets.UTF_8));
     store.put(scope("default", 1), "pending", "two".getBytes(StandardCharsets.UTF_8));
-    org.apache.iceberg.TableOperations real = ((org.apache.iceberg.HasTableOperations) table).operations();
     org.apache.iceberg.hadoop.HadoopFileIO io = (org.apache.iceberg.hadoop.HadoopFileIO) table.io();
     org.apache.iceberg.io.FileIO settlingWhileListed = new org.apache.iceberg.hadoop.HadoopFileIO(new Configuration()) {
       @Override
@@ -90,7 +89,60 @@ class TableFileIoWalStoreTest {
         return listed;
       }
     };
-    Table listing = new org.apache.iceberg.BaseTable(new org.apache.iceberg.TableOperations() {
+    Table listing = readingThrough(settlingWhileListed);
+
+    assertThat(((org.apache.storm.iceberg.spi.WalStoreListing) store).listAll(listing)).extracting(WalEntry::commitId)
+        .containsExactly("pending");
+  }
+
+  /**
+   * A listing that breaks off, as Hadoop's local listing does when a file it lists is deleted before
+   * it reads the file's permissions (a settled entry, beside a maintenance pass), is listed again.
+   */
+  @Test
+  void aListingThatBreaksOffIsListedAgain() {
+    store.put(scope("default", 0), "first", "one".getBytes(StandardCharsets.UTF_8));
+    store.put(scope("default", 1), "second", "two".getBytes(StandardCharsets.UTF_8));
+    org.apache.iceberg.hadoop.HadoopFileIO io = (org.apache.iceberg.hadoop.HadoopFileIO) table.io();
+    java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+    org.apache.iceberg.io.FileIO breaksOffOnce = new org.apache.iceberg.hadoop.HadoopFileIO(new Configuration()) {
+      @Override
+      public Iterable<org.apache.iceberg.io.FileInfo> listPrefix(String prefix) {
+        if (listings.incrementAndGet() > 1) {
+          return io.listPrefix(prefix);
+        }
+        java.util.Iterator<org.apache.iceberg.io.FileInfo> real = io.listPrefix(prefix).iterator();
+        return () -> new java.util.Iterator<>() {
+          private int given;
+
+          @Override
+          public boolean hasNext() {
+            if (given == 1) {
+              throw new RuntimeException("Error while running command to get file permissions : ExitCodeException"
+                  + " exitCode=2: ls: cannot access '" + prefix + "…': No such file or directory");
+            }
+            return real.hasNext();
+          }
+
+          @Override
+          public org.apache.iceberg.io.FileInfo next() {
+            given++;
+            return real.next();
+          }
+        };
+      }
+    };
+
+    assertThat(((org.apache.storm.iceberg.spi.WalStoreListing) store).listAll(readingThrough(breaksOffOnce)))
+        .extracting(WalEntry::commitId)
+        .containsExactlyInAnyOrder("first", "second");
+    assertThat(listings).hasValue(2);
+  }
+
+  /** The test's table, its files read and listed through {@code io}. */
+  private Table readingThrough(org.apache.iceberg.io.FileIO io) {
+    org.apache.iceberg.TableOperations real = ((org.apache.iceberg.HasTableOperations) table).operations();
+    return new org.apache.iceberg.BaseTable(new org.apache.iceberg.TableOperations() {
       @Override
       public org.apache.iceberg.TableMetadata current() {
         return real.current();
@@ -108,7 +160,7 @@ class TableFileIoWalStoreTest {
 
       @Override
       public org.apache.iceberg.io.FileIO io() {
-        return settlingWhileListed;
+        return io;
       }
 
       @Override
@@ -121,9 +173,6 @@ class TableFileIoWalStoreTest {
         return real.locationProvider();
       }
     }, table.name());
-
-    assertThat(((org.apache.storm.iceberg.spi.WalStoreListing) store).listAll(listing)).extracting(WalEntry::commitId)
-        .containsExactly("pending");
   }
 
   @Test
