@@ -153,7 +153,6 @@ final class UnseenKeys implements AutoCloseable {
     if (unseen.isEmpty()) {
       return;
     }
-    metrics.deletesOfUnseenKeys(unseen.size());
     String named = unseen.stream().limit(KEYS_NAMED).map(ChangeSummary.RemovedKey::description).collect(Collectors.joining("; "));
     LOG.warn("Snapshot {} of {} deleted {} key(s) that no data file of the table could hold before it ({}{}){}: the deletes"
         + " are applied and remove nothing, but the change stream and the table disagree. A stream started after its"
@@ -162,6 +161,8 @@ final class UnseenKeys implements AutoCloseable {
         unseen.size(), named, unseen.size() > KEYS_NAMED ? "; ..." : "",
         removedTotal > ChangeSummary.RemovedKeys.LIMIT
             ? " (the first " + ChangeSummary.RemovedKeys.LIMIT + " of " + removedTotal + " checked)" : "");
+    // Counted after the line is logged, so whoever sees the count also finds the line.
+    metrics.deletesOfUnseenKeys(unseen.size());
   }
 
   /** The keys of {@code removed} that no data file live in {@code before} could hold. */
