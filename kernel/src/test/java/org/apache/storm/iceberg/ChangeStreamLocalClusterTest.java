@@ -34,6 +34,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
@@ -68,15 +69,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A Debezium-shaped change stream, end to end: JSON envelopes ({@code before}, {@code after},
  * {@code op}, {@code source.lsn}) of a keyed topic in a KRaft broker in this JVM, through
- * storm-kafka-client's KafkaSpout into an IcebergBolt in upsert or changelog mode. A commit held past
- * the message timeout makes the spout replay, then the topology is killed before its spout committed
- * its offsets and submitted again under a new name. The table, read back with its deletes applied,
- * must equal the source database's final state, row for row.
+ * storm-kafka-client's KafkaSpout into a sink: an IcebergBolt in upsert mode, or the split sink
+ * (IcebergWriterBolt tasks and one IcebergCommitterBolt) in changelog mode. A commit held past the
+ * message timeout makes the spout replay, then the topology is killed before its spout committed its
+ * offsets and submitted again under a new name. The table, read back with its deletes applied, must
+ * equal the source database's final state, row for row. (IcebergBolt in changelog mode meets three
+ * {@code kill -9}s on the real cluster, {@code RealClusterKafkaIT}.)
  */
 @ExtendWith(SharedLocalCluster.class)
 // Long tier, checked before the class starts its broker and cluster. Quick tier's proof:
@@ -149,9 +153,17 @@ class ChangeStreamLocalClusterTest {
     }
   }
 
-  @ParameterizedTest
-  @EnumSource(value = WriteMode.class, names = {"UPSERT", "CHANGELOG"})
-  void aDebeziumTopicThroughKafkaSpoutWithReplaysAndARenamedRestartLeavesTheSourcesRows(WriteMode mode) throws Exception {
+  /** The sink a case writes through. */
+  enum Sink { ICEBERG_BOLT, SPLIT }
+
+  static Stream<Arguments> cases() {
+    return Stream.of(Arguments.of(WriteMode.UPSERT, Sink.ICEBERG_BOLT), Arguments.of(WriteMode.CHANGELOG, Sink.SPLIT));
+  }
+
+  @ParameterizedTest(name = "{0} through {1}")
+  @MethodSource("cases")
+  void aDebeziumTopicThroughKafkaSpoutWithReplaysAndARenamedRestartLeavesTheSourcesRows(WriteMode mode, Sink sink)
+      throws Exception {
     String id = UUID.randomUUID().toString().substring(0, 8);
     String topic = "bank-accounts-" + id;
     String group = "cdc-" + id;
@@ -178,6 +190,8 @@ class ChangeStreamLocalClusterTest {
         .withCommitIntervalMillis(1_000)
         .withTickIntervalSecs(1)
         .withCommitDeadlineMarginMillis(3_000)
+        // The committer's default interval (10 s) is refused under the 8 s message timeout.
+        .withGroupCommitIntervalMillis(1_000)
         .build();
     Config conf = LocalClusterRuns.config();
     conf.setMessageTimeoutSecs(MESSAGE_TIMEOUT_SECS);
@@ -187,7 +201,7 @@ class ChangeStreamLocalClusterTest {
     // the spout committed any offset.
     String first = "cdc-" + id;
     OffsetCommits commits = OffsetCommits.of(group);
-    cluster.submitTopology(first, conf, topology(options, topic, group, first, 3_600_000).createTopology());
+    cluster.submitTopology(first, conf, topology(sink, options, topic, group, first, 3_600_000).createTopology());
     Map<TopicPartition, Long> killed;
     try {
       Deadline.await(Duration.ofSeconds(120), () -> faults.realCommits.get() > 0, () -> "a first commit");
@@ -208,7 +222,7 @@ class ChangeStreamLocalClusterTest {
 
     // Second run, under a new name: it reads again what the table holds, and skips it.
     String second = first + "-v2";
-    cluster.submitTopology(second, conf, topology(options, topic, group, second, 1_000).createTopology());
+    cluster.submitTopology(second, conf, topology(sink, options, topic, group, second, 1_000).createTopology());
     try {
       Deadline.await(Duration.ofSeconds(240), () -> KafkaLedger.of(second).acked.size() == EVENTS,
           () -> "every event acked by the second run; acked " + KafkaLedger.of(second).acked.size() + ", emitted "
@@ -219,19 +233,26 @@ class ChangeStreamLocalClusterTest {
     }
 
     Map<Long, String> rows = rows(table);
-    System.out.printf("change stream (%s): %d events, %d keys in the source, %d rows in the table, spout retries %d,"
-            + " re-read after the restart %d%n", mode, EVENTS, source.finalState().size(), rows.size(),
+    System.out.printf("change stream (%s through %s): %d events, %d keys in the source, %d rows in the table, spout retries %d,"
+            + " re-read after the restart %d%n", mode, sink, EVENTS, source.finalState().size(), rows.size(),
         KafkaLedger.of(first).retries.get(), KafkaLedger.of(second).emits.get());
     assertThat(KafkaLedger.of(first).retries.get()).as("the held commit made the spout replay").isPositive();
     assertThat(rows).as("the table, read back with its deletes applied, equals the source").isEqualTo(source.finalState());
     assertThat(scanTasksWithDeletes(table)).as("the reader had deletes to apply (merge on read)").isPositive();
   }
 
-  private static TopologyBuilder topology(IcebergOptions options, String topic, String group, String ledgerKey, long commitPeriodMs) {
+  private static TopologyBuilder topology(
+      Sink sink, IcebergOptions options, String topic, String group, String ledgerKey, long commitPeriodMs) {
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("kafka", new KafkaSpout<>(KafkaTopologies.jsonSpoutConfig(broker.bootstrapServers(), topic, group, ledgerKey)
         .setOffsetCommitPeriodMs(commitPeriodMs).build()), 2);
-    builder.setBolt("iceberg", new IcebergBolt(options), 3).fieldsGrouping("kafka", new Fields("topic", "partition"));
+    if (sink == Sink.ICEBERG_BOLT) {
+      builder.setBolt("iceberg", new IcebergBolt(options), 3).fieldsGrouping("kafka", new Fields("topic", "partition"));
+    } else {
+      // Writers and committer take the same options, as README says; only the committer commits.
+      builder.setBolt("iceberg-writer", new IcebergWriterBolt(options), 3).fieldsGrouping("kafka", new Fields("topic", "partition"));
+      builder.setBolt("iceberg-committer", new IcebergCommitterBolt(options), 1).globalGrouping("iceberg-writer");
+    }
     return builder;
   }
 
