@@ -73,11 +73,45 @@ class DataFilesCodecTest {
     DataFilesCodec.Entry entry = entry(List.of(DELETES));
     String json = new String(DataFilesCodec.encode(new DataFilesCodec.Entry(entry.id(), entry.table(), entry.component(),
         entry.taskIndex(), entry.createdAtMillis(), entry.files(), entry.oldestTupleMillis(), null, entry.deleteFiles(),
-        changes.encode()), SPECS), StandardCharsets.UTF_8);
+        changes.encode(SPECS)), SPECS), StandardCharsets.UTF_8);
 
     DataFilesCodec.Entry decoded = DataFilesCodec.decode(json.getBytes(StandardCharsets.UTF_8), "test", SPECS);
-    assertThat(org.apache.storm.iceberg.kernel.change.ChangeSummary.decode(decoded.changes())).isEqualTo(changes);
+    assertThat(org.apache.storm.iceberg.kernel.change.ChangeSummary.decode(decoded.changes(), SPECS)).isEqualTo(changes);
     assertThat(DataFilesCodec.decode(DataFilesCodec.encode(entry, SPECS), "test", SPECS).changes()).isNull();
+  }
+
+  /** The committer checks the keys a writer's batch removed without writing them: they travel typed, with their partitions. */
+  @Test
+  void aDescriptorCarriesTheKeysItsBatchRemovedWithTheirPartitions() {
+    org.apache.iceberg.Schema keySchema = new org.apache.iceberg.Schema(
+        org.apache.iceberg.types.Types.NestedField.required(1, "id", org.apache.iceberg.types.Types.LongType.get()),
+        org.apache.iceberg.types.Types.NestedField.required(2, "region", org.apache.iceberg.types.Types.StringType.get()),
+        org.apache.iceberg.types.Types.NestedField.required(3, "at", org.apache.iceberg.types.Types.TimestampType.withZone()));
+    PartitionSpec spec = PartitionSpec.builderFor(keySchema).withSpecId(4).identity("region").bucket("id", 8).build();
+    org.apache.iceberg.PartitionKey partition = new org.apache.iceberg.PartitionKey(spec, keySchema);
+    org.apache.iceberg.data.GenericRecord key = org.apache.iceberg.data.GenericRecord.create(keySchema);
+    key.set(0, 42L);
+    key.set(1, "eu");
+    key.set(2, 1_700_000_000_123_456L); // internal: microseconds
+    partition.partition(key);
+    org.apache.storm.iceberg.kernel.change.ChangeSummary.RemovedKeys removed =
+        new org.apache.storm.iceberg.kernel.change.ChangeSummary.RemovedKeys(keySchema, 4, List.of(
+            new org.apache.storm.iceberg.kernel.change.ChangeSummary.RemovedKey(key, partition.copy(), "id=42, region=eu")), 1_001);
+    org.apache.storm.iceberg.kernel.change.ChangeSummary changes = new org.apache.storm.iceberg.kernel.change.ChangeSummary(
+        1, Map.of(), 0, removed);
+
+    org.apache.storm.iceberg.kernel.change.ChangeSummary.RemovedKeys decoded = org.apache.storm.iceberg.kernel.change.ChangeSummary
+        .decode(changes.encode(Map.of(4, spec)), Map.of(4, spec)).removedKeys();
+    assertThat(decoded.keySchema().sameSchema(keySchema)).isTrue();
+    assertThat(decoded.specId()).isEqualTo(4);
+    assertThat(decoded.total()).isEqualTo(1_001);
+    assertThat(decoded.keys()).singleElement().satisfies(one -> {
+      assertThat(one.description()).isEqualTo("id=42, region=eu");
+      assertThat(List.of(one.key().get(0, Long.class), one.key().get(1, CharSequence.class).toString(), one.key().get(2, Long.class)))
+          .containsExactly(42L, "eu", 1_700_000_000_123_456L);
+      assertThat(List.of(one.partition().get(0, CharSequence.class).toString(), one.partition().get(1, Integer.class)))
+          .containsExactly("eu", partition.get(1, Integer.class));
+    });
   }
 
   @Test

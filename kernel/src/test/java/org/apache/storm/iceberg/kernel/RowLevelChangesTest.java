@@ -341,6 +341,39 @@ class RowLevelChangesTest {
     assertThat(rows()).as("the deletes are applied all the same").isEqualTo(Map.of(100L, "b", 200L, "c"));
   }
 
+  /** The split sink's committer runs the same check on the keys each writer batch removed. */
+  @ParameterizedTest
+  @CsvSource({"unpartitioned", "bucketed"})
+  void theSplitSinksCommitterCountsAndLogsADeleteOfAKeyTheTableCouldNotHold(String partitioning) throws Exception {
+    createTable(2, partitioning.equals("bucketed")
+        ? PartitionSpec.builderFor(SCHEMA).bucket("id", 4).build() : PartitionSpec.unpartitioned());
+    RecordingCollector spout = new RecordingCollector();
+    SplitChangeRun split = new SplitChangeRun(options(WriteMode.CHANGELOG, 4).build(),
+        options(WriteMode.CHANGELOG, 4).withGroupCommitMaxDataFiles(1).build(), 1, clock, spout, () -> {});
+    try (org.apache.storm.iceberg.testing.LogCapture log = new org.apache.storm.iceberg.testing.LogCapture()) {
+      split.execute(change("c", 1, "a", 1));
+      split.execute(change("c", 100, "b", 2));
+      split.execute(change("d", 9, null, 3));
+      split.execute(change("c", 200, "c", 4));
+      // A batch of deletes alone waits for the committer's interval: this one brings rows too.
+      split.execute(change("d", 1, null, 5));
+      split.execute(change("d", 500, null, 6));
+      split.execute(change("c", 7, "d", 7));
+      split.execute(change("c", 300, "e", 8));
+      split.settleInFlight();
+      org.apache.storm.iceberg.testing.Deadline.await(java.time.Duration.ofSeconds(30),
+          () -> split.committerMetrics.counter("iceberg-deletes-of-unseen-keys").getCount() == 2,
+          () -> "both batches' unseen keys counted; log: " + log.lines);
+      assertThat(log.lines.stream().filter(line -> line.contains("no data file of the table could hold")))
+          .hasSize(2)
+          .anySatisfy(line -> assertThat(line).contains("of test.db.accounts deleted 1 key(s)").contains("(id=9)"))
+          .anySatisfy(line -> assertThat(line).contains("deleted 1 key(s)").contains("(id=500)").doesNotContain("id=1)"));
+    }
+    split.close();
+    assertThat(spout.acked).hasSize(8);
+    assertThat(rows()).isEqualTo(Map.of(100L, "b", 200L, "c", 7L, "d", 300L, "e"));
+  }
+
   @Test
   void theSplitSinksCommitterCommitsEachBatchOfChangesAloneInArrivalOrderWithItsDeletesAndTripwire() {
     createTable(2, PartitionSpec.unpartitioned());

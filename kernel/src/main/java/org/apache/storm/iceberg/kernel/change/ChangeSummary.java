@@ -19,10 +19,22 @@
 
 package org.apache.storm.iceberg.kernel.change;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.SchemaParser;
+import org.apache.iceberg.SingleValueParser;
 import org.apache.iceberg.StructLike;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.JsonUtil;
 
 /**
  * What a sealed batch of row-level changes holds, for the tripwires a task checks when it commits.
@@ -53,6 +65,38 @@ public record ChangeSummary(long keys, Map<String, Lane> lanes, long updateBefor
   public record RemovedKeys(Schema keySchema, int specId, List<RemovedKey> keys, long total) {
     /** The most a batch keeps for the tripwire: checking a key costs a pass over candidate files' bounds. */
     public static final int LIMIT = 1_000;
+
+    private JsonNode toJson(Types.StructType partitionType) throws IOException {
+      ObjectNode json = JsonUtil.mapper().createObjectNode();
+      json.set("key-schema", JsonUtil.mapper().readTree(SchemaParser.toJson(keySchema)));
+      json.put("spec-id", specId);
+      json.put("total", total);
+      ArrayNode array = json.putArray("keys");
+      for (RemovedKey key : keys) {
+        array.addObject()
+            .put("description", key.description())
+            .<ObjectNode>set("key", JsonUtil.mapper().readTree(SingleValueParser.toJson(keySchema.asStruct(), key.key())))
+            .set("partition", JsonUtil.mapper().readTree(SingleValueParser.toJson(partitionType, key.partition())));
+      }
+      return json;
+    }
+
+    private static RemovedKeys fromJson(JsonNode json, Map<Integer, PartitionSpec> specs) {
+      Schema keySchema = SchemaParser.fromJson(json.get("key-schema"));
+      int specId = json.get("spec-id").asInt();
+      PartitionSpec spec = specs.get(specId);
+      if (spec == null) {
+        throw new IllegalArgumentException("the table has no partition spec " + specId);
+      }
+      List<RemovedKey> keys = new ArrayList<>();
+      for (JsonNode key : json.get("keys")) {
+        keys.add(new RemovedKey(
+            (StructLike) SingleValueParser.fromJson(keySchema.asStruct(), key.get("key")),
+            (StructLike) SingleValueParser.fromJson(spec.partitionType(), key.get("partition")),
+            key.get("description").asText()));
+      }
+      return new RemovedKeys(keySchema, specId, List.copyOf(keys), json.get("total").asLong());
+    }
   }
 
   /**
@@ -66,33 +110,44 @@ public record ChangeSummary(long keys, Map<String, Lane> lanes, long updateBefor
 
   /**
    * What a split-sink descriptor carries of this summary to the committer, which runs the tripwires:
-   * JSON of the key count, the update-before images dropped and the lanes. The removed keys stay
-   * with the writer (the unseen-keys check is {@code IcebergBolt}'s).
+   * JSON of the key count, the update-before images dropped, the lanes and the removed keys (their
+   * key and partition values as Iceberg's single-value JSON, typed by the key schema and by the
+   * partition spec {@code specs} holds under the keys' spec id).
    */
-  public String encode() {
-    com.fasterxml.jackson.databind.node.ObjectNode root = org.apache.iceberg.util.JsonUtil.mapper().createObjectNode();
+  public String encode(Map<Integer, PartitionSpec> specs) {
+    ObjectNode root = JsonUtil.mapper().createObjectNode();
     root.put("keys", keys);
     root.put("update-before-dropped", updateBeforeDropped);
-    com.fasterxml.jackson.databind.node.ObjectNode byLane = root.putObject("lanes");
+    ObjectNode byLane = root.putObject("lanes");
     lanes.forEach((name, lane) -> byLane.putObject(name)
         .put("smallest", lane.smallest()).put("smallest-key", lane.smallestKey()).put("largest", lane.largest()));
+    PartitionSpec spec = removedKeys == null ? null : specs.get(removedKeys.specId());
+    if (spec != null && removedKeys.total() > 0) {
+      try {
+        root.set("removed-keys", removedKeys.toJson(spec.partitionType()));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e); // parsing JSON that Iceberg's own parsers just wrote
+      }
+    }
     return root.toString();
   }
 
   /**
-   * Reads what {@link #encode} wrote, without removed keys.
+   * Reads what {@link #encode} wrote; {@code specs} must hold the removed keys' spec.
    *
    * @throws IllegalArgumentException when {@code text} is not such a summary
    */
-  public static ChangeSummary decode(String text) {
+  public static ChangeSummary decode(String text, Map<Integer, PartitionSpec> specs) {
     try {
-      com.fasterxml.jackson.databind.JsonNode root = org.apache.iceberg.util.JsonUtil.mapper().readTree(text);
-      Map<String, Lane> lanes = new java.util.HashMap<>();
+      JsonNode root = JsonUtil.mapper().readTree(text);
+      Map<String, Lane> lanes = new HashMap<>();
       root.get("lanes").fields().forEachRemaining(lane -> lanes.put(lane.getKey(), new Lane(
           lane.getValue().get("smallest").asLong(), lane.getValue().get("smallest-key").asText(),
           lane.getValue().get("largest").asLong())));
-      return new ChangeSummary(root.get("keys").asLong(), Map.copyOf(lanes), root.get("update-before-dropped").asLong(), null);
-    } catch (java.io.IOException | RuntimeException e) {
+      JsonNode removed = root.get("removed-keys");
+      return new ChangeSummary(root.get("keys").asLong(), Map.copyOf(lanes), root.get("update-before-dropped").asLong(),
+          removed == null ? null : RemovedKeys.fromJson(removed, specs));
+    } catch (IOException | RuntimeException e) {
       throw new IllegalArgumentException("unreadable change summary: " + text, e);
     }
   }

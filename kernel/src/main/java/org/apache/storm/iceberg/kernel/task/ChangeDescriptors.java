@@ -21,6 +21,7 @@
 package org.apache.storm.iceberg.kernel.task;
 
 import java.util.List;
+import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.kernel.ack.HeldTuples;
 import org.apache.storm.iceberg.kernel.ack.Holders;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
@@ -44,15 +45,16 @@ import org.apache.storm.tuple.Tuple;
  * and its offsets join the fence, as do a failed commit's, an expired descriptor's and a refused
  * one's. A committer new to a partition holds back a descriptor after a gap for a while (its
  * predecessor's pending descriptors replay only once Storm times them out). The sequence-inversion
- * tripwire and the delete counts run here, on each commit ({@link ChangeTripwires}); the
- * unseen-keys check, which reads the keys a batch removed, is {@code IcebergBolt}'s only.
+ * tripwire, the unseen-keys check (the descriptor carries the keys its batch removed without writing
+ * them) and the delete counts run here, on each commit ({@link ChangeTripwires}).
  */
 final class ChangeDescriptors {
   private final ChangeFence fence;
   private final CommitThenAck committer;
-  private final String table;
+  private final Table table;
 
-  ChangeDescriptors(ChangeFence fence, CommitThenAck committer, String table) {
+  /** {@code table} is the committer's own: its specs type the removed keys' partitions. */
+  ChangeDescriptors(ChangeFence fence, CommitThenAck committer, Table table) {
     this.fence = fence;
     this.committer = committer;
     this.table = table;
@@ -78,12 +80,12 @@ final class ChangeDescriptors {
     if (blocked != null) {
       fence.failed(positions);
       outcome = new CommitOutcome(CommitOutcome.Status.FAILED, null, new IllegalStateException(
-          "Committer of " + table + " fails the descriptor of batch " + entry.id() + " from task " + entry.taskIndex()
+          "Committer of " + table.name() + " fails the descriptor of batch " + entry.id() + " from task " + entry.taskIndex()
               + " unattempted: " + blocked));
     } else {
       long records = entry.files().stream().mapToLong(file -> file.recordCount()).sum();
       SealedBatch batch = new SealedBatch(entry.files(), entry.deleteFiles(), tuples, records, entry.oldestTupleMillis(),
-          positions, entry.changes() == null ? null : ChangeSummary.decode(entry.changes()));
+          positions, entry.changes() == null ? null : ChangeSummary.decode(entry.changes(), table.specs()));
       outcome = committer.commitOnly(batch, DescriptorGroup.summary(1, List.of(entry.taskIndex())));
     }
     committer.settle(outcome, tuples);

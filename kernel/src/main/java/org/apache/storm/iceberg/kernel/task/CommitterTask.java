@@ -90,7 +90,7 @@ public final class CommitterTask implements TableTask {
     ChangeFence fence = new ChangeFence(opened.table().name(), env.clock(), TaskParts.orderWaitMillis(settings, env));
     this.committer = new CommitThenAck(protocol, TableLifecycle.of(opened, settings.target(), env.metrics()), env, fence,
         CommitEvents.of(settings, protocol));
-    this.changes = new ChangeDescriptors(fence, committer, opened.table().name());
+    this.changes = new ChangeDescriptors(fence, committer, opened.table());
     this.collector = env.collector();
     this.clock = env.clock();
     this.metrics = env.metrics();

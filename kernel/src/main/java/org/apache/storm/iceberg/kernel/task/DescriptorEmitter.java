@@ -88,7 +88,7 @@ public final class DescriptorEmitter implements SealedBatchHandler {
         new DataFilesCodec.Entry(
             batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles(),
             batch.oldestTupleMillis(), batch.positions().isEmpty() ? null : batch.positions().encode(), batch.deleteFiles(),
-            batch.changes() == null ? null : batch.changes().encode());
+            batch.changes() == null ? null : batch.changes().encode(table.specs()));
     // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
     String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
     // Anchoring updates each tuple's ack value: the acks below settle the same materialized tuples.
