@@ -19,7 +19,6 @@
 
 package org.apache.storm.iceberg.trident;
 
-import java.util.List;
 import java.util.Map;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.kernel.options.OptionsAccess;
@@ -82,7 +81,7 @@ final class FilesAggregator implements Aggregator<FilesAggregator.Batch> {
   @Override
   public void complete(Batch batch, TridentCollector collector) {
     try {
-      TridentFiles.Files files = batch.writing == null ? new TridentFiles.Files(List.of(), List.of()) : batch.writing.finish();
+      TridentFiles.Files files = batch.writing == null ? TridentFiles.Files.none() : batch.writing.finish();
       collector.emit(new Values(TridentDescriptors.encode(task.table(), partitionIndex, files, System.currentTimeMillis())));
     } catch (RuntimeException e) {
       throw TridentTransactions.failed("Cannot close a Trident batch's data files", e);

@@ -106,6 +106,7 @@ class WholeStreamChangesTest {
   final class Stages {
     final List<Aggregator<Object>> writers = new ArrayList<>();
     final State state;
+    final DetachedTridentContext stateContext = new DetachedTridentContext(0, 1);
     final KeyHashFunction keys = new KeyHashFunction(options);
 
     Stages() {
@@ -114,7 +115,7 @@ class WholeStreamChangesTest {
         writer.prepare(CONF, new DetachedTridentContext(p, PARTITIONS));
         writers.add(writer);
       }
-      state = TridentStages.wholeStreamStateFactory(options).makeState(CONF, new DetachedTridentContext(0, 1), 0, 1);
+      state = TridentStages.wholeStreamStateFactory(options).makeState(CONF, stateContext, 0, 1);
       keys.prepare(CONF, new DetachedTridentContext(0, 1));
     }
 
@@ -235,6 +236,37 @@ class WholeStreamChangesTest {
     restarted.run(9, next, restarted::byKey);
     apply(model, next);
     assertThat(rows()).as("after transaction 9").isEqualTo(asRows(model));
+  }
+
+  /**
+   * The committing state runs the tripwires on each transaction's changes, every partition's
+   * together: a delete of a key the table could not hold, and a transaction older than one committed
+   * before, are counted and logged; an opaque replay of the newest transaction is not checked again.
+   */
+  @Test
+  void theStateCountsAndLogsDeletesOfUnseenKeysAndSequenceInversions() throws Exception {
+    createTable(2, StateType.OPAQUE);
+    Stages stages = new Stages();
+    try (org.apache.storm.iceberg.testing.LogCapture log = new org.apache.storm.iceberg.testing.LogCapture()) {
+      stages.run(1, List.of(change(1, "a", "c", 10), change(2, "b", "c", 11), change(9, null, "d", 12)), stages::byKey);
+      org.apache.storm.iceberg.testing.Deadline.await(java.time.Duration.ofSeconds(30),
+          () -> stages.stateContext.count("iceberg-deletes-of-unseen-keys") == 1, () -> "the unseen key counted; log: " + log.lines);
+      assertThat(log.lines).anySatisfy(line -> assertThat(line).contains("of test.db.accounts deleted 1 key(s) that no data file"
+          + " of the table could hold before it (id=9)"));
+
+      stages.run(2, List.of(change(1, "old", "u", 5), change(3, "c", "c", 13)), stages::byKey);
+      assertThat(stages.stateContext.count("iceberg-sequence-inversions")).isEqualTo(1);
+      assertThat(log.lines).anySatisfy(line -> assertThat(line).contains("holds sequence number 5 (key id=1), below 12"));
+
+      stages.run(2, List.of(change(1, "old", "u", 5), change(3, "c", "c", 13)), stages::byKey);
+      assertThat(stages.stateContext.count("iceberg-sequence-inversions")).as("the opaque replay is not checked again").isEqualTo(1);
+    }
+    assertThat(stages.stateContext.count("iceberg-deletes-of-unseen-keys")).isEqualTo(1);
+    assertThat(rows()).isEqualTo(Map.of(1L, List.of("old"), 2L, List.of("b"), 3L, List.of("c")));
+  }
+
+  TridentTuple change(long id, String payload, String op, long sequence) {
+    return tuples.create(Arrays.asList(id, "eu", payload, op, sequence));
   }
 
   @Test

@@ -66,6 +66,16 @@ public record ChangeSummary(long keys, Map<String, Lane> lanes, long updateBefor
     /** The most a batch keeps for the tripwire: checking a key costs a pass over candidate files' bounds. */
     public static final int LIMIT = 1_000;
 
+    /** These keys and {@code other}'s, when both are of one spec; these alone otherwise. */
+    RemovedKeys join(RemovedKeys other) {
+      if (other == null || other.specId() != specId || !other.keySchema().sameSchema(keySchema)) {
+        return this;
+      }
+      List<RemovedKey> joined = new ArrayList<>(keys);
+      other.keys().stream().limit(Math.max(0, LIMIT - joined.size())).forEach(joined::add);
+      return new RemovedKeys(keySchema, specId, List.copyOf(joined), total + other.total());
+    }
+
     private JsonNode toJson(Types.StructType partitionType) throws IOException {
       ObjectNode json = JsonUtil.mapper().createObjectNode();
       json.set("key-schema", JsonUtil.mapper().readTree(SchemaParser.toJson(keySchema)));
@@ -107,6 +117,32 @@ public record ChangeSummary(long keys, Map<String, Lane> lanes, long updateBefor
    * @param description "column=value, ..." for messages
    */
   public record RemovedKey(StructLike key, StructLike partition, String description) {}
+
+  /**
+   * The summaries of batches that commit together (a Trident transaction's partitions) as one: keys
+   * and dropped images added, each lane's smallest and largest kept, removed keys joined up to
+   * {@link RemovedKeys#LIMIT} (those of the first batch's spec; a batch of another spec adds none).
+   *
+   * @return null when {@code batches} is empty
+   */
+  public static ChangeSummary combine(List<ChangeSummary> batches) {
+    if (batches.size() <= 1) {
+      return batches.isEmpty() ? null : batches.get(0);
+    }
+    long keys = 0;
+    long dropped = 0;
+    Map<String, Lane> lanes = new HashMap<>();
+    RemovedKeys removed = null;
+    for (ChangeSummary batch : batches) {
+      keys += batch.keys();
+      dropped += batch.updateBeforeDropped();
+      batch.lanes().forEach((name, lane) -> lanes.merge(name, lane, (a, b) -> new Lane(
+          Math.min(a.smallest(), b.smallest()), a.smallest() <= b.smallest() ? a.smallestKey() : b.smallestKey(),
+          Math.max(a.largest(), b.largest()))));
+      removed = removed == null ? batch.removedKeys() : removed.join(batch.removedKeys());
+    }
+    return new ChangeSummary(keys, Map.copyOf(lanes), dropped, removed);
+  }
 
   /**
    * What a split-sink descriptor carries of this summary to the committer, which runs the tripwires:

@@ -206,6 +206,11 @@ public final class TransactionCommitter {
     return Optional.of(outcome);
   }
 
+  /** The table this state commits to, as its commits left it. */
+  public Table table() {
+    return table;
+  }
+
   /**
    * The snapshot a commit of this committer made, {@code commitId} as its outcome names it, attempted
    * at {@code attemptMillis}, that landed; or null when it is not on the branch (any more). Reads the

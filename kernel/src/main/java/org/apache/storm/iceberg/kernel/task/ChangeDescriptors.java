@@ -46,7 +46,7 @@ import org.apache.storm.tuple.Tuple;
  * one's. A committer new to a partition holds back a descriptor after a gap for a while (its
  * predecessor's pending descriptors replay only once Storm times them out). The sequence-inversion
  * tripwire, the unseen-keys check (the descriptor carries the keys its batch removed without writing
- * them) and the delete counts run here, on each commit ({@link ChangeTripwires}).
+ * them) and the delete counts run here, on each commit ({@link org.apache.storm.iceberg.kernel.change.ChangeTripwires}).
  */
 final class ChangeDescriptors {
   private final ChangeFence fence;

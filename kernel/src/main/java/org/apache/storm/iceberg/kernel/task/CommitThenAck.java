@@ -19,6 +19,7 @@
 
 package org.apache.storm.iceberg.kernel.task;
 
+import org.apache.storm.iceberg.kernel.change.ChangeTripwires;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.env.TaskEnvironment;

@@ -22,6 +22,7 @@ package org.apache.storm.iceberg.kernel.trident;
 import java.nio.charset.StandardCharsets;
 import java.util.UUID;
 import org.apache.iceberg.Table;
+import org.apache.storm.iceberg.kernel.change.ChangeSummary;
 import org.apache.storm.iceberg.kernel.commit.DataFilesCodec;
 
 /**
@@ -37,7 +38,8 @@ public final class TridentDescriptors {
   public static String encode(Table table, int partitionIndex, TridentFiles.Files files, long nowMillis) {
     DataFilesCodec.Entry entry =
         new DataFilesCodec.Entry("trident-" + partitionIndex + "-" + UUID.randomUUID(), table.name(), "trident-writer",
-            partitionIndex, nowMillis, files.dataFiles(), nowMillis, null, files.deleteFiles());
+            partitionIndex, nowMillis, files.dataFiles(), nowMillis, null, files.deleteFiles(),
+            files.changes() == null ? null : files.changes().encode(table.specs()));
     return new String(DataFilesCodec.encode(entry, table.specs()), StandardCharsets.UTF_8);
   }
 
@@ -51,6 +53,7 @@ public final class TridentDescriptors {
       table.refresh();
       entry = DataFilesCodec.decode(payload, "a Trident descriptor", table.specs());
     }
-    return new TridentFiles.Files(entry.files(), entry.deleteFiles());
+    return new TridentFiles.Files(entry.files(), entry.deleteFiles(),
+        entry.changes() == null ? null : ChangeSummary.decode(entry.changes(), table.specs()));
   }
 }

@@ -29,6 +29,7 @@ import org.apache.storm.iceberg.kernel.batch.BatchFactory;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
 import org.apache.storm.iceberg.kernel.batch.RecordRejectedException;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
+import org.apache.storm.iceberg.kernel.change.ChangeSummary;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.kernel.table.TableLifecycle;
 import org.apache.storm.tuple.ITuple;
@@ -56,9 +57,15 @@ public final class TridentFiles {
   }
 
   /**
-   * A written batch's files: its data files and, in a row-level write mode, its equality deletes.
+   * A written batch's files: its data files and, in a row-level write mode, its equality deletes and
+   * what its changes hold for the tripwires (null in append mode).
    */
-  public record Files(List<DataFile> dataFiles, List<DeleteFile> deleteFiles) {}
+  public record Files(List<DataFile> dataFiles, List<DeleteFile> deleteFiles, ChangeSummary changes) {
+    /** A batch that wrote nothing. */
+    public static Files none() {
+      return new Files(List.of(), List.of(), null);
+    }
+  }
 
   /** Writes every tuple's record and closes the files; throws as {@link Writing#add} and {@link Writing#finish}. */
   public Files write(Iterable<? extends ITuple> tuples) {
@@ -103,7 +110,7 @@ public final class TridentFiles {
         long started = System.nanoTime();
         SealedBatch sealed = batch.seal();
         metrics.sealed(sealed.dataFiles().size(), System.nanoTime() - started);
-        return new Files(sealed.dataFiles(), sealed.deleteFiles());
+        return new Files(sealed.dataFiles(), sealed.deleteFiles(), sealed.changes());
       } catch (RuntimeException e) {
         abandon();
         throw e;

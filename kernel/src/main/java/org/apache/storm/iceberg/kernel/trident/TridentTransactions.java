@@ -30,6 +30,8 @@ import org.apache.storm.iceberg.kernel.commit.TransactionCommitter;
 import org.apache.storm.iceberg.kernel.commit.TransactionPlan;
 import org.apache.storm.iceberg.kernel.commit.TransactionRegressionException;
 import org.apache.storm.iceberg.kernel.batch.SealedBatch;
+import org.apache.storm.iceberg.kernel.change.ChangeSummary;
+import org.apache.storm.iceberg.kernel.change.ChangeTripwires;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.spi.Redaction;
 import org.apache.storm.trident.operation.TridentCollector;
@@ -54,6 +56,8 @@ public final class TridentTransactions {
   private final TridentCommitEvents events;
   private final List<DataFile> files = new ArrayList<>();
   private final List<DeleteFile> deletes = new ArrayList<>();
+  private final List<ChangeSummary> changes = new ArrayList<>();
+  private final ChangeTripwires tripwires;
   private TransactionPlan plan;
   private boolean tokenMissingWarned;
 
@@ -63,12 +67,15 @@ public final class TridentTransactions {
     this.committer = committer;
     this.metrics = metrics;
     this.events = events;
+    // Its unseen-keys thread is a daemon started at the first check: a Trident state is never closed.
+    this.tripwires = new ChangeTripwires(table, metrics);
   }
 
   /** Plans transaction {@code txid} (null for a batch without one) against the table. */
   public void begin(Long txid) {
     files.clear();
     deletes.clear();
+    changes.clear();
     plan = null;
     try {
       plan = committer.plan(txid);
@@ -110,10 +117,16 @@ public final class TridentTransactions {
     return plan != null && plan.writes();
   }
 
-  /** Adds a written batch's files and, in a row-level write mode, its equality deletes: one row delta commits them. */
+  /**
+   * Adds a written batch's files and, in a row-level write mode, its equality deletes (one row delta
+   * commits them) and what its changes hold, for the tripwires.
+   */
   public void add(TridentFiles.Files written) {
     files.addAll(written.dataFiles());
     deletes.addAll(written.deleteFiles());
+    if (written.changes() != null) {
+      changes.add(written.changes());
+    }
   }
 
   /** Commits the files added since {@link #begin}, once; nothing when there are none to commit. */
@@ -122,6 +135,12 @@ public final class TridentTransactions {
       throw new ReportedFailedException("Transaction " + txid + " on " + table + " was never begun");
     }
     Optional<CommitOutcome> outcome;
+    // An opaque replay replacing the newest transaction brings that transaction's changes again: they were
+    // checked and counted when it first landed, and its sequence numbers are not older than itself.
+    ChangeSummary transaction = plan.action() == TransactionPlan.Action.REPLACE ? null : ChangeSummary.combine(changes);
+    if (transaction != null) {
+      tripwires.beforeCommit(transaction);
+    }
     long attemptMillis = System.currentTimeMillis();
     long started = System.nanoTime();
     try {
@@ -138,8 +157,13 @@ public final class TridentTransactions {
       // One key-only equality delete per key a partition's batch changed.
       metrics.deletesCommitted(deletes.stream().mapToLong(DeleteFile::recordCount).sum(), deletes.size());
     }
+    if (transaction != null && outcome.isPresent() && outcome.get().landed()) {
+      String commitId = outcome.get().commitId();
+      tripwires.landed(transaction, () -> committer.landedSnapshot(commitId, attemptMillis), committer.table());
+    }
     files.clear();
     deletes.clear();
+    changes.clear();
     if (outcome.isPresent() && !outcome.get().landed()) {
       throw failed("Transaction " + txid + " did not commit to " + table + " (" + outcome.get().status() + ")",
           outcome.get().error());

@@ -18,7 +18,7 @@
  */
 
 
-package org.apache.storm.iceberg.kernel.task;
+package org.apache.storm.iceberg.kernel.change;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,7 +39,6 @@ import org.apache.iceberg.hadoop.HadoopTables;
 import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
-import org.apache.storm.iceberg.kernel.change.ChangeSummary;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -18,7 +18,7 @@
  */
 
 
-package org.apache.storm.iceberg.kernel.task;
+package org.apache.storm.iceberg.kernel.change;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -52,7 +52,6 @@ import org.apache.iceberg.types.Conversions;
 import org.apache.iceberg.types.Type;
 import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.StructLikeMap;
-import org.apache.storm.iceberg.kernel.change.ChangeSummary;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.apache.storm.iceberg.spi.Redaction;
 import org.slf4j.Logger;

@@ -17,11 +17,10 @@
  * under the License.
  */
 
-package org.apache.storm.iceberg.kernel.task;
+package org.apache.storm.iceberg.kernel.change;
 
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
-import org.apache.storm.iceberg.kernel.change.ChangeSummary;
 import org.apache.storm.iceberg.kernel.metrics.SinkMetrics;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * other keys), the update-before images upsert mode dropped, and deletes of keys the table never
  * held ({@link UnseenKeys}). Called by one commit thread at a time, in commit order.
  */
-final class ChangeTripwires {
+public final class ChangeTripwires {
   private static final Logger LOG = LoggerFactory.getLogger(ChangeTripwires.class);
 
   private final String table;
@@ -44,13 +43,14 @@ final class ChangeTripwires {
 
   private final UnseenKeys unseenKeys;
 
-  ChangeTripwires(String table, SinkMetrics metrics) {
+  public ChangeTripwires(String table, SinkMetrics metrics) {
     this.table = table;
     this.metrics = metrics;
     this.unseenKeys = new UnseenKeys(table, metrics);
   }
 
-  void beforeCommit(ChangeSummary batch) {
+  /** Counts and warns of what {@code batch} holds before its commit is attempted. */
+  public void beforeCommit(ChangeSummary batch) {
     if (batch.updateBeforeDropped() > 0) {
       metrics.updateBeforeDropped(batch.updateBeforeDropped());
     }
@@ -71,14 +71,15 @@ final class ChangeTripwires {
    * Records a batch that landed as {@code snapshot}'s snapshot of {@code table} (asked for only when
    * the batch removed keys it did not write, which {@link UnseenKeys} then checks).
    */
-  void landed(ChangeSummary batch, java.util.function.Supplier<Snapshot> snapshot, Table table) {
+  public void landed(ChangeSummary batch, java.util.function.Supplier<Snapshot> snapshot, Table table) {
     batch.lanes().forEach((lane, sequences) -> largestCommitted.merge(lane, sequences.largest(), Math::max));
     if (batch.removedKeys() != null && batch.removedKeys().total() > 0) {
       unseenKeys.afterLanding(table, snapshot.get(), batch.removedKeys());
     }
   }
 
-  void close() {
+  /** Stops the unseen-keys check's thread. */
+  public void close() {
     unseenKeys.close();
   }
 }
