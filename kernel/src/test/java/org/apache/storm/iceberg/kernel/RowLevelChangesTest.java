@@ -257,6 +257,78 @@ class RowLevelChangesTest {
     assertThat(counter("iceberg-delete-files-committed")).isEqualTo(2);
   }
 
+  /**
+   * With schema evolution on, a change whose tuple brings a new field adds the column, and one whose
+   * key no longer fits the key column widens it (int to long): the open batch commits first, under the
+   * old schema, and the next batches delete by the widened key. The table read back equals the model
+   * after every batch.
+   */
+  @Test
+  void schemaEvolutionAddsAColumnAndWidensTheKeyBetweenBatchesOfChanges() {
+    Map<String, String> real = TestCatalogs.jdbcSqlite(dir);
+    Catalog catalog = TestCatalogs.load(real);
+    ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
+    table = catalog.createTable(ID, new Schema(List.of(
+            Types.NestedField.required(1, "id", Types.IntegerType.get()),
+            Types.NestedField.optional(2, "payload", Types.StringType.get())), java.util.Set.of(1)),
+        PartitionSpec.unpartitioned(), Map.of(TableProperties.FORMAT_VERSION, "2"));
+    catalogProperties = real;
+    RecordingCollector recorder = new RecordingCollector();
+    SinkTask sink = open(options(WriteMode.CHANGELOG, 3)
+        .withSchemaEvolution(org.apache.storm.iceberg.SchemaEvolution.ADD_AND_WIDEN).build(), recorder);
+    Tuples plain = new Tuples("id", "payload", "op", "seq", "topic", "partition", "offset");
+    Tuples scored = new Tuples("id", "payload", "score", "op", "seq", "topic", "partition", "offset");
+    long[] offset = {0};
+    java.util.function.BiFunction<Tuples, Object[], Tuple> at = (fields, values) -> {
+      Object[] all = java.util.Arrays.copyOf(values, values.length + 3);
+      all[values.length] = "accounts";
+      all[values.length + 1] = 0;
+      all[values.length + 2] = offset[0]++;
+      return fields.tuple(all);
+    };
+
+    sink.execute(at.apply(plain, new Object[] {1, "a", "c", 1L}));
+    sink.execute(at.apply(plain, new Object[] {2, "b", "c", 2L}));
+    sink.execute(at.apply(plain, new Object[] {1, "a2", "u", 3L}));
+    assertThat(evolvingRows()).isEqualTo(Map.of(1L, "a2/null", 2L, "b/null"));
+
+    sink.execute(at.apply(plain, new Object[] {2, null, "d", 4L}));
+    sink.execute(at.apply(scored, new Object[] {3, "c", 7, "c", 5L}));
+    assertThat(evolvingRows()).as("the delete committed alone, before the column was added").isEqualTo(Map.of(1L, "a2/null"));
+    assertThat(table.schema().findField("score")).isNotNull();
+    assertThat(table.schema().findField("op")).as("the change fields are read, never added as columns").isNull();
+    assertThat(table.schema().findField("seq")).isNull();
+    sink.execute(at.apply(scored, new Object[] {1, "a3", 8, "u", 6L}));
+    sink.execute(at.apply(plain, new Object[] {4, "d", "c", 7L}));
+    assertThat(evolvingRows()).isEqualTo(Map.of(1L, "a3/8", 3L, "c/7", 4L, "d/null"));
+
+    sink.execute(at.apply(plain, new Object[] {5_000_000_000L, "e", "c", 8L}));
+    table.refresh();
+    assertThat(table.schema().findField("id").type()).as("the key widened").isEqualTo(Types.LongType.get());
+    sink.execute(at.apply(plain, new Object[] {3L, null, "d", 9L}));
+    sink.execute(at.apply(scored, new Object[] {1L, "a4", 9, "u", 10L}));
+    assertThat(evolvingRows()).isEqualTo(Map.of(1L, "a4/9", 4L, "d/null", 5_000_000_000L, "e/null"));
+    assertThat(recorder.failedIds()).isEmpty();
+    assertThat(recorder.errors).isEmpty();
+    sink.close();
+  }
+
+  /** The evolving table read back: id to payload/score, a key twice failing. */
+  Map<Long, String> evolvingRows() {
+    table.refresh();
+    Map<Long, String> rows = new TreeMap<>();
+    try (CloseableIterable<Record> records = IcebergGenerics.read(table).build()) {
+      for (Record record : records) {
+        Object score = table.schema().findField("score") == null ? null : record.getField("score");
+        String previous = rows.put(((Number) record.getField("id")).longValue(), record.getField("payload") + "/" + score);
+        assertThat(previous).as("key %s twice in the table", record.getField("id")).isNull();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return rows;
+  }
+
   @Test
   void aKeyColumnRenamedFromOutsideIsStillReadUnderItsFormerNameForDeletesToo() {
     createTable(2, PartitionSpec.unpartitioned());

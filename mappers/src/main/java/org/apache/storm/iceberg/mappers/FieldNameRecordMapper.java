@@ -72,6 +72,7 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   private transient Resolution lastResolution;
   private transient UnmatchedFields unmatchedListener;
   private transient boolean reportUnfit;
+  private transient java.util.Set<String> notColumns;
 
   /** Matches names exactly and ignores tuple fields with no column. */
   public FieldNameRecordMapper() {
@@ -110,7 +111,13 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
 
   @Override
   public void reportUnfitValues() {
+    reportUnfitValues(java.util.Set.of());
+  }
+
+  @Override
+  public void reportUnfitValues(java.util.Set<String> notColumns) {
     this.reportUnfit = true;
+    this.notColumns = java.util.Set.copyOf(notColumns);
   }
 
   /** {@link #fill}, and when asked to, reports the values the schema has no room for. */
@@ -119,7 +126,7 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
       fill(target, resolution, conversions, defaults, tuple);
       return;
     }
-    Map<String, Object> unfit = newValues(resolution, tuple);
+    Map<String, Object> unfit = newValues(resolution, tuple, notColumns);
     try {
       fill(target, resolution, conversions, defaults, tuple);
     } catch (RecordMappingException e) {
@@ -138,12 +145,15 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
     }
   }
 
-  /** The non-null fields with no column, and the struct columns' map values holding a new key. */
-  private static Map<String, Object> newValues(Resolution resolution, ITuple tuple) {
+  /**
+   * The non-null fields with no column (but those in {@code notColumns}), and the struct columns' map
+   * values holding a new key.
+   */
+  private static Map<String, Object> newValues(Resolution resolution, ITuple tuple, java.util.Set<String> notColumns) {
     Map<String, Object> unfit = new LinkedHashMap<>();
     for (int i = 0; i < resolution.unmatchedIndexes.length; i++) {
       Object value = tuple.getValue(resolution.unmatchedIndexes[i]);
-      if (value != null) {
+      if (value != null && !notColumns.contains(resolution.unmatchedFields.get(i))) {
         unfit.put(resolution.unmatchedFields.get(i), value);
       }
     }

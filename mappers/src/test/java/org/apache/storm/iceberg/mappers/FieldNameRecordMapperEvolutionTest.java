@@ -83,6 +83,17 @@ class FieldNameRecordMapperEvolutionTest {
         .isEqualTo(values("score", 2.5, "address", address, "count", 3_000_000_000L));
   }
 
+  /** A row-level sink's operation and sequence fields are read, not written: they are never reported. */
+  @ParameterizedTest
+  @ValueSource(booleans = {false, true})
+  void fieldsNamedAsNotColumnsAreNeverReported(boolean internal) {
+    mapper.reportUnfitValues(java.util.Set.of("op", "seq"));
+
+    assertThat(mapping(internal).apply(tuple(values("id", 1L, "op", "u", "seq", 7L)), SCHEMA)).isNotNull();
+    assertThat(unfit(mapping(internal), values("id", 1L, "op", "u", "seq", 7L, "score", 2.5), SCHEMA))
+        .isEqualTo(values("score", 2.5));
+  }
+
   @ParameterizedTest
   @ValueSource(booleans = {false, true})
   void nullsAndFormerNamesHaveRoomAndAreNotReported(boolean internal) {

@@ -38,4 +38,14 @@ public interface SchemaEvolvingMapper extends RecordMapper {
    * that its column's type cannot hold. A null value is never reported: it has no type to add.
    */
   void reportUnfitValues();
+
+  /**
+   * As {@link #reportUnfitValues()}, except for the tuple fields {@code notColumns} names: fields the
+   * sink reads for something else (a row-level change's operation and sequence number), which must
+   * never become columns. The default reports them too (then schema evolution adds them as columns);
+   * a mapper that matches tuple fields to columns by name should leave them out.
+   */
+  default void reportUnfitValues(java.util.Set<String> notColumns) {
+    reportUnfitValues();
+  }
 }

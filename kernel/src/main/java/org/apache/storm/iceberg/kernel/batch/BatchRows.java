@@ -225,7 +225,7 @@ abstract class BatchRows<T> {
       super(schema, mapperSchema, check);
       this.mapper = mapper;
       this.sink = sink;
-      this.writers = format.deltaWriterFactory(table, schema, sink.key().fieldIds(), sink.key().schema())
+      this.writers = format.deltaWriterFactory(table, schema, sink.key().fieldIds(), sink.key().schemaIn(schema))
           .orElseThrow(() -> new IllegalStateException("file format " + format.format() + " (" + format + ") writes no"
               + " delete files, which the row-level write modes need; choose parquet, orc or avro"));
       // The key columns with their former names: a delete may still carry a renamed key column under its old name.
@@ -241,7 +241,7 @@ abstract class BatchRows<T> {
       Long sequence = sink.fields().sequence(tuple);
       Record row;
       if (op.removes()) {
-        Record key = checkNotNull(mapper.map(tuple, keyMapperSchema), mapper);
+        Record key = checkNotNull(mapper.map(tuple, sink.removalsReadWhole() ? mapperSchema : keyMapperSchema), mapper);
         row = emptyRow.copy();
         for (Types.NestedField field : keyMapperSchema.columns()) {
           row.setField(field.name(), key.getField(field.name()));

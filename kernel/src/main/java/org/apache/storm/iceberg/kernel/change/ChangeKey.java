@@ -40,7 +40,7 @@ import org.apache.storm.iceberg.spi.FormerNamesSchema;
  * fix.
  *
  * @param fieldIds the key's field ids, in the order named
- * @param schema the key's columns alone: what an equality delete holds
+ * @param schema the key's columns alone, as the table typed them when the task opened it
  */
 public record ChangeKey(int[] fieldIds, Schema schema) {
 
@@ -101,6 +101,18 @@ public record ChangeKey(int[] fieldIds, Schema schema) {
     }
     int[] fieldIds = ids.stream().mapToInt(Integer::intValue).toArray();
     return new ChangeKey(fieldIds, TypeUtil.select(schema, ids));
+  }
+
+  /**
+   * The key's columns as {@code batchSchema} types them: what a batch written against it deletes by.
+   * A key column widened since the task opened the table (schema evolution) is read at its new type.
+   */
+  public Schema schemaIn(Schema batchSchema) {
+    Set<Integer> ids = new LinkedHashSet<>();
+    for (int id : fieldIds) {
+      ids.add(id);
+    }
+    return TypeUtil.select(batchSchema, ids);
   }
 
   /**

@@ -78,7 +78,7 @@ public final class KeyedChanges {
    *     the row) rather than applied as deletes (changelog)
    */
   public KeyedChanges(Schema schema, ChangeKey key, boolean upsert) {
-    this.keySchema = key.schema();
+    this.keySchema = key.schemaIn(schema);
     this.keyTemplate = GenericRecord.create(keySchema);
     this.keyColumns = keySchema.columns().size();
     this.keyOf = StructProjection.create(schema, keySchema);

@@ -26,22 +26,26 @@ import org.apache.storm.iceberg.spi.RecordMapper;
 
 /**
  * A task's row-level changes to one table: the key they apply by, where each tuple's operation and
- * sequence number are read, and whether update-before images are dropped (upsert) or delete
- * (changelog).
+ * sequence number are read, whether update-before images are dropped (upsert) or delete
+ * (changelog), and whether a removing change is read whole, as a row (with schema evolution on: its
+ * values may add or widen columns too), rather than for its key alone.
  */
-public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert) {
+public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert, boolean removalsReadWhole) {
   /**
    * The row-level changes {@code rowLevel} makes to {@code table}, read through {@code mapper}, or
    * null in append mode.
    *
+   * @param schemaEvolution whether the task evolves the schema: then a removal is read whole, since
+   *     the mapper reports every value a key-only schema has no column for
    * @throws IllegalStateException when the table cannot take them ({@link ChangeKey#of})
    */
-  public static RowChanges of(RowLevel rowLevel, Table table, RecordMapper mapper) {
+  public static RowChanges of(RowLevel rowLevel, Table table, RecordMapper mapper, boolean schemaEvolution) {
     if (!rowLevel.byKey()) {
       return null;
     }
     return new RowChanges(ChangeKey.of(table, rowLevel),
-        new ChangeFields(mapper, rowLevel.operationField(), rowLevel.sequenceField()), rowLevel.mode() == RowLevel.Mode.UPSERT);
+        new ChangeFields(mapper, rowLevel.operationField(), rowLevel.sequenceField()), rowLevel.mode() == RowLevel.Mode.UPSERT,
+        schemaEvolution);
   }
 
   /** The collapse of one batch written against {@code schema}. */

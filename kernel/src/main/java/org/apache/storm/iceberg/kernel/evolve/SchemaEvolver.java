@@ -62,13 +62,14 @@ public final class SchemaEvolver {
 
   /**
    * An evolver for {@code table}, having asked {@code mapper} to report the values the schema has no
-   * room for (or refused a mapper that cannot, naming the fix). A field with no column is no longer
-   * data going nowhere, so a {@link FieldMatchingMapper}'s unmatched fields are not reported: only
-   * null values of them are left unwritten.
+   * room for, but those of the tuple fields {@code notColumns} (a row-level change's operation and
+   * sequence fields), or refused a mapper that cannot, naming the fix. A field with no column is no
+   * longer data going nowhere, so a {@link FieldMatchingMapper}'s unmatched fields are not reported:
+   * only null values of them are left unwritten.
    */
-  public static SchemaEvolver enable(Table table, RecordMapper mapper) {
+  public static SchemaEvolver enable(Table table, RecordMapper mapper, java.util.Set<String> notColumns) {
     OptionsChecks.requireEvolvingMapper(mapper);
-    ((SchemaEvolvingMapper) mapper).reportUnfitValues();
+    ((SchemaEvolvingMapper) mapper).reportUnfitValues(notColumns);
     if (mapper instanceof FieldMatchingMapper matching) {
       matching.onUnmatchedFields((schema, fields) -> { });
     }

@@ -62,11 +62,14 @@ record TaskParts(
       TableLifecycle lifecycle = TableLifecycle.of(opened, settings.target(), env.metrics());
       List<SealPolicy> policies = SealPolicies.of(settings, opened.loader());
       RecordMapper mapper = settings.providers().recordMapper().resolve(opened.loader());
+      RowChanges changes = RowChanges.of(settings.rowLevel(), opened.table(), mapper, settings.schemaEvolution());
       BatchFactory batches = new BatchFactory(opened.table(), FileFormats.of(settings.providers(), opened.loader()), mapper,
           env.task(), spillDirectory,
           ThresholdSealPolicy.smallestLimit(policies, ThresholdSealPolicy.Measure.BYTES), env.metrics(),
-          many(settings, opened.loader()), RowChanges.of(settings.rowLevel(), opened.table(), mapper));
-      SchemaEvolver evolver = settings.schemaEvolution() ? SchemaEvolver.enable(opened.table(), mapper) : null;
+          many(settings, opened.loader()), changes);
+      SchemaEvolver evolver = settings.schemaEvolution()
+          ? SchemaEvolver.enable(opened.table(), mapper, changes == null ? java.util.Set.of() : changes.fields().names())
+          : null;
       ChangeFence fence = settings.rowLevel().byKey() && settings.sourcePositions() != null
           ? new ChangeFence(opened.table().name(), env.clock(), orderWaitMillis(settings, env))
           : null;

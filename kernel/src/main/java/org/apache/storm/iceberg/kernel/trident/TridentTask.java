@@ -85,7 +85,7 @@ public record TridentTask(Table table, TridentFiles files, TridentTransactions t
       BatchFactory batches = new BatchFactory(table, FileFormats.of(settings.providers(), opened.loader()), mapper, task,
           settings.spillPath(), Long.MAX_VALUE, metrics, settings.providers().multiRecordMapper() == null
               ? null : settings.providers().multiRecordMapper().resolve(opened.loader()),
-          RowChanges.of(settings.rowLevel(), table, mapper));
+          RowChanges.of(settings.rowLevel(), table, mapper, false));
       TridentFiles files = new TridentFiles(table, batches, lifecycle, metrics, clock);
       TridentTransactions transactions = partition == null ? null : new TridentTransactions(table.name(),
           new TransactionCommitter(table, new CommitBranch(settings.commits().branch()),
