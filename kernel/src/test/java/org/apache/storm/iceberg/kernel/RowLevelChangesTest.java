@@ -421,12 +421,27 @@ class RowLevelChangesTest {
   void theChangeOrderWaitIsRefusedAtBuildOutsideTheRowLevelModesAndWhenNegative() {
     createTable(2, PartitionSpec.unpartitioned());
     assertThatThrownBy(() -> options(WriteMode.APPEND, 3).withChangeFields(null, null).withChangeOrderWaitMillis(60_000).build())
-        .hasMessage("withKeyColumns, withChangeFields and withChangeOrderWaitMillis apply to the row-level write modes;"
+        .hasMessage("withKeyColumns, withChangeFields, withChangeOrderWaitMillis and withMaxHeldChangeKeys apply to the row-level"
+            + " write modes;"
             + " set withWriteMode(WriteMode.UPSERT) or withWriteMode(WriteMode.CHANGELOG), or remove them");
     assertThatThrownBy(() -> options(WriteMode.CHANGELOG, 3).withChangeOrderWaitMillis(-1).build())
         .hasMessageContaining("withChangeOrderWaitMillis");
     assertThat(settings(options(WriteMode.CHANGELOG, 3).withChangeOrderWaitMillis(90_000).build()).rowLevel().orderWaitMillis())
         .isEqualTo(90_000);
+  }
+
+  @Test
+  void theHeldKeysBoundDefaultsTo100000AndIsRefusedAtBuildOutsideTheRowLevelModesAndWhenNotPositive() {
+    createTable(2, PartitionSpec.unpartitioned());
+    assertThat(settings(options(WriteMode.CHANGELOG, 3).build()).rowLevel().maxHeldKeys())
+        .isEqualTo(IcebergOptions.DEFAULT_MAX_HELD_CHANGE_KEYS).isEqualTo(100_000);
+    assertThatThrownBy(() -> options(WriteMode.APPEND, 3).withChangeFields(null, null).withMaxHeldChangeKeys(10).build())
+        .hasMessageContaining("withMaxHeldChangeKeys apply to the row-level write modes");
+    assertThatThrownBy(() -> options(WriteMode.CHANGELOG, 3).withMaxHeldChangeKeys(0).build())
+        .hasMessage("withMaxHeldChangeKeys must be positive, got 0");
+    Map<String, Object> flux = Map.of("catalog", catalogProperties, "table", "db.accounts", "write-mode", "upsert",
+        "max-held-change-keys", 3);
+    assertThat(settings(IcebergOptions.fromMap(flux)).rowLevel().maxHeldKeys()).isEqualTo(3);
   }
 
   @Test

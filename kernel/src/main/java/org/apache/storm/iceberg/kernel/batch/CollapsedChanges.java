@@ -24,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
@@ -43,6 +44,10 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  * per partition one rolling equality-delete file of the keys changed, then each key's final row
  * through the fanout data writer. Deletes and rows commit together, in one row delta: a delete
  * applies only to rows of earlier commits, so the batch's own rows stand.
+ *
+ * <p>A batch that changes more than {@code maxHeldKeys} keys streams instead, for the rest of it:
+ * the change that brings its first key beyond the bound writes what it holds, and every later change
+ * is written as it arrives, through Iceberg's delta writer ({@link DeltaChanges}).
  */
 final class CollapsedChanges implements BatchFiles<ChangeRow> {
   private final KeyedChanges changes;
@@ -56,10 +61,17 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   private String laneSource;
   private int lanePartition = -1;
   private String lane;
+  private final int maxHeldKeys;
+  private final Function<PartitionSpec, DeltaChanges> newDelta;
+  /** Null until the batch streams. */
+  private DeltaChanges delta;
 
   CollapsedChanges(
-      KeyedChanges changes, FileWriterFactory<Record> writers, OutputFileFactory fileFactory, FileIO io, long targetFileSize) {
+      KeyedChanges changes, FileWriterFactory<Record> writers, OutputFileFactory fileFactory, FileIO io, long targetFileSize,
+      int maxHeldKeys, Function<PartitionSpec, DeltaChanges> newDelta) {
     this.changes = changes;
+    this.maxHeldKeys = maxHeldKeys;
+    this.newDelta = newDelta;
     this.writers = writers;
     this.fileFactory = fileFactory;
     this.io = io;
@@ -71,6 +83,10 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   public void write(ChangeRow row, PartitionSpec rowSpec, PartitionKey partition) {
     this.spec = rowSpec;
     changes.put(row, partition);
+    if (delta == null && changes.keys() > maxHeldKeys) {
+      delta = newDelta.apply(rowSpec);
+      changes.stream(delta);
+    }
   }
 
   @Override
@@ -102,6 +118,14 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
 
   @Override
   public Written close() {
+    if (delta != null) {
+      try {
+        Written written = delta.finish();
+        return new Written(written.dataFiles(), written.deleteFiles(), changes.summary(spec.specId()));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot close the batch's data and delete files", e);
+      }
+    }
     if (changes.isEmpty()) {
       return new Written(rows.close().dataFiles(), List.of(), changes.summary(spec == null ? -1 : spec.specId()));
     }
@@ -140,6 +164,9 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   @Override
   public void closeAllQuietly() {
     rows.closeAllQuietly();
+    if (delta != null) {
+      delta.closeQuietly();
+    }
     for (RollingEqualityDeleteWriter<Record> writer : deleteWriters) {
       try {
         writer.close();

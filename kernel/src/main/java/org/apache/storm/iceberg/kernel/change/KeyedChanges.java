@@ -40,6 +40,13 @@ import org.apache.iceberg.util.StructProjection;
  * final change removes it, one row; a superseded row is never written. The batch holds one row per
  * key until it seals.
  *
+ * <p>A batch with too many keys to hold their rows {@linkplain #stream streams} instead: from then on
+ * each change that supersedes its key's winner so far is written at once, and only each key's
+ * winning change's order is kept (its sequence number, operation and arrival, no row), so a stale
+ * change still never wins. The table ends up as the collapse would leave it; what it costs is a
+ * position delete (or deletion vector) for each row of the batch a later change of its key
+ * replaced or removed.
+ *
  * <p>Not thread-safe: one task's executor thread owns it.
  */
 public final class KeyedChanges {
@@ -72,6 +79,8 @@ public final class KeyedChanges {
   /** The source offset of the change taken next, or -1 without source positions. */
   private long offset = -1;
   private long dropped;
+  /** Where each change is written as it arrives, once the batch streams; null while it collapses. */
+  private ChangeWriter streamed;
 
   /**
    * @param upsert whether update-before images are ignored (upsert mode: the after-image replaces
@@ -100,6 +109,8 @@ public final class KeyedChanges {
     private boolean written;
     /** Whether the key is counted in {@code unwritten}. */
     private boolean counted;
+    /** Once the batch streams: whether the batch's files hold a live row of the key (its winner sets it). */
+    private boolean live;
 
     private Final(Record key, StructLike internalKey, StructLike partition) {
       this.key = key;
@@ -117,7 +128,7 @@ public final class KeyedChanges {
       return partition;
     }
 
-    /** The key's final row, or null when its final change removes it. */
+    /** The key's final row, or null when its final change removes it (or the batch streams: it holds no rows). */
     public Record row() {
       return winner.op().removes() ? null : winner.row();
     }
@@ -157,11 +168,9 @@ public final class KeyedChanges {
       // The probe becomes the map's key, wrapping the copy; the next lookup gets a wrapper of its own.
       byKey.put(probe.set(internalKey), known);
       probe = probe.copyFor(null);
-      known.winner = change;
-      known.winnerArrival = arrival;
+      win(known, change, arrival, true);
     } else if (comesAfter(change, arrival, known.winner, known.winnerArrival)) {
-      known.winner = change;
-      known.winnerArrival = arrival;
+      win(known, change, arrival, false);
     }
     if (!known.written) {
       if (!change.op().removes()) {
@@ -173,6 +182,54 @@ public final class KeyedChanges {
       }
     }
     return true;
+  }
+
+  /** Makes {@code change} its key's winner; once the batch streams, writes it and keeps no row. */
+  private void win(Final known, ChangeRow change, long arrival, boolean first) {
+    known.winnerArrival = arrival;
+    if (streamed == null) {
+      known.winner = change;
+      return;
+    }
+    if (first) {
+      streamed.deleteKey(known.key, known.partition); // what earlier commits hold for the key: once per key
+    }
+    if (change.op().removes()) {
+      if (known.live) {
+        streamed.deleteKey(known.key, known.partition); // the batch's own row of the key, by position
+      }
+    } else {
+      streamed.write(change.row(), known.partition);
+    }
+    known.live = !change.op().removes();
+    known.winner = new ChangeRow(change.op(), change.sequence(), null);
+  }
+
+  /**
+   * Switches the batch to streaming, for the rest of it: writes each key's final state so far to
+   * {@code writer} (the key's equality delete, then its row unless its final change removes it),
+   * drops the rows it held, and from then on writes each change that supersedes its key's winner.
+   */
+  public void stream(ChangeWriter writer) {
+    if (streamed != null) {
+      throw new IllegalStateException("the batch streams already");
+    }
+    streamed = writer;
+    for (Final state : byKey.values()) {
+      ChangeRow winner = state.winner;
+      state.winner = null;
+      win(state, winner, state.winnerArrival, true);
+    }
+  }
+
+  /** Whether the batch {@linkplain #stream streams}. */
+  public boolean streams() {
+    return streamed != null;
+  }
+
+  /** The keys the batch changes so far. */
+  public int keys() {
+    return byKey.size();
   }
 
   /** Whether {@code change} (arrived at {@code arrival}) supersedes {@code current}. */

@@ -26,10 +26,10 @@ import org.apache.storm.iceberg.spi.RecordMapper;
 
 /**
  * A task's row-level changes to one table: the key they apply by, where each tuple's operation and
- * sequence number are read, and whether update-before images are dropped (upsert) or delete
- * (changelog).
+ * sequence number are read, whether update-before images are dropped (upsert) or delete
+ * (changelog), and how many keys a batch holds collapsed before it streams ({@link KeyedChanges#stream}).
  */
-public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert) {
+public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert, int maxHeldKeys) {
   /**
    * The row-level changes {@code rowLevel} makes to {@code table}, read through {@code mapper}, or
    * null in append mode.
@@ -41,7 +41,8 @@ public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert) {
       return null;
     }
     return new RowChanges(ChangeKey.of(table, rowLevel),
-        new ChangeFields(mapper, rowLevel.operationField(), rowLevel.sequenceField()), rowLevel.mode() == RowLevel.Mode.UPSERT);
+        new ChangeFields(mapper, rowLevel.operationField(), rowLevel.sequenceField()), rowLevel.mode() == RowLevel.Mode.UPSERT,
+        rowLevel.maxHeldKeys());
   }
 
   /** The collapse of one batch written against {@code schema}. */
