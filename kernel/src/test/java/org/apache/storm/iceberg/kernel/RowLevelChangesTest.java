@@ -90,6 +90,8 @@ class RowLevelChangesTest {
   Map<String, String> catalogProperties;
   Table table;
   long nextOffset;
+  /** The seeded runs' {@code withMaxHeldChangeKeys}; 0 for the default (never reached by their few keys). */
+  int maxHeldKeys;
 
   /** These tests fail commits only, so data files go to the writers as the real FileIO made them. */
   static Faults withoutDataFileFaults(Faults faults) {
@@ -537,8 +539,9 @@ class RowLevelChangesTest {
     boolean interleaved = random.nextBoolean();
     RecordingCollector recorder = new RecordingCollector();
     // A split run's writers seal smaller batches than a chunk, so one partition's batches meet at the committer.
-    IcebergOptions options = options(WriteMode.CHANGELOG, split ? 1 + random.nextInt(batch) : batch)
-        .withCommitIntervalMillis(split ? 1_000 : 30_000).withFileFormat(fileFormat).build();
+    IcebergOptions.Builder writerOptions = options(WriteMode.CHANGELOG, split ? 1 + random.nextInt(batch) : batch)
+        .withCommitIntervalMillis(split ? 1_000 : 30_000).withFileFormat(fileFormat);
+    IcebergOptions options = (maxHeldKeys > 0 ? writerOptions.withMaxHeldChangeKeys(maxHeldKeys) : writerOptions).build();
     List<Tuple> log = new ArrayList<>();
     ModelSink sink = split
         ? new SplitChangeRun(options, options(WriteMode.CHANGELOG, batch).withGroupCommitMaxDataFiles(1 + random.nextInt(6))
@@ -734,8 +737,26 @@ class RowLevelChangesTest {
     runSeeds(formatVersion, fileFormat, true, TestTiers.isLongTier() ? 10 : 3);
   }
 
+  /**
+   * The same model runs with {@code withMaxHeldChangeKeys(1)}: a batch that changes a second key
+   * streams the rest through Iceberg's delta writer (position deletes on v2, deletion vectors on v3),
+   * through IcebergBolt's task and the split sink (whose descriptors carry the position deletes).
+   * 1 run a case in the quick tier (about 1-4 s each), 50 in the long tier.
+   */
+  @ParameterizedTest(name = "held keys bound 1, format v{0}, {1}, split sink {2}")
+  @CsvSource({"2, parquet, false", "3, parquet, false", "3, orc, true", "2, avro, true"})
+  void seededChangeStreamsBeyondTheHeldKeysBoundLeaveTheTableEqualToTheSource(int formatVersion, String fileFormat,
+      boolean split) throws Exception {
+    runSeeds(formatVersion, fileFormat, split, TestTiers.isLongTier() ? 50 : 1, 1);
+  }
+
   /** Runs {@code defaultRuns} seeded model runs of one case, or as the system properties say, and reports every failing seed. */
   private void runSeeds(int formatVersion, String fileFormat, boolean split, int defaultRuns) throws Exception {
+    runSeeds(formatVersion, fileFormat, split, defaultRuns, 0);
+  }
+
+  /** As above, each run holding at most {@code maxHeldKeys} keys a batch (0: the default). */
+  private void runSeeds(int formatVersion, String fileFormat, boolean split, int defaultRuns, int maxHeldKeys) throws Exception {
     Long only = Long.getLong("row-level.seed");
     int runs = only != null ? 1 : Integer.getInteger("row-level.schedules", defaultRuns);
     Map<Long, String> failures = new java.util.concurrent.ConcurrentSkipListMap<>();
@@ -750,7 +771,7 @@ class RowLevelChangesTest {
       for (long n = 1; n <= runs; n++) {
         long seed = only != null ? only : n * 7919 + formatVersion;
         done.add(threads.submit(() -> {
-          String failure = seededRunFailure(seed, formatVersion, fileFormat, split);
+          String failure = seededRunFailure(seed, formatVersion, fileFormat, split, maxHeldKeys);
           if (failure != null) {
             failures.put(seed, failure);
             System.out.printf("row-level model run%s, v%d %s, seed %d failed: %s%n", split ? " (split sink)" : "",
@@ -772,8 +793,9 @@ class RowLevelChangesTest {
   }
 
   /** Why seed {@code seed}'s run failed, in one line, or null when it passed. */
-  String seededRunFailure(long seed, int formatVersion, String fileFormat, boolean split) {
+  String seededRunFailure(long seed, int formatVersion, String fileFormat, boolean split, int maxHeldKeys) {
     RowLevelChangesTest run = new RowLevelChangesTest();
+    run.maxHeldKeys = maxHeldKeys;
     try {
       run.dir = java.nio.file.Files.createDirectories(dir.resolve("run-" + seed));
       run.seededRun(seed, formatVersion, fileFormat, split);
