@@ -52,7 +52,8 @@ class HeldKeysFallbackTest {
   @TempDir Path dir;
 
   @ParameterizedTest(name = "format v{0}, {1}")
-  @CsvSource({"2, changelog", "3, changelog", "2, upsert", "3, upsert"})
+  // Two cases, not four: the quick tier is at CI's time limit; the stale change needs changelog, deletion vectors v3.
+  @CsvSource({"2, upsert", "3, changelog"})
   void aBatchBeyondTheBoundStreamsTheRestAndLeavesTheTableEqualToTheModelAfterEveryCommit(int formatVersion, String mode) {
     RowLevelChangesTest run = new RowLevelChangesTest();
     run.dir = dir;

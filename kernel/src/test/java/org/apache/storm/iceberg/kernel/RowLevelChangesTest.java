@@ -744,7 +744,7 @@ class RowLevelChangesTest {
    * 1 run a case in the quick tier (about 1-4 s each), 50 in the long tier.
    */
   @ParameterizedTest(name = "held keys bound 1, format v{0}, {1}, split sink {2}")
-  @CsvSource({"2, parquet, false", "3, parquet, false", "3, orc, true", "2, avro, true"})
+  @CsvSource({"2, parquet, false", "3, parquet, false", "3, orc, true"})
   void seededChangeStreamsBeyondTheHeldKeysBoundLeaveTheTableEqualToTheSource(int formatVersion, String fileFormat,
       boolean split) throws Exception {
     runSeeds(formatVersion, fileFormat, split, TestTiers.isLongTier() ? 50 : 1, 1);
