@@ -36,6 +36,7 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingEqualityDeleteWriter;
 import org.apache.iceberg.util.StructLikeMap;
 import org.apache.storm.iceberg.kernel.change.ChangeRow;
+import org.apache.storm.iceberg.kernel.change.KeyFinal;
 import org.apache.storm.iceberg.kernel.change.KeyedChanges;
 import org.apache.storm.iceberg.spi.SourcePosition;
 
@@ -130,17 +131,17 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
       return new Written(rows.close().dataFiles(), List.of(), changes.summary(spec == null ? -1 : spec.specId()));
     }
     // One map for the whole batch: a wrapper built per key (forType) cost more than writing the key's delete.
-    Map<StructLike, List<KeyedChanges.Final>> byPartition = StructLikeMap.create(spec.partitionType());
-    for (KeyedChanges.Final state : changes.finals()) {
+    Map<StructLike, List<KeyFinal>> byPartition = StructLikeMap.create(spec.partitionType());
+    for (KeyFinal state : changes.finals()) {
       byPartition.computeIfAbsent(state.partition(), p -> new ArrayList<>()).add(state);
     }
     List<DeleteFile> deletes = new ArrayList<>();
-    for (List<KeyedChanges.Final> partition : byPartition.values()) {
+    for (List<KeyFinal> partition : byPartition.values()) {
       StructLike partitionKey = partition.get(0).partition();
       RollingEqualityDeleteWriter<Record> deleteWriter =
           new RollingEqualityDeleteWriter<>(writers, fileFactory, io, targetFileSize, spec, partitionKey);
       deleteWriters.add(deleteWriter);
-      for (KeyedChanges.Final state : partition) {
+      for (KeyFinal state : partition) {
         deleteWriter.write(state.key());
         if (state.row() != null) {
           rows.write(state.row(), spec, asPartitionKey(partitionKey));

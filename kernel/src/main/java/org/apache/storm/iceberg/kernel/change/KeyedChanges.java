@@ -62,7 +62,7 @@ public final class KeyedChanges {
   private final StructProjection internalKeyOf;
   private final boolean upsert;
   /** Each key's final state, by the key in its internal representation (StructLikeMap's, without its thread-local lookups). */
-  private final java.util.Map<StructLikeWrapper, Final> byKey = new java.util.LinkedHashMap<>();
+  private final java.util.Map<StructLikeWrapper, KeyFinal> byKey = new java.util.LinkedHashMap<>();
   /** Keys whose changes so far only removed them: what {@link #summary} looks for, skipped when none. */
   private long unwritten;
   /** Wraps the key looked up next. */
@@ -98,47 +98,6 @@ public final class KeyedChanges {
     this.internalIsJava = keySchema.columns().stream().noneMatch(field -> CONVERTED.contains(field.type().typeId()));
   }
 
-  /** A key's final state in the batch. */
-  public static final class Final {
-    private final Record key;
-    private final StructLike internalKey;
-    private final StructLike partition;
-    private ChangeRow winner;
-    private long winnerArrival;
-    /** Whether any change of the batch wrote the key's row (an insert or an after-image), in any order. */
-    private boolean written;
-    /** Whether the key is counted in {@code unwritten}. */
-    private boolean counted;
-    /** Once the batch streams: whether the batch's files hold a live row of the key (its winner sets it). */
-    private boolean live;
-
-    private Final(Record key, StructLike internalKey, StructLike partition) {
-      this.key = key;
-      this.internalKey = internalKey;
-      this.partition = partition;
-    }
-
-    /** The key's columns, as the equality delete holds them. */
-    public Record key() {
-      return key;
-    }
-
-    /** The partition the key's row is in. */
-    public StructLike partition() {
-      return partition;
-    }
-
-    /** The key's final row, or null when its final change removes it (or the batch streams: it holds no rows). */
-    public Record row() {
-      return winner.op().removes() ? null : winner.row();
-    }
-
-    /** The winning change's sequence number, or null without a sequence field. */
-    public Long sequence() {
-      return winner.sequence();
-    }
-  }
-
   /**
    * Takes one change, whose row lies in {@code partition} (the caller's to reuse: copied when kept).
    *
@@ -161,10 +120,10 @@ public final class KeyedChanges {
       }
     }
     StructLike comparable = internalIsJava ? key : internalKeyOf.wrap(internal.wrap(change.row()));
-    Final known = byKey.get(probe.set(comparable));
+    KeyFinal known = byKey.get(probe.set(comparable));
     if (known == null) {
       Record internalKey = copy(comparable);
-      known = new Final(internalIsJava ? internalKey : copy(key), internalKey, copyOf(partition));
+      known = new KeyFinal(internalIsJava ? internalKey : copy(key), internalKey, copyOf(partition));
       // The probe becomes the map's key, wrapping the copy; the next lookup gets a wrapper of its own.
       byKey.put(probe.set(internalKey), known);
       probe = probe.copyFor(null);
@@ -185,7 +144,7 @@ public final class KeyedChanges {
   }
 
   /** Makes {@code change} its key's winner; once the batch streams, writes it and keeps no row. */
-  private void win(Final known, ChangeRow change, long arrival, boolean first) {
+  private void win(KeyFinal known, ChangeRow change, long arrival, boolean first) {
     known.winnerArrival = arrival;
     if (streamed == null) {
       known.winner = change;
@@ -215,7 +174,7 @@ public final class KeyedChanges {
       throw new IllegalStateException("the batch streams already");
     }
     streamed = writer;
-    for (Final state : byKey.values()) {
+    for (KeyFinal state : byKey.values()) {
       ChangeRow winner = state.winner;
       state.winner = null;
       win(state, winner, state.winnerArrival, true);
@@ -256,7 +215,7 @@ public final class KeyedChanges {
   private ChangeSummary.RemovedKeys unwrittenDeletes(int specId) {
     List<ChangeSummary.RemovedKey> removed = new ArrayList<>();
     long total = 0;
-    for (Final state : unwritten == 0 ? List.<Final>of() : byKey.values()) {
+    for (KeyFinal state : unwritten == 0 ? List.<KeyFinal>of() : byKey.values()) {
       if (!state.written) {
         total++;
         if (removed.size() < ChangeSummary.RemovedKeys.LIMIT) {
@@ -280,7 +239,7 @@ public final class KeyedChanges {
    * order keep the source's order in the files (a growing key stays sorted, its bounds tight), which
    * also made them cheaper to write than in hash order.
    */
-  public Collection<Final> finals() {
+  public Collection<KeyFinal> finals() {
     return byKey.values();
   }
 
