@@ -36,6 +36,7 @@ import org.apache.iceberg.io.CloseableIterable;
 import org.apache.storm.iceberg.WriteMode;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.tuple.Tuple;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,7 +58,8 @@ class HeldKeysFallbackTest {
   void aBatchBeyondTheBoundStreamsTheRestAndLeavesTheTableEqualToTheModelAfterEveryCommit(int formatVersion, String mode) {
     RowLevelChangesTest run = new RowLevelChangesTest();
     run.dir = dir;
-    run.createTable(formatVersion, PartitionSpec.builderFor(RowLevelChangesTest.SCHEMA).bucket("id", 2).build());
+    run.createTable(formatVersion, PartitionSpec.builderFor(RowLevelChangesTest.SCHEMA).bucket("id", 2).build(),
+        TestCatalogs.hadoop(dir));
     boolean changelog = mode.equals("changelog");
     RecordingCollector recorder = new RecordingCollector();
     SinkTask sink = run.open(run.options(changelog ? WriteMode.CHANGELOG : WriteMode.UPSERT, 14)
