@@ -21,18 +21,14 @@ package org.apache.storm.iceberg.kernel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileContent;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
-import org.apache.iceberg.io.CloseableIterable;
 import org.apache.storm.iceberg.WriteMode;
 import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.testing.RecordingCollector;
