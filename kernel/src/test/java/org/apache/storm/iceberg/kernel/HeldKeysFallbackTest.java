@@ -117,6 +117,25 @@ class HeldKeysFallbackTest {
     sink.close();
   }
 
+  /** A streaming batch's open files count for the open-files seal policy: its writers hold buffers as an append's do. */
+  @org.junit.jupiter.api.Test
+  void theOpenFilesSealPolicySeesTheFilesAStreamingBatchOpens() {
+    RowLevelChangesTest run = new RowLevelChangesTest();
+    run.dir = dir;
+    run.createTable(3, PartitionSpec.unpartitioned(), TestCatalogs.hadoop(dir));
+    RecordingCollector recorder = new RecordingCollector();
+    SinkTask sink = run.open(run.options(WriteMode.UPSERT, 1_000).withMaxHeldChangeKeys(1)
+        .withSealPolicy("open-files", java.util.Map.of("max-open-files", "1")).build(), recorder);
+    List<Tuple> log = new ArrayList<>();
+    send(run, sink, log, "c", 1, "a", 1);
+    assertThat(run.current()).as("one key held: no file open").isNull();
+    send(run, sink, log, "c", 2, "b", 2);
+    assertThat(run.current()).as("streaming opened a data and an equality-delete file: sealed").isNotNull();
+    assertThat(run.rows()).isEqualTo(RowLevelChangesTest.model(log));
+    assertThat(recorder.ackedIds()).hasSize(2);
+    sink.close();
+  }
+
   private static void send(RowLevelChangesTest run, SinkTask sink, List<Tuple> log, String op, long id, String payload, long seq) {
     Tuple change = run.change(op, id, payload, seq);
     log.add(change);

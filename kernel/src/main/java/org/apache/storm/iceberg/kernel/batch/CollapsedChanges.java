@@ -109,12 +109,14 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
 
   @Override
   public int filesOpened() {
-    return 0;
+    // Until it streams the batch opens nothing; then each partition's delta writer holds a data file
+    // and an equality-delete file open, which the open-files seal policy should see.
+    return delta == null ? 0 : 2 * delta.partitions();
   }
 
   @Override
   public int partitions() {
-    return 0;
+    return delta == null ? 0 : delta.partitions();
   }
 
   @Override

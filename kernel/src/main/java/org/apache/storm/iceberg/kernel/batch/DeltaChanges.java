@@ -105,6 +105,11 @@ final class DeltaChanges extends BaseTaskWriter<Record> implements ChangeWriter 
     }
   }
 
+  /** The partitions written so far, each with its delta writer. */
+  int partitions() {
+    return byPartition.size() + (unpartitioned == null ? 0 : 1);
+  }
+
   private KeyDelta writerFor(StructLike partition) {
     if (spec().isUnpartitioned()) {
       if (unpartitioned == null) {
