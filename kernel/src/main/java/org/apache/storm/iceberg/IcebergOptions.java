@@ -92,6 +92,8 @@ public final class IcebergOptions implements Serializable {
   public static final String DEFAULT_TRIDENT_STATE_NAME = OptionsDraft.DEFAULT_TRIDENT_STATE_NAME;
   public static final String DEFAULT_BRANCH = OptionsDraft.DEFAULT_BRANCH;
   public static final int DEFAULT_MAX_OPEN_TABLES = SinkSettings.Routing.DEFAULT_MAX_OPEN_TABLES;
+  /** {@link Builder#withMaxHeldChangeKeys}: the most keys a batch of row-level changes holds collapsed. */
+  public static final int DEFAULT_MAX_HELD_CHANGE_KEYS = SinkSettings.RowLevel.DEFAULT_MAX_HELD_KEYS;
   /** Summary key carrying the commit id of every snapshot the sink commits. */
   public static final String COMMIT_ID_PROPERTY = SummaryKeys.COMMIT_ID;
   /** Prefix of the snapshot-summary keys the sink owns; user snapshot properties may not use it. */
@@ -140,6 +142,7 @@ public final class IcebergOptions implements Serializable {
           .optional("change-operation-field", text((builder, value) -> builder.draft.changeOperationField = value))
           .optional("change-sequence-field", text((builder, value) -> builder.draft.changeSequenceField = value))
           .optional("change-order-wait-millis", wholeNumber(Builder::withChangeOrderWaitMillis))
+          .optional("max-held-change-keys", wholeInt(Builder::withMaxHeldChangeKeys))
           .optional("source-reset-accepted",
               text((builder, value) -> builder.withSourceResetAccepted(OptionsChecks.requireBoolean(value, "source-reset-accepted"))));
 
@@ -560,6 +563,18 @@ public final class IcebergOptions implements Serializable {
      */
     public Builder withChangeOrderWaitMillis(long millis) {
       draft.changeOrderWaitMillis = millis;
+      return this;
+    }
+
+    /**
+     * The most keys a batch in a row-level mode holds collapsed, each with its final row, until it
+     * seals; default {@value #DEFAULT_MAX_HELD_CHANGE_KEYS}. A batch that changes more keys writes what
+     * it holds and then each further change as it arrives, through Iceberg's equality delta writer:
+     * a key changed again in that part costs a position delete (a deletion vector on format version
+     * 3) of its earlier row in the batch, which readers apply until compaction.
+     */
+    public Builder withMaxHeldChangeKeys(int keys) {
+      draft.maxHeldChangeKeys = keys;
       return this;
     }
 

@@ -66,6 +66,34 @@ class DataFilesCodecTest {
     });
   }
 
+  /** A batch that streamed beyond its held keys also carries a deletion vector (v3) or a position-delete file (v2). */
+  @Test
+  void anEntryKeepsADeletionVectorAndAPositionDeleteFileWhole() {
+    DeleteFile vector = FileMetadata.deleteFileBuilder(SPEC)
+        .ofPositionDeletes().withPath("/t/data/b.puffin").withFormat(FileFormat.PUFFIN).withFileSizeInBytes(80)
+        .withRecordCount(2).withReferencedDataFile("/t/data/a.parquet").withContentOffset(4).withContentSizeInBytes(40).build();
+    DeleteFile positions = FileMetadata.deleteFileBuilder(SPEC)
+        .ofPositionDeletes().withPath("/t/data/c.parquet").withFormat(FileFormat.PARQUET).withFileSizeInBytes(60)
+        .withRecordCount(1).build();
+    byte[] json = DataFilesCodec.encode(entry(List.of(DELETES, vector, positions)), SPECS);
+
+    List<DeleteFile> decoded = DataFilesCodec.decode(json, "test", SPECS).deleteFiles();
+    assertThat(decoded).hasSize(3);
+    assertThat(decoded.get(1)).satisfies(file -> {
+      assertThat(file.content()).isEqualTo(org.apache.iceberg.FileContent.POSITION_DELETES);
+      assertThat(file.format()).isEqualTo(FileFormat.PUFFIN);
+      assertThat(file.referencedDataFile()).isEqualTo("/t/data/a.parquet");
+      assertThat(file.contentOffset()).isEqualTo(4);
+      assertThat(file.contentSizeInBytes()).isEqualTo(40);
+      assertThat(file.recordCount()).isEqualTo(2);
+    });
+    assertThat(decoded.get(2)).satisfies(file -> {
+      assertThat(file.content()).isEqualTo(org.apache.iceberg.FileContent.POSITION_DELETES);
+      assertThat(file.format()).isEqualTo(FileFormat.PARQUET);
+      assertThat(file.location()).isEqualTo("/t/data/c.parquet");
+    });
+  }
+
   @Test
   void aSplitSinkDescriptorCarriesItsChangeSummaryForTheCommittersTripwires() {
     org.apache.storm.iceberg.kernel.change.ChangeSummary changes = new org.apache.storm.iceberg.kernel.change.ChangeSummary(

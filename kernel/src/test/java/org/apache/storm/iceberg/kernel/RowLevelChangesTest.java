@@ -90,6 +90,8 @@ class RowLevelChangesTest {
   Map<String, String> catalogProperties;
   Table table;
   long nextOffset;
+  /** The seeded runs' {@code withMaxHeldChangeKeys}; 0 for the default (never reached by their few keys). */
+  int maxHeldKeys;
 
   /** These tests fail commits only, so data files go to the writers as the real FileIO made them. */
   static Faults withoutDataFileFaults(Faults faults) {
@@ -526,12 +528,27 @@ class RowLevelChangesTest {
   void theChangeOrderWaitIsRefusedAtBuildOutsideTheRowLevelModesAndWhenNegative() {
     createTable(2, PartitionSpec.unpartitioned());
     assertThatThrownBy(() -> options(WriteMode.APPEND, 3).withChangeFields(null, null).withChangeOrderWaitMillis(60_000).build())
-        .hasMessage("withKeyColumns, withChangeFields and withChangeOrderWaitMillis apply to the row-level write modes;"
+        .hasMessage("withKeyColumns, withChangeFields, withChangeOrderWaitMillis and withMaxHeldChangeKeys apply to the row-level"
+            + " write modes;"
             + " set withWriteMode(WriteMode.UPSERT) or withWriteMode(WriteMode.CHANGELOG), or remove them");
     assertThatThrownBy(() -> options(WriteMode.CHANGELOG, 3).withChangeOrderWaitMillis(-1).build())
         .hasMessageContaining("withChangeOrderWaitMillis");
     assertThat(settings(options(WriteMode.CHANGELOG, 3).withChangeOrderWaitMillis(90_000).build()).rowLevel().orderWaitMillis())
         .isEqualTo(90_000);
+  }
+
+  @Test
+  void theHeldKeysBoundDefaultsTo100000AndIsRefusedAtBuildOutsideTheRowLevelModesAndWhenNotPositive() {
+    createTable(2, PartitionSpec.unpartitioned());
+    assertThat(settings(options(WriteMode.CHANGELOG, 3).build()).rowLevel().maxHeldKeys())
+        .isEqualTo(IcebergOptions.DEFAULT_MAX_HELD_CHANGE_KEYS).isEqualTo(100_000);
+    assertThatThrownBy(() -> options(WriteMode.APPEND, 3).withChangeFields(null, null).withMaxHeldChangeKeys(10).build())
+        .hasMessageContaining("withMaxHeldChangeKeys apply to the row-level write modes");
+    assertThatThrownBy(() -> options(WriteMode.CHANGELOG, 3).withMaxHeldChangeKeys(0).build())
+        .hasMessage("withMaxHeldChangeKeys must be positive, got 0");
+    Map<String, Object> flux = Map.of("catalog", catalogProperties, "table", "db.accounts", "write-mode", "upsert",
+        "max-held-change-keys", 3);
+    assertThat(settings(IcebergOptions.fromMap(flux)).rowLevel().maxHeldKeys()).isEqualTo(3);
   }
 
   @Test
@@ -627,8 +644,9 @@ class RowLevelChangesTest {
     boolean interleaved = random.nextBoolean();
     RecordingCollector recorder = new RecordingCollector();
     // A split run's writers seal smaller batches than a chunk, so one partition's batches meet at the committer.
-    IcebergOptions options = options(WriteMode.CHANGELOG, split ? 1 + random.nextInt(batch) : batch)
-        .withCommitIntervalMillis(split ? 1_000 : 30_000).withFileFormat(fileFormat).build();
+    IcebergOptions.Builder writerOptions = options(WriteMode.CHANGELOG, split ? 1 + random.nextInt(batch) : batch)
+        .withCommitIntervalMillis(split ? 1_000 : 30_000).withFileFormat(fileFormat);
+    IcebergOptions options = (maxHeldKeys > 0 ? writerOptions.withMaxHeldChangeKeys(maxHeldKeys) : writerOptions).build();
     List<Tuple> log = new ArrayList<>();
     ModelSink sink = split
         ? new SplitChangeRun(options, options(WriteMode.CHANGELOG, batch).withGroupCommitMaxDataFiles(1 + random.nextInt(6))
@@ -824,8 +842,26 @@ class RowLevelChangesTest {
     runSeeds(formatVersion, fileFormat, true, TestTiers.isLongTier() ? 10 : 3);
   }
 
+  /**
+   * The same model runs with {@code withMaxHeldChangeKeys(1)}: a batch that changes a second key
+   * streams the rest through Iceberg's delta writer (position deletes on v2, deletion vectors on v3),
+   * through IcebergBolt's task and the split sink (whose descriptors carry the position deletes).
+   * 1 run a case in the quick tier (about 1-4 s each), 50 in the long tier.
+   */
+  @ParameterizedTest(name = "held keys bound 1, format v{0}, {1}, split sink {2}")
+  @CsvSource({"2, parquet, false", "3, parquet, false", "3, orc, true"})
+  void seededChangeStreamsBeyondTheHeldKeysBoundLeaveTheTableEqualToTheSource(int formatVersion, String fileFormat,
+      boolean split) throws Exception {
+    runSeeds(formatVersion, fileFormat, split, TestTiers.isLongTier() ? 50 : 1, 1);
+  }
+
   /** Runs {@code defaultRuns} seeded model runs of one case, or as the system properties say, and reports every failing seed. */
   private void runSeeds(int formatVersion, String fileFormat, boolean split, int defaultRuns) throws Exception {
+    runSeeds(formatVersion, fileFormat, split, defaultRuns, 0);
+  }
+
+  /** As above, each run holding at most {@code maxHeldKeys} keys a batch (0: the default). */
+  private void runSeeds(int formatVersion, String fileFormat, boolean split, int defaultRuns, int maxHeldKeys) throws Exception {
     Long only = Long.getLong("row-level.seed");
     int runs = only != null ? 1 : Integer.getInteger("row-level.schedules", defaultRuns);
     Map<Long, String> failures = new java.util.concurrent.ConcurrentSkipListMap<>();
@@ -840,7 +876,7 @@ class RowLevelChangesTest {
       for (long n = 1; n <= runs; n++) {
         long seed = only != null ? only : n * 7919 + formatVersion;
         done.add(threads.submit(() -> {
-          String failure = seededRunFailure(seed, formatVersion, fileFormat, split);
+          String failure = seededRunFailure(seed, formatVersion, fileFormat, split, maxHeldKeys);
           if (failure != null) {
             failures.put(seed, failure);
             System.out.printf("row-level model run%s, v%d %s, seed %d failed: %s%n", split ? " (split sink)" : "",
@@ -862,8 +898,9 @@ class RowLevelChangesTest {
   }
 
   /** Why seed {@code seed}'s run failed, in one line, or null when it passed. */
-  String seededRunFailure(long seed, int formatVersion, String fileFormat, boolean split) {
+  String seededRunFailure(long seed, int formatVersion, String fileFormat, boolean split, int maxHeldKeys) {
     RowLevelChangesTest run = new RowLevelChangesTest();
+    run.maxHeldKeys = maxHeldKeys;
     try {
       run.dir = java.nio.file.Files.createDirectories(dir.resolve("run-" + seed));
       run.seededRun(seed, formatVersion, fileFormat, split);

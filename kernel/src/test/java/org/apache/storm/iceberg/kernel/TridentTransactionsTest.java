@@ -345,4 +345,45 @@ class TridentTransactionsTest {
     assertThat(registry.counter("iceberg-equality-deletes-committed").getCount())
         .as("one per key each committed transaction changed").isEqualTo(type == StateType.TRANSACTIONAL ? 10 + 10 + 3 : 10 + 10 + 5 + 3);
   }
+
+  /**
+   * A transaction beyond the held-keys bound streams, so a key it changes twice costs a position
+   * delete (a deletion vector on format version 3): an opaque replay replaces its rows and every
+   * delete file it added, deletion vectors and position-delete files included, in one row delta.
+   */
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(ints = {2, 3})
+  void anOpaqueReplayOfAStreamedTransactionReplacesItsRowsAndItsPositionDeletes(int formatVersion) {
+    createTable(SinkTaskTest.CatalogKind.JDBC_SQLITE);
+    table.updateProperties().set("format-version", String.valueOf(formatVersion)).commit();
+    java.util.function.Supplier<TridentTask> open = () -> open(StateType.OPAQUE, CONF, new IcebergOptions.Builder()
+        .withWriteMode(org.apache.storm.iceberg.WriteMode.UPSERT).withKeyColumns("id").withMaxHeldChangeKeys(2));
+    TridentTask task = open.get();
+    run(task, 1, payloads(0, 10, "a"));
+    run(task, 2, concat(payloads(5, 15, "b0"), payloads(5, 15, "b")));
+    assertThat(payloads()).hasSize(15).containsEntry(4L, "a").containsEntry(5L, "b").containsEntry(14L, "b");
+    table.refresh();
+    assertThat(table.currentSnapshot().summary()).as("ten rows of the transaction replaced within it")
+        .containsEntry("added-position-deletes", "10");
+    assertThat(table.currentSnapshot().summary().get("added-dvs")).as("deletion vectors on v3 only")
+        .isEqualTo(formatVersion >= 3 ? "1" : null);
+
+    TridentTask restarted = open.get();
+    run(restarted, 2, concat(payloads(5, 10, "c0"), payloads(5, 10, "c")));
+    run(restarted, 3, payloads(0, 3, "d"));
+
+    Map<Long, String> expected = new java.util.TreeMap<>();
+    LongStream.range(0, 3).forEach(id -> expected.put(id, "d"));
+    LongStream.range(3, 5).forEach(id -> expected.put(id, "a"));
+    LongStream.range(5, 10).forEach(id -> expected.put(id, "c"));
+    assertThat(payloads()).isEqualTo(expected);
+    assertThat(TestTables.snapshots(table)).extracting(s -> s.summary().get("storm.iceberg.trident-txid"))
+        .containsExactly("1", "2", "2", "3");
+  }
+
+  static List<TridentTuple> concat(List<TridentTuple> first, List<TridentTuple> second) {
+    List<TridentTuple> all = new java.util.ArrayList<>(first);
+    all.addAll(second);
+    return all;
+  }
 }

@@ -58,7 +58,9 @@ public interface FileFormatWriter extends Serializable {
   /**
    * A writer factory for generic {@link Record}s of {@code schema} that also writes equality-delete
    * files in this format, keyed by {@code equalityFieldIds}, whose rows hold only those columns
-   * ({@code deleteSchema}): what the row-level write modes (upsert, changelog) write. Empty when this
+   * ({@code deleteSchema}), and position-delete files in this format (a batch that streams beyond
+   * its held keys on format version 2 writes them): what the row-level write modes (upsert,
+   * changelog) write. Empty when this
    * format writes no delete files (the default); such a format is refused for those modes.
    */
   default Optional<FileWriterFactory<Record>> deltaWriterFactory(

@@ -29,6 +29,11 @@ import org.apache.storm.iceberg.kernel.change.RowChanges;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
+import org.apache.iceberg.deletes.DeleteGranularity;
+import org.apache.iceberg.util.PropertyUtil;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
@@ -118,8 +123,11 @@ abstract class BatchRows<T> {
   /** Opens the batch's files. */
   abstract FileWriterFactory<T> writers();
 
-  /** Where the batch's verified rows go: its files, opened as rows arrive. */
-  BatchFiles<T> files(OutputFileFactory fileFactory, FileIO io, long targetFileSize) {
+  /**
+   * Where the batch's verified rows go: its files, opened as rows arrive ({@code dvFiles} names
+   * deletion-vector files, for a batch of changes that writes them).
+   */
+  BatchFiles<T> files(OutputFileFactory fileFactory, Supplier<OutputFileFactory> dvFiles, FileIO io, long targetFileSize) {
     return new FanoutFiles<>(writers(), fileFactory, io, targetFileSize);
   }
 
@@ -219,6 +227,10 @@ abstract class BatchRows<T> {
     private final InternalRecordWrapper partitionSource;
     private final Record emptyRow;
     private final List<String> keyNames;
+    private final FileFormatWriter format;
+    private final boolean deletionVectors;
+    /** How a batch that streams on format version 2 groups its position deletes into files. */
+    private final DeleteGranularity granularity;
 
     ChangeRecords(RecordMapper mapper, RowChanges sink, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema,
         RowCheck check) {
@@ -233,6 +245,11 @@ abstract class BatchRows<T> {
       this.partitionSource = new InternalRecordWrapper(schema.asStruct());
       this.emptyRow = GenericRecord.create(schema);
       this.keyNames = java.util.Arrays.stream(sink.key().fieldIds()).mapToObj(schema::findColumnName).toList();
+      this.format = format;
+      // Format version 3 refuses position-delete files: a row the batch replaced is marked in a deletion vector.
+      this.deletionVectors = TableUtil.formatVersion(table) >= 3;
+      this.granularity = DeleteGranularity.fromString(PropertyUtil.propertyAsString(table.properties(),
+          TableProperties.DELETE_GRANULARITY, TableProperties.DELETE_GRANULARITY_DEFAULT));
     }
 
     @Override
@@ -280,8 +297,10 @@ abstract class BatchRows<T> {
     }
 
     @Override
-    BatchFiles<ChangeRow> files(OutputFileFactory fileFactory, FileIO io, long targetFileSize) {
-      return new CollapsedChanges(sink.newBatch(schema), writers, fileFactory, io, targetFileSize);
+    BatchFiles<ChangeRow> files(OutputFileFactory fileFactory, Supplier<OutputFileFactory> dvFiles, FileIO io, long targetFileSize) {
+      return new CollapsedChanges(sink.newBatch(schema), writers, fileFactory, io, targetFileSize, sink.maxHeldKeys(),
+          spec -> new DeltaChanges(spec, format.format(), writers, fileFactory, deletionVectors ? dvFiles.get() : null, io,
+              targetFileSize, schema, sink.key().schemaIn(schema), granularity));
     }
   }
 

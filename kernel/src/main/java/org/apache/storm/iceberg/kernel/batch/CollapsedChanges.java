@@ -24,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
@@ -35,6 +36,7 @@ import org.apache.iceberg.io.OutputFileFactory;
 import org.apache.iceberg.io.RollingEqualityDeleteWriter;
 import org.apache.iceberg.util.StructLikeMap;
 import org.apache.storm.iceberg.kernel.change.ChangeRow;
+import org.apache.storm.iceberg.kernel.change.KeyFinal;
 import org.apache.storm.iceberg.kernel.change.KeyedChanges;
 import org.apache.storm.iceberg.spi.SourcePosition;
 
@@ -43,6 +45,10 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  * per partition one rolling equality-delete file of the keys changed, then each key's final row
  * through the fanout data writer. Deletes and rows commit together, in one row delta: a delete
  * applies only to rows of earlier commits, so the batch's own rows stand.
+ *
+ * <p>A batch that changes more than {@code maxHeldKeys} keys streams instead, for the rest of it:
+ * the change that brings its first key beyond the bound writes what it holds, and every later change
+ * is written as it arrives, through Iceberg's delta writer ({@link DeltaChanges}).
  */
 final class CollapsedChanges implements BatchFiles<ChangeRow> {
   private final KeyedChanges changes;
@@ -56,10 +62,17 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   private String laneSource;
   private int lanePartition = -1;
   private String lane;
+  private final int maxHeldKeys;
+  private final Function<PartitionSpec, DeltaChanges> newDelta;
+  /** Null until the batch streams. */
+  private DeltaChanges delta;
 
   CollapsedChanges(
-      KeyedChanges changes, FileWriterFactory<Record> writers, OutputFileFactory fileFactory, FileIO io, long targetFileSize) {
+      KeyedChanges changes, FileWriterFactory<Record> writers, OutputFileFactory fileFactory, FileIO io, long targetFileSize,
+      int maxHeldKeys, Function<PartitionSpec, DeltaChanges> newDelta) {
     this.changes = changes;
+    this.maxHeldKeys = maxHeldKeys;
+    this.newDelta = newDelta;
     this.writers = writers;
     this.fileFactory = fileFactory;
     this.io = io;
@@ -71,6 +84,10 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   public void write(ChangeRow row, PartitionSpec rowSpec, PartitionKey partition) {
     this.spec = rowSpec;
     changes.put(row, partition);
+    if (delta == null && changes.keys() > maxHeldKeys) {
+      delta = newDelta.apply(rowSpec);
+      changes.stream(delta);
+    }
   }
 
   @Override
@@ -92,31 +109,41 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
 
   @Override
   public int filesOpened() {
-    return 0;
+    // Until it streams the batch opens nothing; then each partition's delta writer holds a data file
+    // and an equality-delete file open, which the open-files seal policy should see.
+    return delta == null ? 0 : 2 * delta.partitions();
   }
 
   @Override
   public int partitions() {
-    return 0;
+    return delta == null ? 0 : delta.partitions();
   }
 
   @Override
   public Written close() {
+    if (delta != null) {
+      try {
+        Written written = delta.finish();
+        return new Written(written.dataFiles(), written.deleteFiles(), changes.summary(spec.specId()));
+      } catch (IOException e) {
+        throw new UncheckedIOException("Cannot close the batch's data and delete files", e);
+      }
+    }
     if (changes.isEmpty()) {
       return new Written(rows.close().dataFiles(), List.of(), changes.summary(spec == null ? -1 : spec.specId()));
     }
     // One map for the whole batch: a wrapper built per key (forType) cost more than writing the key's delete.
-    Map<StructLike, List<KeyedChanges.Final>> byPartition = StructLikeMap.create(spec.partitionType());
-    for (KeyedChanges.Final state : changes.finals()) {
+    Map<StructLike, List<KeyFinal>> byPartition = StructLikeMap.create(spec.partitionType());
+    for (KeyFinal state : changes.finals()) {
       byPartition.computeIfAbsent(state.partition(), p -> new ArrayList<>()).add(state);
     }
     List<DeleteFile> deletes = new ArrayList<>();
-    for (List<KeyedChanges.Final> partition : byPartition.values()) {
+    for (List<KeyFinal> partition : byPartition.values()) {
       StructLike partitionKey = partition.get(0).partition();
       RollingEqualityDeleteWriter<Record> deleteWriter =
           new RollingEqualityDeleteWriter<>(writers, fileFactory, io, targetFileSize, spec, partitionKey);
       deleteWriters.add(deleteWriter);
-      for (KeyedChanges.Final state : partition) {
+      for (KeyFinal state : partition) {
         deleteWriter.write(state.key());
         if (state.row() != null) {
           rows.write(state.row(), spec, asPartitionKey(partitionKey));
@@ -140,6 +167,9 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   @Override
   public void closeAllQuietly() {
     rows.closeAllQuietly();
+    if (delta != null) {
+      delta.closeQuietly();
+    }
     for (RollingEqualityDeleteWriter<Record> writer : deleteWriters) {
       try {
         writer.close();

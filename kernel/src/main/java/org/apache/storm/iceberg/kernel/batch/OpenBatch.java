@@ -24,6 +24,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
@@ -78,7 +79,12 @@ public final class OpenBatch<T> {
             .format(format)
             .operationId(UUID.randomUUID().toString())
             .build();
-    this.files = rows.files(fileFactory, table.io(), targetFileSize);
+    // Built only if the batch streams changes into deletion vectors: Puffin files, named as such.
+    Supplier<OutputFileFactory> dvFiles = () -> OutputFileFactory.builderFor(table, partitionId, taskId)
+        .format(FileFormat.PUFFIN)
+        .operationId(UUID.randomUUID().toString())
+        .build();
+    this.files = rows.files(fileFactory, dvFiles, table.io(), targetFileSize);
     this.partitionKey = new PartitionKey(spec, rows.schema);
     this.openedAtMillis = nowMillis;
   }

@@ -30,8 +30,9 @@ import org.apache.storm.iceberg.kernel.ack.HeldTuples;
  * A closed batch: its data files are durable but not yet visible, its tuples not yet acked.
  *
  * @param dataFiles the files to commit in one append (or row delta)
- * @param deleteFiles the equality-delete files of a batch of row-level changes, committed with
- *     {@code dataFiles} in one row delta; empty for an append
+ * @param deleteFiles the delete files of a batch of row-level changes, committed with {@code
+ *     dataFiles} in one row delta: equality deletes, and the position-delete files or deletion vectors
+ *     of a batch that streamed beyond its held keys; empty for an append
  * @param tuples the tuples whose records the files hold, to ack or fail together
  * @param records the number of records in the files
  * @param oldestTupleMillis when the batch's first tuple reached the task: its commit deadline counts from here

@@ -40,6 +40,13 @@ import org.apache.iceberg.util.StructProjection;
  * final change removes it, one row; a superseded row is never written. The batch holds one row per
  * key until it seals.
  *
+ * <p>A batch with too many keys to hold their rows {@linkplain #stream streams} instead: from then on
+ * each change that supersedes its key's winner so far is written at once, and only each key's
+ * winning change's order is kept (its sequence number, operation and arrival, no row), so a stale
+ * change still never wins. The table ends up as the collapse would leave it; what it costs is a
+ * position delete (or deletion vector) for each row of the batch a later change of its key
+ * replaced or removed.
+ *
  * <p>Not thread-safe: one task's executor thread owns it.
  */
 public final class KeyedChanges {
@@ -55,7 +62,7 @@ public final class KeyedChanges {
   private final StructProjection internalKeyOf;
   private final boolean upsert;
   /** Each key's final state, by the key in its internal representation (StructLikeMap's, without its thread-local lookups). */
-  private final java.util.Map<StructLikeWrapper, Final> byKey = new java.util.LinkedHashMap<>();
+  private final java.util.Map<StructLikeWrapper, KeyFinal> byKey = new java.util.LinkedHashMap<>();
   /** Keys whose changes so far only removed them: what {@link #summary} looks for, skipped when none. */
   private long unwritten;
   /** Wraps the key looked up next. */
@@ -72,6 +79,8 @@ public final class KeyedChanges {
   /** The source offset of the change taken next, or -1 without source positions. */
   private long offset = -1;
   private long dropped;
+  /** Where each change is written as it arrives, once the batch streams; null while it collapses. */
+  private ChangeWriter streamed;
 
   /**
    * @param upsert whether update-before images are ignored (upsert mode: the after-image replaces
@@ -87,45 +96,6 @@ public final class KeyedChanges {
     this.upsert = upsert;
     this.probe = StructLikeWrapper.forType(keySchema.asStruct());
     this.internalIsJava = keySchema.columns().stream().noneMatch(field -> CONVERTED.contains(field.type().typeId()));
-  }
-
-  /** A key's final state in the batch. */
-  public static final class Final {
-    private final Record key;
-    private final StructLike internalKey;
-    private final StructLike partition;
-    private ChangeRow winner;
-    private long winnerArrival;
-    /** Whether any change of the batch wrote the key's row (an insert or an after-image), in any order. */
-    private boolean written;
-    /** Whether the key is counted in {@code unwritten}. */
-    private boolean counted;
-
-    private Final(Record key, StructLike internalKey, StructLike partition) {
-      this.key = key;
-      this.internalKey = internalKey;
-      this.partition = partition;
-    }
-
-    /** The key's columns, as the equality delete holds them. */
-    public Record key() {
-      return key;
-    }
-
-    /** The partition the key's row is in. */
-    public StructLike partition() {
-      return partition;
-    }
-
-    /** The key's final row, or null when its final change removes it. */
-    public Record row() {
-      return winner.op().removes() ? null : winner.row();
-    }
-
-    /** The winning change's sequence number, or null without a sequence field. */
-    public Long sequence() {
-      return winner.sequence();
-    }
   }
 
   /**
@@ -150,18 +120,16 @@ public final class KeyedChanges {
       }
     }
     StructLike comparable = internalIsJava ? key : internalKeyOf.wrap(internal.wrap(change.row()));
-    Final known = byKey.get(probe.set(comparable));
+    KeyFinal known = byKey.get(probe.set(comparable));
     if (known == null) {
       Record internalKey = copy(comparable);
-      known = new Final(internalIsJava ? internalKey : copy(key), internalKey, copyOf(partition));
+      known = new KeyFinal(internalIsJava ? internalKey : copy(key), internalKey, copyOf(partition));
       // The probe becomes the map's key, wrapping the copy; the next lookup gets a wrapper of its own.
       byKey.put(probe.set(internalKey), known);
       probe = probe.copyFor(null);
-      known.winner = change;
-      known.winnerArrival = arrival;
+      win(known, change, arrival, true);
     } else if (comesAfter(change, arrival, known.winner, known.winnerArrival)) {
-      known.winner = change;
-      known.winnerArrival = arrival;
+      win(known, change, arrival, false);
     }
     if (!known.written) {
       if (!change.op().removes()) {
@@ -173,6 +141,54 @@ public final class KeyedChanges {
       }
     }
     return true;
+  }
+
+  /** Makes {@code change} its key's winner; once the batch streams, writes it and keeps no row. */
+  private void win(KeyFinal known, ChangeRow change, long arrival, boolean first) {
+    known.winnerArrival = arrival;
+    if (streamed == null) {
+      known.winner = change;
+      return;
+    }
+    if (first) {
+      streamed.deleteKey(known.key, known.partition); // what earlier commits hold for the key: once per key
+    }
+    if (change.op().removes()) {
+      if (known.live) {
+        streamed.deleteKey(known.key, known.partition); // the batch's own row of the key, by position
+      }
+    } else {
+      streamed.write(change.row(), known.partition);
+    }
+    known.live = !change.op().removes();
+    known.winner = new ChangeRow(change.op(), change.sequence(), null);
+  }
+
+  /**
+   * Switches the batch to streaming, for the rest of it: writes each key's final state so far to
+   * {@code writer} (the key's equality delete, then its row unless its final change removes it),
+   * drops the rows it held, and from then on writes each change that supersedes its key's winner.
+   */
+  public void stream(ChangeWriter writer) {
+    if (streamed != null) {
+      throw new IllegalStateException("the batch streams already");
+    }
+    streamed = writer;
+    for (KeyFinal state : byKey.values()) {
+      ChangeRow winner = state.winner;
+      state.winner = null;
+      win(state, winner, state.winnerArrival, true);
+    }
+  }
+
+  /** Whether the batch {@linkplain #stream streams}. */
+  public boolean streams() {
+    return streamed != null;
+  }
+
+  /** The keys the batch changes so far. */
+  public int keys() {
+    return byKey.size();
   }
 
   /** Whether {@code change} (arrived at {@code arrival}) supersedes {@code current}. */
@@ -199,7 +215,7 @@ public final class KeyedChanges {
   private ChangeSummary.RemovedKeys unwrittenDeletes(int specId) {
     List<ChangeSummary.RemovedKey> removed = new ArrayList<>();
     long total = 0;
-    for (Final state : unwritten == 0 ? List.<Final>of() : byKey.values()) {
+    for (KeyFinal state : unwritten == 0 ? List.<KeyFinal>of() : byKey.values()) {
       if (!state.written) {
         total++;
         if (removed.size() < ChangeSummary.RemovedKeys.LIMIT) {
@@ -223,7 +239,7 @@ public final class KeyedChanges {
    * order keep the source's order in the files (a growing key stays sorted, its bounds tight), which
    * also made them cheaper to write than in hash order.
    */
-  public Collection<Final> finals() {
+  public Collection<KeyFinal> finals() {
     return byKey.values();
   }
 

@@ -27,10 +27,11 @@ import org.apache.storm.iceberg.spi.RecordMapper;
 /**
  * A task's row-level changes to one table: the key they apply by, where each tuple's operation and
  * sequence number are read, whether update-before images are dropped (upsert) or delete
- * (changelog), and whether a removing change is read whole, as a row (with schema evolution on: its
- * values may add or widen columns too), rather than for its key alone.
+ * (changelog), how many keys a batch holds collapsed before it streams ({@link KeyedChanges#stream}),
+ * and whether a removing change is read whole, as a row (with schema evolution on: its values may
+ * add or widen columns too), rather than for its key alone.
  */
-public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert, boolean removalsReadWhole) {
+public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert, int maxHeldKeys, boolean removalsReadWhole) {
   /**
    * The row-level changes {@code rowLevel} makes to {@code table}, read through {@code mapper}, or
    * null in append mode.
@@ -45,7 +46,7 @@ public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert, boo
     }
     return new RowChanges(ChangeKey.of(table, rowLevel),
         new ChangeFields(mapper, rowLevel.operationField(), rowLevel.sequenceField()), rowLevel.mode() == RowLevel.Mode.UPSERT,
-        schemaEvolution);
+        rowLevel.maxHeldKeys(), schemaEvolution);
   }
 
   /** The collapse of one batch written against {@code schema}. */

@@ -68,7 +68,8 @@ public final class DataFilesCodec {
    * @param oldestTupleMillis when the oldest tuple whose record the files hold reached its task
    * @param positions the source positions whose records the files hold ({@code Positions#encode}),
    *     or null for none; a split-sink descriptor carries them to the committer
-   * @param deleteFiles the equality-delete files committed with the data files (row-level changes)
+   * @param deleteFiles the delete files committed with the data files (row-level changes): equality
+   *     deletes, and position-delete files or deletion vectors of a batch that streamed
    * @param changes what a split-sink descriptor's batch of row-level changes holds, for the
    *     committer's tripwires ({@code ChangeSummary#encode}), or null for none
    */

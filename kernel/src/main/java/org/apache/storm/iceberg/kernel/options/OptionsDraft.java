@@ -68,6 +68,7 @@ public final class OptionsDraft {
   public String changeOperationField;
   public String changeSequenceField;
   public long changeOrderWaitMillis;
+  public int maxHeldChangeKeys = SinkSettings.RowLevel.DEFAULT_MAX_HELD_KEYS;
   public long commitIntervalRecords;
   public long commitIntervalBytes;
   public long commitIntervalMillis;
@@ -144,7 +145,8 @@ public final class OptionsDraft {
   }
 
   private SinkSettings.RowLevel rowLevel() {
-    return new SinkSettings.RowLevel(writeMode, keyColumns, changeOperationField, changeSequenceField, changeOrderWaitMillis);
+    return new SinkSettings.RowLevel(writeMode, keyColumns, changeOperationField, changeSequenceField, changeOrderWaitMillis,
+        maxHeldChangeKeys);
   }
 
   private boolean routedWithoutTime() {
@@ -156,6 +158,7 @@ public final class OptionsDraft {
   private void checkNumbers() {
     OptionsChecks.requireNonNegative(commitIntervalRecords, "withCommitIntervalRecords");
     OptionsChecks.requireNonNegative(changeOrderWaitMillis, "withChangeOrderWaitMillis");
+    OptionsChecks.requirePositive(maxHeldChangeKeys, "withMaxHeldChangeKeys");
     OptionsChecks.requireNonNegative(commitIntervalBytes, "withCommitIntervalBytes");
     OptionsChecks.requireNonNegative(commitIntervalMillis, "withCommitIntervalMillis");
     OptionsChecks.requireNonNegative(tickIntervalSecs, "withTickIntervalSecs");

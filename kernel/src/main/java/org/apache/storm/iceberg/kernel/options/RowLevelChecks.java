@@ -43,8 +43,9 @@ final class RowLevelChecks {
     RowLevel rowLevel = settings.rowLevel();
     if (!rowLevel.byKey()) {
       if (!rowLevel.keyColumns().isEmpty() || rowLevel.operationField() != null || rowLevel.sequenceField() != null
-          || rowLevel.orderWaitMillis() > 0) {
-        throw new IllegalArgumentException("withKeyColumns, withChangeFields and withChangeOrderWaitMillis apply to the row-level write modes;"
+          || rowLevel.orderWaitMillis() > 0 || rowLevel.maxHeldKeys() != RowLevel.DEFAULT_MAX_HELD_KEYS) {
+        throw new IllegalArgumentException("withKeyColumns, withChangeFields, withChangeOrderWaitMillis and withMaxHeldChangeKeys"
+            + " apply to the row-level write modes;"
             + " set withWriteMode(WriteMode.UPSERT) or withWriteMode(WriteMode.CHANGELOG), or remove them");
       }
       return;

@@ -152,12 +152,17 @@ public record SinkSettings(
    * @param orderWaitMillis how long an {@code IcebergBolt} task holds a partition's later changes back
    *     behind changes that failed or have not arrived, at most; 0 for the default (twice the message
    *     timeout plus 30 s)
+   * @param maxHeldKeys the most keys a batch holds collapsed (each with its final row) before it
+   *     writes the rest of its changes through Iceberg's streaming delta writer
    */
   public record RowLevel(
-      Mode mode, List<String> keyColumns, String operationField, String sequenceField, long orderWaitMillis)
+      Mode mode, List<String> keyColumns, String operationField, String sequenceField, long orderWaitMillis,
+      int maxHeldKeys)
       implements Serializable {
+    /** The default of {@code maxHeldKeys}: at a few hundred bytes a held row, tens of MiB of heap a batch. */
+    public static final int DEFAULT_MAX_HELD_KEYS = 100_000;
     /** Append: no key, no change fields. */
-    public static final RowLevel APPEND = new RowLevel(Mode.APPEND, List.of(), null, null, 0);
+    public static final RowLevel APPEND = new RowLevel(Mode.APPEND, List.of(), null, null, 0, DEFAULT_MAX_HELD_KEYS);
 
     /** The write modes. */
     public enum Mode {

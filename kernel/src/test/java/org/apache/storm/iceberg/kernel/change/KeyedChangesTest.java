@@ -81,4 +81,66 @@ class KeyedChangesTest {
     upserts.put(new ChangeRow(ChangeOp.INSERT, 1L, row(at, "a")), null);
     assertThat(upserts.summary(0).removedKeys().total()).as("nothing removed: no pass over the keys").isZero();
   }
+
+  static final Schema ACCOUNTS = new Schema(
+      Types.NestedField.required(1, "id", Types.LongType.get()),
+      Types.NestedField.optional(2, "payload", Types.StringType.get()));
+
+  static ChangeRow change(ChangeOp op, long sequence, long id, String payload) {
+    Record row = GenericRecord.create(ACCOUNTS);
+    row.setField("id", id);
+    row.setField("payload", payload);
+    return new ChangeRow(op, sequence, row);
+  }
+
+  /**
+   * A batch that streams writes what it held (each key's delete, then its final row), then each
+   * change that supersedes its key's winner: one delete a key for what earlier commits hold, a
+   * delete of the batch's own row only while it holds one, and nothing for a stale change.
+   */
+  @Test
+  void aStreamingBatchWritesWhatItHeldThenEachChangeThatWinsAndNothingStale() {
+    ChangeKey key = new ChangeKey(new int[] {1}, TypeUtil.select(ACCOUNTS, Set.of(1)));
+    KeyedChanges changes = new KeyedChanges(ACCOUNTS, key, false);
+    java.util.List<String> written = new java.util.ArrayList<>();
+    ChangeWriter writer = new ChangeWriter() {
+      @Override
+      public void deleteKey(Record deleted, org.apache.iceberg.StructLike partition) {
+        written.add("delete " + deleted.getField("id"));
+      }
+
+      @Override
+      public void write(Record row, org.apache.iceberg.StructLike partition) {
+        written.add("write " + row.getField("id") + "=" + row.getField("payload"));
+      }
+    };
+    changes.put(change(ChangeOp.INSERT, 1, 1, "a0"), null);
+    changes.put(change(ChangeOp.UPDATE_AFTER, 2, 1, "a"), null);
+    changes.put(change(ChangeOp.INSERT, 3, 2, "b"), null);
+    assertThat(changes.streams()).isFalse();
+    changes.stream(writer);
+    assertThat(written).as("what it held: a superseded row is never written")
+        .containsExactly("delete 1", "write 1=a", "delete 2", "write 2=b");
+    assertThat(changes.finals()).as("no rows held once it streams").allSatisfy(state -> assertThat(state.row()).isNull());
+
+    written.clear();
+    changes.put(change(ChangeOp.UPDATE_AFTER, 4, 1, "a2"), null);
+    changes.put(change(ChangeOp.DELETE, 5, 2, null), null);
+    changes.put(change(ChangeOp.DELETE, 6, 2, null), null);
+    changes.put(change(ChangeOp.UPDATE_AFTER, 0, 1, "stale"), null);
+    changes.put(change(ChangeOp.INSERT, 7, 3, "c"), null);
+    changes.put(change(ChangeOp.DELETE, 8, 4, null), null);
+    changes.put(change(ChangeOp.INSERT, 9, 2, "b2"), null);
+    changes.put(change(ChangeOp.UPDATE_BEFORE, 9, 2, "b2"), null);
+    assertThat(written).containsExactly(
+        "write 1=a2", // replaces the held row (by position, in the delta writer)
+        "delete 2", // the batch's own row of key 2
+        // key 2 deleted again: nothing left to remove; key 1's stale change (sequence 0): nothing
+        "delete 3", "write 3=c", // a new key: its equality delete, then its row
+        "delete 4", // a new key only removed
+        "write 2=b2"); // re-inserted: its equality delete is written already; the update-before at 9 ranks first
+    assertThat(changes.keys()).isEqualTo(4);
+    assertThat(changes.summary(0).removedKeys().keys()).extracting(ChangeSummary.RemovedKey::description)
+        .containsExactly("id=4");
+  }
 }
