@@ -125,6 +125,30 @@ public final class OffsetClaims {
   }
 
   /**
+   * Whether every offset from {@code from} to {@code to} of one source partition either is in
+   * {@code arrived} or was routed to a table other than {@code table}: a row-level table new to a
+   * partition waits only for the offsets that may be its own ({@code ChangeFence}).
+   */
+  public boolean arrivedOrRoutedElsewhere(String table, String source, int partition, long from, long to, Positions arrived) {
+    if (to < from) {
+      return true;
+    }
+    Positions seen = arrived.of(source, partition);
+    Map<Integer, TreeMap<Long, Run>> partitions = sources.get(source);
+    TreeMap<Long, Run> runs = partitions == null ? null : partitions.get(partition);
+    if (runs != null) {
+      Long first = runs.floorKey(from);
+      for (Map.Entry<Long, Run> entry : runs.subMap(first == null ? from : first, true, to, true).entrySet()) {
+        Run run = entry.getValue();
+        if (!run.table.equals(table) && run.table != SEVERAL && run.end >= from) {
+          seen.addMissing(source, partition, Math.max(from, entry.getKey()), Math.min(to, run.end), new Positions());
+        }
+      }
+    }
+    return seen.holdsAll(source, partition, from, to);
+  }
+
+  /**
    * The positions a batch of {@code table} records: its own, {@code own}, plus per source partition
    * every offset routed to another table below its largest own offset that {@code committed} does
    * not hold.

@@ -80,6 +80,7 @@ public final class SinkTask implements TableTask {
   private final SchemaChange schemaChange;
   private final boolean deduplicates;
   private final Deduplication dedup;
+  private final ChangeFence fence;
   private OpenBatch<?> batch;
   private long seals;
 
@@ -91,6 +92,7 @@ public final class SinkTask implements TableTask {
     this.lifecycle = parts.lifecycle();
     this.deduplicates = parts.dedup() != null;
     this.dedup = parts.dedup();
+    this.fence = parts.fence();
     this.schemaChange = new SchemaChange(parts.evolver(), intake, lifecycle, env.collector());
     this.table = opened.table();
     this.batches = parts.batches();
@@ -213,12 +215,17 @@ public final class SinkTask implements TableTask {
    * offsets {@code claims} says it may claim beside its own ({@link OffsetClaims}); a task without
    * source positions records none. Sound because a batch opens only once every earlier batch of the
    * table settled ({@link #currentBatch}): what the ledger held then is all the table's commits hold.
+   * A row-level table's change fence stays the table's own, over its own offsets; only a new task's
+   * wait for the offsets before its first change skips those routed to other tables.
    *
    * @param table the table's name as the router gave it, under which {@code claims} noted its offsets
    */
   public void claimWith(OffsetClaims claims, String table) {
     if (dedup != null) {
       sealer.recordWith(sealed -> sealed.recording(claims.claim(table, sealed.positions(), dedup.committed())));
+    }
+    if (fence != null) {
+      fence.routedWith(claims, table);
     }
   }
 

@@ -120,6 +120,18 @@ class OffsetClaimsTest {
     assertThat(bounded.claim("db.a", own(0, 6, 6), new Positions()).encode()).isEqualTo("orders@|0=4-6");
   }
 
+  @Test
+  void offsetsRoutedElsewhereCountAsArrivedForATableNewToThePartition() {
+    route(0, 0, 0, "db.a");
+    route(0, 1, 3, "db.b");
+    route(0, 4, 4, "db.a");
+    Positions arrived = ownOffsets(0, 0);
+    assertThat(claims.arrivedOrRoutedElsewhere("db.a", TOPIC, 0, 0, 3, arrived)).isTrue();
+    assertThat(claims.arrivedOrRoutedElsewhere("db.a", TOPIC, 0, 0, 4, arrived)).as("4 is db.a's, not arrived").isFalse();
+    assertThat(claims.arrivedOrRoutedElsewhere("db.b", TOPIC, 0, 0, 3, new Positions())).as("0 is db.a's").isFalse();
+    assertThat(claims.arrivedOrRoutedElsewhere("db.a", TOPIC, 0, 0, 5, ownOffsets(0, 0, 4))).as("5 never seen").isFalse();
+  }
+
   private void route(int partition, long from, long to, String table) {
     for (long offset = from; offset <= to; offset++) {
       claims.routed(new SourcePosition(TOPIC, partition, offset), table);
