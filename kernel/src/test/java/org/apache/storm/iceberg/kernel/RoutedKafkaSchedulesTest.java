@@ -56,6 +56,7 @@ import org.apache.storm.iceberg.testing.Faults;
 import org.apache.storm.iceberg.testing.FieldPositions;
 import org.apache.storm.iceberg.testing.MemoryWalStoreFactory;
 import org.apache.storm.iceberg.testing.RecordingCollector;
+import org.apache.storm.iceberg.testing.SteppedCommitThread;
 import org.apache.storm.iceberg.testing.TestTables;
 import org.apache.storm.iceberg.testing.TestTiers;
 import org.apache.storm.iceberg.testing.Tuples;
@@ -69,7 +70,9 @@ import org.junit.jupiter.api.io.TempDir;
  * three HadoopCatalog tables: a {@link KafkaSpoutModel} emits (next records and retries), times
  * tuples out, commits its offsets and crashes; the router sends runs of each partition's offsets to
  * the tables in turn; commit faults hit the first table only; odd seeds also restart the task, and
- * every third seed keeps one table open at a time (tables are evicted and reopened).
+ * every third seed keeps one table open at a time (tables are evicted and reopened); even seeds
+ * commit on a {@link SteppedCommitThread} the schedule steps (commits run some steps after their
+ * seal, up to 1 to 3 pending per table), odd ones as each batch seals.
  *
  * <p>What a user of exactly-once checks, per table, at every spout crash and at the end: every
  * record acked is in the table its route names, none twice, none in another table; the newest
@@ -137,7 +140,8 @@ class RoutedKafkaSchedulesTest {
         .withWalStore("test-memory", Map.of("space", key, "fault-key", faults.key))
         .withCommitRetries(2).withCommitRetryBackoffMillis(0)
         .withCommitIntervalRecords(2 + random.nextInt(6)).withCommitIntervalMillis(1_000)
-        .withMaxOpenTables(seed % 3 == 0 ? 1 : tableCount).build();
+        .withMaxOpenTables(seed % 3 == 0 ? 1 : tableCount).withMaxPendingCommits(1 + random.nextInt(3)).build();
+    boolean stepped = seed % 2 == 0;
     faults.onlyTable = "db.t0";
     KafkaSpoutModel spout = new KafkaSpoutModel(random);
     RecordingCollector recorder = new RecordingCollector();
@@ -145,7 +149,8 @@ class RoutedKafkaSchedulesTest {
     Tuples ticks = new Tuples(TestTables.FIELDS);
     Set<Tuple> held = new LinkedHashSet<>();
     int[] failed = {0};
-    RoutedSinkTask sink = open(options, recorder, clock);
+    SteppedCommitThread[] thread = {new SteppedCommitThread()};
+    RoutedSinkTask sink = open(options, recorder, clock, stepped ? thread[0] : null);
     try {
       for (int step = 0; !spout.done() && step < MAX_STEPS; step++) {
         int roll = random.nextInt(100);
@@ -160,11 +165,16 @@ class RoutedKafkaSchedulesTest {
           harvest(recorder, spout, held, failed);
           held.forEach(spout::fail);
           held.clear();
-          sink = open(options, recorder, clock);
+          thread[0] = new SteppedCommitThread();
+          sink = open(options, recorder, clock, stepped ? thread[0] : null);
         } else if (roll < 12) {
           spout.commitOffsets();
         } else if (roll < 16) {
           spout.timeOutOne();
+        } else if (roll < 22 && stepped && thread[0].queued() > 0) {
+          for (int run = 1 + random.nextInt(thread[0].queued()); run > 0; run--) {
+            thread[0].runNext();
+          }
         } else if (roll < 28 || !spout.hasNext()) {
           clock.addAndGet(600);
           sink.execute(ticks.tick());
@@ -176,10 +186,14 @@ class RoutedKafkaSchedulesTest {
         harvest(recorder, spout, held, failed);
       }
       faults.clear();
+      thread[0].runAll();
+      clock.addAndGet(600);
+      sink.execute(ticks.tick()); // settles what the last commits did
+      harvest(recorder, spout, held, failed);
       sink.close();
       harvest(recorder, spout, held, failed);
       // A last incarnation drops whatever WAL entries the others left.
-      open(options, recorder, clock).close();
+      open(options, recorder, clock, null).close();
       assertThat(spout.done()).as("schedule %d: every record acked within %d steps", seed, MAX_STEPS).isTrue();
       check(seed, "at the end", catalog, router, tableCount, spout, true);
       if (!restarts) {
@@ -301,8 +315,11 @@ class RoutedKafkaSchedulesTest {
         .as("schedule %d: %s records partition %d as one range: %s", seed, what, partition, text).hasSize(1));
   }
 
-  private static RoutedSinkTask open(IcebergOptions options, RecordingCollector recorder, AtomicLong clock) {
-    return RoutedSinkTask.open(settings(options), TaskEnvironment.detached(SinkTaskTest.TASK, recorder.collector(), clock::get),
-        SinkTasks::open);
+  /** A routing task committing on {@code thread}, or as each batch seals when it is null. */
+  private static RoutedSinkTask open(IcebergOptions options, RecordingCollector recorder, AtomicLong clock,
+      SteppedCommitThread thread) {
+    TaskEnvironment env = TaskEnvironment.detached(SinkTaskTest.TASK, recorder.collector(), clock::get);
+    return thread == null ? RoutedSinkTask.open(settings(options), env, SinkTasks::open)
+        : RoutedSinkTask.open(settings(options), env, () -> thread, SinkTasks::open);
   }
 }
