@@ -73,7 +73,7 @@ import org.junit.jupiter.api.io.TempDir;
  * table open at a time. After every commit each table, read back with {@link IcebergGenerics}, equals
  * the model of the changes of its keys that its positions ledger holds; whenever everything sent is
  * acked, it equals the model of every change of its keys. Until a worker dies (its successor does not
- * know what its predecessor routed), each table's ledger is one range from offset 0. 3 runs in the
+ * know what its predecessor routed), each table's ledger is one range from offset 0. 2 runs in the
  * quick tier, 60 in the long tier ({@code -Dtests.long=true}).
  */
 class RoutedRowLevelChangesTest {
@@ -91,7 +91,7 @@ class RoutedRowLevelChangesTest {
 
   @Test
   void routedChangeStreamsLeaveEachTableEqualToItsOwnModelAfterEveryCommit() throws IOException {
-    int runs = TestTiers.isLongTier() ? 60 : 3;
+    int runs = TestTiers.isLongTier() ? 60 : 2;
     for (long n = 1; n <= runs; n++) {
       new Run(n * 7919, Files.createDirectories(dir.resolve("run-" + n))).play();
     }
