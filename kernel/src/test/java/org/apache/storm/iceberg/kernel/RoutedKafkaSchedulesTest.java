@@ -80,8 +80,9 @@ import org.junit.jupiter.api.io.TempDir;
  * is not in it. And what routing with positions promises: every snapshot of a table no fault hit
  * records one range per partition (on seeds without task restarts, which forget what the task
  * routed), and at the end every table's newest snapshot does, on those seeds, the faulted one too.
- * 8 schedules in the quick tier, 200 in the long tier ({@code -Dtests.long=true}); {@code
- * -Droutedkafka.schedules=N} and {@code -Droutedkafka.seed=S} pick them.
+ * 8 schedules in the quick tier, 200 in the long tier ({@code -Dtests.long=true}); the test JVM's
+ * properties {@code routedkafka.schedules=N} and {@code routedkafka.seed=S} pick them (the pom does
+ * not forward them from Maven's command line).
  */
 class RoutedKafkaSchedulesTest {
   static final int MAX_STEPS = 4_000;
