@@ -20,6 +20,7 @@
 package org.apache.storm.iceberg;
 
 import org.apache.storm.iceberg.kernel.task.ComponentChecks;
+import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.iceberg.kernel.task.DescriptorEmitter;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
@@ -55,9 +56,13 @@ public class IcebergWriterBolt extends SinkTaskBolt {
   /** The field of the descriptor tuples naming the table their files belong to ({@code db.events}). */
   public static final String TABLE_FIELD = DescriptorEmitter.TABLE_FIELD;
 
-  /** @throws IllegalArgumentException when the options' dead-letter stream is the default stream, which descriptors use */
+  /**
+   * @throws IllegalArgumentException when the options' dead-letter stream is the default stream, which
+   *     descriptors use; or when they combine a router with source positions, which only {@link IcebergBolt} records per table
+   */
   public IcebergWriterBolt(IcebergOptions options) {
     super(options);
+    RoutingChecks.refuseSplitRoutingWithPositions(options.settings(), "IcebergWriterBolt");
     if (Utils.DEFAULT_STREAM_ID.equals(options.deadLetterStream())) {
       throw new IllegalArgumentException("IcebergWriterBolt emits its descriptors on the default stream:"
           + " give withDeadLetterStream another stream id, such as \"dead-letters\"");

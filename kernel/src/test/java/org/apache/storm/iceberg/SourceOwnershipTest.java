@@ -95,6 +95,19 @@ class SourceOwnershipTest {
   }
 
   @Test
+  void aRoutingSinkWithSourcePositionsNeedsEachPartitionOnOneTaskToo() {
+    IcebergOptions options = new IcebergOptions.Builder().withCatalogName("test")
+        .withCatalogProperties(TestCatalogs.hadoop(dir)).withTableRouter("field", Map.of("template", "db.events_{key}"))
+        .withSourcePositions("kafka", Map.of("bootstrap.servers", "127.0.0.1:9092")).build();
+    OutputCollector collector = new RecordingCollector().collector();
+    // Grouped by the routing field, one partition's records reach several tasks: a replay could reach another.
+    TopologyContext byRoute = sinkContext(options, 2, bolt -> bolt.fieldsGrouping("kafka", new Fields("key")));
+    assertThatThrownBy(() -> new IcebergBolt(options).prepare(new HashMap<>(), byRoute, collector))
+        .hasMessageStartingWith("Component 'iceberg' writes the tables its router names with source positions, so each"
+            + " source partition must reach one of its tasks, but stream 'default' of 'kafka' reaches it by fields grouping");
+  }
+
+  @Test
   void aFieldsGroupingOnAnotherFieldFails() {
     IcebergOptions options = options(true);
     TopologyContext context = sinkContext(options, 3, bolt -> bolt.fieldsGrouping("kafka", new Fields("value")));

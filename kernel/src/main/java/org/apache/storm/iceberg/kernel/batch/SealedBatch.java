@@ -38,10 +38,24 @@ import org.apache.storm.iceberg.kernel.ack.HeldTuples;
  * @param oldestTupleMillis when the batch's first tuple reached the task: its commit deadline counts from here
  * @param positions the source positions whose records the files hold (empty without source positions)
  * @param changes what a batch of row-level changes holds; null for appended rows
+ * @param recorded the source positions its commit records in the table's positions ledger: {@code
+ *     positions}, plus, for a table of a routing task, the offsets it claims that the task routed to
+ *     other tables ({@link org.apache.storm.iceberg.kernel.position.OffsetClaims})
  */
 public record SealedBatch(
     List<DataFile> dataFiles, List<DeleteFile> deleteFiles, HeldTuples tuples, long records, long oldestTupleMillis,
-    Positions positions, ChangeSummary changes) {
+    Positions positions, ChangeSummary changes, Positions recorded) {
+  /** A batch whose commit records the positions it holds. */
+  public SealedBatch(List<DataFile> dataFiles, List<DeleteFile> deleteFiles, HeldTuples tuples, long records,
+      long oldestTupleMillis, Positions positions, ChangeSummary changes) {
+    this(dataFiles, deleteFiles, tuples, records, oldestTupleMillis, positions, changes, positions);
+  }
+
+  /** This batch, its commit recording {@code claimed} (which holds its own positions) instead. */
+  public SealedBatch recording(Positions claimed) {
+    return new SealedBatch(dataFiles, deleteFiles, tuples, records, oldestTupleMillis, positions, changes, claimed);
+  }
+
   /** A batch of appended rows only. */
   public SealedBatch(List<DataFile> dataFiles, HeldTuples tuples, long records, long oldestTupleMillis, Positions positions) {
     this(dataFiles, List.of(), tuples, records, oldestTupleMillis, positions, null);

@@ -51,13 +51,21 @@ public final class RoutingChecks {
             + " (no empty parts), got '" + namespace + "'");
       }
     }
-    if (settings.sourcePositions() != null) {
-      throw new IllegalArgumentException("withSourcePositions cannot be combined with withTableRouter: each table's"
-          + " commits record the source offsets they hold as ranges per partition, and a router that spreads one"
-          + " partition over several tables leaves a gap in each table's ranges for every record another table took,"
-          + " so snapshot summaries would grow with the stream. For exactly-once from Kafka, split the stream by"
-          + " table upstream and give each table an IcebergBolt with withTable and withSourcePositions; or remove"
-          + " withSourcePositions (at-least-once)");
+  }
+
+  /**
+   * Refuses source positions with a router in the split sink, which does not claim other tables'
+   * offsets for each table's commits as {@code IcebergBolt} does (docs/ROUTING.md).
+   *
+   * @param sink how the user built it: {@code "IcebergWriterBolt"} or {@code "IcebergCommitterBolt"}
+   */
+  public static void refuseSplitRoutingWithPositions(SinkSettings settings, String sink) {
+    if (settings.routing() != null && settings.sourcePositions() != null) {
+      throw new IllegalArgumentException(sink + " cannot combine withSourcePositions with withTableRouter: the split"
+          + " sink's committer would record each table's source offsets with a gap for every record another table"
+          + " took, so snapshot summaries would grow with the stream. Route with IcebergBolt, which records each"
+          + " table's offsets as one range per partition; or split the stream by table upstream and give each table"
+          + " its own writer and committer with withTable; or remove withSourcePositions (at-least-once)");
     }
   }
 

@@ -63,7 +63,6 @@ final class RowLevelChecks {
     refuse(settings.thresholds().bytes() > 0, mode, "withCommitIntervalBytes",
         "a batch holds each key's final row until it seals, so its bytes are not known as it fills; seal on records or time");
     refuse(settings.providers().multiRecordMapper() != null, mode, "withMultiRecordMapper", "each tuple must be one change");
-    refuse(settings.routing() != null, mode, "withTableRouter", "routed row-level changes are not supported yet");
   }
 
   private static void refuse(boolean set, String mode, String option, String why) {

@@ -103,6 +103,30 @@ final class OffsetRanges {
     return -1;
   }
 
+  /** Adds the offsets from {@code from} to {@code to} that {@code except} does not hold. */
+  void addMissing(long from, long to, OffsetRanges except) {
+    long next = from;
+    int range = except.floor(from);
+    if (range < 0) {
+      range = 0;
+    }
+    for (; range < except.count && next <= to; range++) {
+      if (except.ends[range] < next) {
+        continue;
+      }
+      if (except.starts[range] > to) {
+        break;
+      }
+      if (except.starts[range] > next) {
+        add(next, except.starts[range] - 1);
+      }
+      next = except.ends[range] + 1;
+    }
+    if (next <= to) {
+      add(next, to);
+    }
+  }
+
   boolean isEmpty() {
     return count == 0;
   }

@@ -192,6 +192,16 @@ public final class Positions {
     return ranges != null && ranges.covers(from, to);
   }
 
+  /**
+   * Adds the offsets from {@code from} to {@code to} of one source partition that {@code except}
+   * does not hold.
+   */
+  void addMissing(String source, int partition, long from, long to, Positions except) {
+    Source known = except.sources.get(source);
+    OffsetRanges held = known == null ? null : known.ranges(partition);
+    source(source, true).create(partition).addMissing(from, to, held == null ? new OffsetRanges() : held);
+  }
+
   /** Whether every position of {@code other} is held here. */
   public boolean covers(Positions other) {
     for (Map.Entry<String, Source> source : other.sources.entrySet()) {

@@ -22,6 +22,8 @@
  * which source positions (Kafka offsets, for example) a sink's commits hold, as compact ranges per
  * source partition ({@link org.apache.storm.iceberg.kernel.position.Positions}); how each commit
  * records all of them in its snapshot summary, so the table alone says what is committed; and how
- * a task skips a tuple whose position is already committed or held.
+ * a task skips a tuple whose position is already committed or held; and, for a routing task, which
+ * offsets routed to other tables each table's commits may claim so its positions stay one range per
+ * partition ({@link org.apache.storm.iceberg.kernel.position.OffsetClaims}).
  */
 package org.apache.storm.iceberg.kernel.position;

@@ -31,6 +31,9 @@ import org.apache.storm.iceberg.kernel.task.UnroutableTuples;
 import org.apache.storm.iceberg.kernel.task.WriterChecks;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.spi.TableRouter;
+import org.apache.storm.iceberg.kernel.position.OffsetClaims;
+import org.apache.storm.iceberg.spi.SourcePosition;
+import org.apache.storm.iceberg.spi.SourcePositionExtractor;
 import org.apache.storm.tuple.Tuple;
 import org.apache.storm.utils.TupleUtils;
 import org.slf4j.Logger;
@@ -69,6 +72,12 @@ import org.slf4j.LoggerFactory;
  * <p>Configuration checks that need no table run here, at prepare ({@link WriterChecks}); a table
  * that fails to open is not tried again for {@link #FAILED_OPEN_RETRY_MILLIS}; the dead-letter
  * window is one for the task, shared by its tables.
+ *
+ * <p>With source positions, the task notes each tuple's offset with its route ({@link OffsetClaims})
+ * before the table takes it, and each table's batch records in its positions ledger its own offsets
+ * plus the ones it may claim of those routed to other tables, so a table's positions stay one range
+ * per partition (docs/ROUTING.md). That assumes a deterministic router: a replay must go to the
+ * table it went to before.
  */
 public final class RoutedSinkTask implements WritingTask {
   private static final Logger LOG = LoggerFactory.getLogger(RoutedSinkTask.class);
@@ -88,6 +97,9 @@ public final class RoutedSinkTask implements WritingTask {
   private final TaskEnvironment env;
   private final OpenTables<SinkTask> tables;
   private final RoutedCommits commits;
+  /** Reads each tuple's source position; null without source positions. */
+  private final SourcePositionExtractor positions;
+  private final OffsetClaims claims;
 
   private RoutedSinkTask(SinkSettings settings, TaskEnvironment taskEnv, Supplier<CommitThread> threads, TableOpener opener) {
     // One dead-letter window for the task: opening and closing tables must not reset it.
@@ -100,10 +112,38 @@ public final class RoutedSinkTask implements WritingTask {
     this.unroutable = UnroutableTuples.of(settings, env);
     this.env = env;
     this.commits = new RoutedCommits(threads.get());
+    this.positions = settings.sourcePositions() == null ? null
+        : settings.sourcePositions().extractor().resolve(Thread.currentThread().getContextClassLoader());
+    this.claims = positions == null ? null : new OffsetClaims();
     HandoffTimes handoffs = new HandoffTimes(env.clock());
     this.tables = new OpenTables<>(routing.maxOpenTables(),
-        table -> env.openTable(tableEnv -> opener.open(settings.forTable(table), tableEnv, commits.forTable(), handoffs)), env,
-        FAILED_OPEN_RETRY_MILLIS, task -> env.metrics().tableClosed(task.metrics()));
+        table -> env.openTable(tableEnv -> claiming(opener.open(settings.forTable(table), tableEnv, commits.forTable(), handoffs), table)),
+        env, FAILED_OPEN_RETRY_MILLIS, task -> env.metrics().tableClosed(task.metrics()));
+  }
+
+  /** The table's task, its batches claiming the offsets {@link #claims} allows, when the sink records source positions. */
+  private SinkTask claiming(SinkTask task, String table) {
+    if (claims != null) {
+      task.claimWith(claims, table);
+    }
+    return task;
+  }
+
+  /**
+   * Notes the tuple's source position with its route, before its table sees it. A position that
+   * cannot be read is not noted: the table's own intake fails the tuple and reports why, and an
+   * offset not noted is never claimed.
+   */
+  private void noteRoute(Tuple tuple, String route) {
+    SourcePosition position;
+    try {
+      position = positions.position(tuple);
+    } catch (RuntimeException e) {
+      return;
+    }
+    if (position != null) {
+      claims.routed(position, route);
+    }
   }
 
   /** {@code IcebergBolt}'s routing task: commits on {@link RoutedCommits#THREADS} threads of its own. */
@@ -160,6 +200,10 @@ public final class RoutedSinkTask implements WritingTask {
     } catch (RuntimeException e) {
       unroutable.reject(tuple, route, e);
       return;
+    }
+    if (claims != null) {
+      // Noted even if its table cannot open: the tuple replays to that table, so no other may claim it.
+      noteRoute(tuple, route);
     }
     if (task == null) {
       task = openOrReject(tuple, route);

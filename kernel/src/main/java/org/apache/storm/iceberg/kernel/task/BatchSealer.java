@@ -46,6 +46,8 @@ final class BatchSealer implements PendingCommits {
   private final java.util.function.Consumer<OpenBatch<?>> lost;
   private long lastClockMillis;
   private int recordsSinceClockRead;
+  /** What each sealed batch's commit records: its own positions, unless {@link #recordWith} says more. */
+  private java.util.function.UnaryOperator<SealedBatch> recording = java.util.function.UnaryOperator.identity();
 
   /**
    * Reads {@code clock} at most every {@code recordsPerClockRead} records (and on every {@link
@@ -103,19 +105,25 @@ final class BatchSealer implements PendingCommits {
   /** Seals {@code sealing}, no longer the task's open batch, and hands it over; a seal that fails fails the batch. */
   void sealAndHandOff(OpenBatch<?> sealing) {
     metrics.publishRecordsWritten();
-    SealedBatch sealed;
+    SealedBatch closed;
     long started = System.nanoTime();
     try {
-      sealed = sealing.seal();
+      closed = sealing.seal();
     } catch (RuntimeException e) {
       metrics.nothingPending();
       lost.accept(sealing);
       BatchFailures.failAndRelease(collector, sealing.abandon(), e);
       return;
     }
+    SealedBatch sealed = recording.apply(closed);
     metrics.sealed(sealed.dataFiles().size(), System.nanoTime() - started);
     metrics.pending(sealed.dataFiles().size(), sealing.openedAtMillis());
     handoffs.during(() -> handler.handle(sealed));
+  }
+
+  /** Sets what each batch sealed from now on records, computed at its seal on this thread. */
+  void recordWith(java.util.function.UnaryOperator<SealedBatch> recording) {
+    this.recording = recording;
   }
 
   /** Waits until every batch handed over is settled (acked or failed). */

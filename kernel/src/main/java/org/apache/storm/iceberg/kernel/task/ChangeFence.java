@@ -75,6 +75,9 @@ final class ChangeFence {
   private final String table;
   private final java.util.function.LongSupplier clock;
   private final long waitMillis;
+  /** What the routing task routed elsewhere, with this table's name; null for a task that does not route. */
+  private org.apache.storm.iceberg.kernel.position.OffsetClaims routed;
+  private String routedTable;
 
   /**
    * @param table the table, for the log
@@ -85,6 +88,15 @@ final class ChangeFence {
     this.table = table;
     this.clock = clock;
     this.waitMillis = waitMillis;
+  }
+
+  /**
+   * Makes a new task's first stretch of each partition wait only for offsets that may be this
+   * table's: those {@code claims} saw routed to other tables never come here, and count as arrived.
+   */
+  synchronized void routedWith(org.apache.storm.iceberg.kernel.position.OffsetClaims claims, String table) {
+    this.routed = claims;
+    this.routedTable = table;
   }
 
   /**
@@ -201,7 +213,7 @@ final class ChangeFence {
     if (catchUp != null) {
       if (clock.getAsLong() >= catchUp.expiresAtMillis) {
         catchUps.remove(key);
-      } else if (!catchUp.follows(position)) {
+      } else if (!catchUp.follows(position) && !arrivedOrRoutedElsewhere(catchUp, position)) {
         return fence(key, position);
       }
     }
@@ -212,6 +224,12 @@ final class ChangeFence {
     // A failed change that came back before those ahead of it waits too: taken, it would make its
     // whole batch fail unattempted, and every change back in it replay again.
     return lane.failed.contains(position) || fence(key, position);
+  }
+
+  /** Whether every offset of the stretch before {@code position} arrived here or went to another table. */
+  private boolean arrivedOrRoutedElsewhere(CatchUp catchUp, SourcePosition position) {
+    return routed != null && routed.arrivedOrRoutedElsewhere(
+        routedTable, position.source(), position.partition(), catchUp.from, position.offset() - 1, catchUp.arrived);
   }
 
   /** Fences a change held back: it replays, and the changes after it must wait for it as for a failed batch's. */

@@ -109,7 +109,7 @@ final class CommitThenAck {
     }
     long attemptMillis = System.currentTimeMillis();
     CommitOutcome outcome =
-        commitOnly(batch.dataFiles(), batch.deleteFiles(), summary, batch.oldestTupleMillis(), batch.positions());
+        commitOnly(batch.dataFiles(), batch.deleteFiles(), summary, batch.oldestTupleMillis(), batch.recorded());
     if (fence != null) {
       if (outcome.landed()) {
         fence.landed(batch.positions());

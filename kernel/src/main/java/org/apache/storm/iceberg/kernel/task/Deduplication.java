@@ -136,6 +136,11 @@ final class Deduplication {
     return committed.largest(position.source(), position.partition());
   }
 
+  /** What the sink had committed when the open batch opened; the caller must not change it. */
+  Positions committed() {
+    return committed;
+  }
+
   /** Whether the sink has committed the record at {@code position}. */
   boolean committed(SourcePosition position) {
     return committed.contains(position);

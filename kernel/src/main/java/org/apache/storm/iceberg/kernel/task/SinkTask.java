@@ -28,6 +28,7 @@ import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.commit.CommitProtocol;
 import org.apache.storm.iceberg.kernel.batch.BatchFactory;
 import org.apache.storm.iceberg.kernel.batch.OpenBatch;
+import org.apache.storm.iceberg.kernel.position.OffsetClaims;
 import org.apache.storm.iceberg.spi.UnfitValuesException;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.catalog.Catalog;
@@ -78,6 +79,8 @@ public final class SinkTask implements TableTask {
   private final TupleIntake intake;
   private final SchemaChange schemaChange;
   private final boolean deduplicates;
+  private final Deduplication dedup;
+  private final ChangeFence fence;
   private OpenBatch<?> batch;
   private long seals;
 
@@ -88,6 +91,8 @@ public final class SinkTask implements TableTask {
         parts.batches().manyRecords(), parts.fence());
     this.lifecycle = parts.lifecycle();
     this.deduplicates = parts.dedup() != null;
+    this.dedup = parts.dedup();
+    this.fence = parts.fence();
     this.schemaChange = new SchemaChange(parts.evolver(), intake, lifecycle, env.collector());
     this.table = opened.table();
     this.batches = parts.batches();
@@ -203,6 +208,25 @@ public final class SinkTask implements TableTask {
   @Override
   public void settleHandedOff() {
     sealer.settleAll();
+  }
+
+  /**
+   * Makes each batch of this table, one of a routing task's, record in the positions ledger the
+   * offsets {@code claims} says it may claim beside its own ({@link OffsetClaims}); a task without
+   * source positions records none. Sound because a batch opens only once every earlier batch of the
+   * table settled ({@link #currentBatch}): what the ledger held then is all the table's commits hold.
+   * A row-level table's change fence stays the table's own, over its own offsets; only a new task's
+   * wait for the offsets before its first change skips those routed to other tables.
+   *
+   * @param table the table's name as the router gave it, under which {@code claims} noted its offsets
+   */
+  public void claimWith(OffsetClaims claims, String table) {
+    if (dedup != null) {
+      sealer.recordWith(sealed -> sealed.recording(claims.claim(table, sealed.positions(), dedup.committed())));
+    }
+    if (fence != null) {
+      fence.routedWith(claims, table);
+    }
   }
 
   /** How many batches this task has sealed (or tried to); a routing task watches it to seal every table at once. */

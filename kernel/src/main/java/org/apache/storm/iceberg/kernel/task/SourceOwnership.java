@@ -71,7 +71,8 @@ public final class SourceOwnership {
       boolean owned = grouping.is_set_fields() && partitionFields.containsAll(grouping.get_fields());
       if (!owned) {
         throw new IllegalStateException(
-            "Component '" + component + "' writes " + settings.target().table() + " with source positions,"
+            "Component '" + component + "' writes " + (settings.routing() == null ? settings.target().table()
+                : "the tables its router names") + " with source positions,"
                 + " so each source partition must reach one of its tasks, but stream '" + stream + "' of '"
                 + input.getKey().get_componentId() + "' reaches it by " + describe(grouping)
                 + ": use fieldsGrouping(\"" + input.getKey().get_componentId() + "\", new Fields("

@@ -192,4 +192,17 @@ class ChangeFenceTest {
     assertThat(takes(5)).as("both failed changes were committed already").isTrue();
     assertThat(fence.blocks(of(5, 5))).isNull();
   }
+  @Test
+  void aRoutedTableNewToAPartitionWaitsOnlyForOffsetsThatMayBeItsOwn() {
+    org.apache.storm.iceberg.kernel.position.OffsetClaims claims = new org.apache.storm.iceberg.kernel.position.OffsetClaims();
+    fence.routedWith(claims, "db.accounts");
+    claims.routed(at(0), "db.accounts");
+    claims.routed(at(1), "db.other");
+    claims.routed(at(2), "db.accounts");
+    fence.seen(at(0), -1);
+    assertThat(takes(0)).isTrue();
+    assertThat(takes(2)).as("offset 1 went to another table: nothing of this table's is missing").isTrue();
+    claims.routed(at(4), "db.accounts");
+    assertThat(takes(4)).as("offset 3 not seen yet: it may be this table's, still on its way").isFalse();
+  }
 }
