@@ -23,7 +23,6 @@ import java.util.Map;
 import org.apache.storm.generated.Grouping;
 import org.apache.storm.iceberg.kernel.route.RoutedCommitterTask;
 import org.apache.storm.iceberg.kernel.task.ComponentChecks;
-import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
 import org.apache.storm.iceberg.kernel.task.ShutdownGuard;
 import org.apache.storm.iceberg.kernel.task.WritingTask;
@@ -65,9 +64,7 @@ public class IcebergCommitterBolt extends BaseRichBolt {
   private transient WritingTask committer;
   private transient ShutdownGuard guard;
 
-  /** @throws IllegalArgumentException when the options combine a router with source positions, which only {@link IcebergBolt} records per table */
   public IcebergCommitterBolt(IcebergOptions options) {
-    RoutingChecks.refuseSplitRoutingWithPositions(options.settings(), "IcebergCommitterBolt");
     this.options = options;
   }
 

@@ -20,7 +20,6 @@
 package org.apache.storm.iceberg;
 
 import org.apache.storm.iceberg.kernel.task.ComponentChecks;
-import org.apache.storm.iceberg.kernel.options.RoutingChecks;
 import org.apache.storm.iceberg.kernel.task.DescriptorEmitter;
 import java.util.Map;
 import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
@@ -58,11 +57,10 @@ public class IcebergWriterBolt extends SinkTaskBolt {
 
   /**
    * @throws IllegalArgumentException when the options' dead-letter stream is the default stream, which
-   *     descriptors use; or when they combine a router with source positions, which only {@link IcebergBolt} records per table
+   *     descriptors use
    */
   public IcebergWriterBolt(IcebergOptions options) {
     super(options);
-    RoutingChecks.refuseSplitRoutingWithPositions(options.settings(), "IcebergWriterBolt");
     if (Utils.DEFAULT_STREAM_ID.equals(options.deadLetterStream())) {
       throw new IllegalArgumentException("IcebergWriterBolt emits its descriptors on the default stream:"
           + " give withDeadLetterStream another stream id, such as \"dead-letters\"");

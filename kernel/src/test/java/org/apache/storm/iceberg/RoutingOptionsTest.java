@@ -99,14 +99,11 @@ class RoutingOptionsTest {
   void combinationsRoutingCannotHonourAreRefusedOnTheSubmittingClient() {
     // A routing task commits on threads of its own: the bound on pending commits applies per table.
     assertThat(routed().withMaxPendingCommits(2).build().maxPendingCommits()).isEqualTo(2);
-    // IcebergBolt records each table's offsets as one range per partition; the split sink does not.
+    // Both sinks record each table's offsets as one range per partition: neither refuses positions with a router.
     IcebergOptions exactlyOnce = routed().withSourcePositions(new FieldPositions()).build();
     new IcebergBolt(exactlyOnce);
-    assertThatThrownBy(() -> new IcebergWriterBolt(exactlyOnce))
-        .hasMessageStartingWith("IcebergWriterBolt cannot combine withSourcePositions with withTableRouter")
-        .hasMessageContaining("Route with IcebergBolt");
-    assertThatThrownBy(() -> new IcebergCommitterBolt(exactlyOnce))
-        .hasMessageStartingWith("IcebergCommitterBolt cannot combine withSourcePositions with withTableRouter");
+    new IcebergWriterBolt(exactlyOnce);
+    new IcebergCommitterBolt(exactlyOnce);
     IcebergOptions options = routed().build();
     assertThatThrownBy(() -> new IcebergStateFactory(options)).hasMessageStartingWith("IcebergStateFactory writes one table");
     assertThatThrownBy(() -> new IcebergPartitionGrouping(options)).hasMessageStartingWith("IcebergPartitionGrouping writes one table");

@@ -143,6 +143,21 @@ class DataFilesCodecTest {
   }
 
   @Test
+  void aRoutingWritersDescriptorCarriesTheOffsetsRoutedElsewhereWithoutANewVersion() {
+    DataFilesCodec.Entry routed = new DataFilesCodec.Entry("batch-1", "db.accounts", "writer", 2, 42L, List.of(DATA), 40L,
+        "orders@id-1|0=3,7", List.of(), null, "orders@id-1|0=0-2,4-6");
+    String json = new String(DataFilesCodec.encode(routed, SPECS), StandardCharsets.UTF_8);
+    assertThat(json).contains("\"version\":2").contains("\"elsewhere-positions\":\"orders@id-1|0=0-2,4-6\"");
+    DataFilesCodec.Entry decoded = DataFilesCodec.decode(json.getBytes(StandardCharsets.UTF_8), "test", SPECS);
+    assertThat(decoded.positions()).isEqualTo("orders@id-1|0=3,7");
+    assertThat(decoded.elsewhere()).isEqualTo("orders@id-1|0=0-2,4-6");
+    // A descriptor of an earlier writer, or of one that does not route, has none.
+    String earlier = new String(DataFilesCodec.encode(entry(List.of()), SPECS), StandardCharsets.UTF_8);
+    assertThat(earlier).doesNotContain("elsewhere");
+    assertThat(DataFilesCodec.decode(earlier.getBytes(StandardCharsets.UTF_8), "test", SPECS).elsewhere()).isNull();
+  }
+
+  @Test
   void anEntryWithoutDeletesStaysVersion2SoThatEarlierReadersStillReadIt() {
     String json = new String(DataFilesCodec.encode(entry(List.of()), SPECS), StandardCharsets.UTF_8);
     assertThat(json).contains("\"version\":2").doesNotContain("delete-files");

@@ -233,7 +233,7 @@ class RoutedKafkaSchedulesTest {
    * Every record acked is in its own table, once, and in no other (every record, at the end); each
    * table's newest positions hold its rows' offsets and no offset of its own that it lacks.
    */
-  private static void check(long seed, String when, Catalog catalog, RunRouter router, int tableCount,
+  static void check(long seed, String when, Catalog catalog, RunRouter router, int tableCount,
       KafkaSpoutModel spout, boolean atEnd) {
     String schedule = "schedule " + seed + " (" + when + "): ";
     Map<Position, String> tableOf = new HashMap<>();
@@ -261,7 +261,7 @@ class RoutedKafkaSchedulesTest {
     }
   }
 
-  private static Table load(Catalog catalog, int t) {
+  static Table load(Catalog catalog, int t) {
     return catalog.loadTable(TableIdentifier.of("db", "t" + t));
   }
 
@@ -309,7 +309,7 @@ class RoutedKafkaSchedulesTest {
     return ranges;
   }
 
-  private static void assertOneRangePerPartition(long seed, String what, Snapshot snapshot) {
+  static void assertOneRangePerPartition(long seed, String what, Snapshot snapshot) {
     String text = snapshot.summary().get(KafkaScheduleChecks.POSITIONS_KEY);
     assertThat(text).as("schedule %d: %s records positions", seed, what).isNotNull();
     partitionRanges(text).forEach((partition, ranges) -> assertThat(ranges)

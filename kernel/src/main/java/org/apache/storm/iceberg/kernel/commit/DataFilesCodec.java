@@ -72,10 +72,22 @@ public final class DataFilesCodec {
    *     deletes, and position-delete files or deletion vectors of a batch that streamed
    * @param changes what a split-sink descriptor's batch of row-level changes holds, for the
    *     committer's tripwires ({@code ChangeSummary#encode}), or null for none
+   * @param elsewhere a routing writer's descriptor: the source positions its task routed to other
+   *     tables below the batch's largest own offset of each partition ({@code Positions#encode}),
+   *     which the committer may record with the batch so that the table's positions stay one range
+   *     per partition (docs/ROUTING.md); null for none. Optional, so it needs no new version: a
+   *     reader that ignores it records the batch's own positions alone, which is safe
    */
   public record Entry(
       String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files, long oldestTupleMillis,
-      String positions, List<DeleteFile> deleteFiles, String changes) {
+      String positions, List<DeleteFile> deleteFiles, String changes, String elsewhere) {
+    /** An entry of a writer that does not route (or records no source positions). */
+    public Entry(
+        String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files,
+        long oldestTupleMillis, String positions, List<DeleteFile> deleteFiles, String changes) {
+      this(id, table, component, taskIndex, createdAtMillis, files, oldestTupleMillis, positions, deleteFiles, changes, null);
+    }
+
     /** An entry without a change summary. */
     public Entry(
         String id, String table, String component, int taskIndex, long createdAtMillis, List<DataFile> files,
@@ -133,6 +145,9 @@ public final class DataFilesCodec {
       if (entry.changes() != null) {
         json.writeStringField("changes", entry.changes());
       }
+      if (entry.elsewhere() != null) {
+        json.writeStringField("elsewhere-positions", entry.elsewhere());
+      }
       json.writeEndObject();
     } catch (IOException e) {
       throw new UncheckedIOException("Cannot serialize the data files of " + entry.id(), e);
@@ -162,7 +177,8 @@ public final class DataFilesCodec {
           version == 1 ? JsonUtil.getLong("created-at-ms", root) : JsonUtil.getLong("oldest-tuple-ms", root),
           JsonUtil.getStringOrNull("source-positions", root),
           deletes,
-          version < VERSION_WITH_DELETES ? null : JsonUtil.getStringOrNull("changes", root));
+          version < VERSION_WITH_DELETES ? null : JsonUtil.getStringOrNull("changes", root),
+          JsonUtil.getStringOrNull("elsewhere-positions", root));
     } catch (CorruptEntryException e) {
       throw e;
     } catch (IOException | RuntimeException e) {

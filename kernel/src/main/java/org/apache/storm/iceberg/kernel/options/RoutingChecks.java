@@ -54,22 +54,6 @@ public final class RoutingChecks {
   }
 
   /**
-   * Refuses source positions with a router in the split sink, which does not claim other tables'
-   * offsets for each table's commits as {@code IcebergBolt} does (docs/ROUTING.md).
-   *
-   * @param sink how the user built it: {@code "IcebergWriterBolt"} or {@code "IcebergCommitterBolt"}
-   */
-  public static void refuseSplitRoutingWithPositions(SinkSettings settings, String sink) {
-    if (settings.routing() != null && settings.sourcePositions() != null) {
-      throw new IllegalArgumentException(sink + " cannot combine withSourcePositions with withTableRouter: the split"
-          + " sink's committer would record each table's source offsets with a gap for every record another table"
-          + " took, so snapshot summaries would grow with the stream. Route with IcebergBolt, which records each"
-          + " table's offsets as one range per partition; or split the stream by table upstream and give each table"
-          + " its own writer and committer with withTable; or remove withSourcePositions (at-least-once)");
-    }
-  }
-
-  /**
    * Refuses routing where a sink cannot route: the Trident states and the partition grouping write one table.
    *
    * @param sink how the user built it, for example {@code "IcebergWriterBolt"}

@@ -127,6 +127,13 @@ final class OffsetRanges {
     }
   }
 
+  /** Adds every offset of {@code other} that {@code except} does not hold. */
+  void addMissing(OffsetRanges other, OffsetRanges except) {
+    for (int i = 0; i < other.count; i++) {
+      addMissing(other.starts[i], other.ends[i], except);
+    }
+  }
+
   boolean isEmpty() {
     return count == 0;
   }

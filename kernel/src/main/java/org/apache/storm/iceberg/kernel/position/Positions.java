@@ -202,6 +202,29 @@ public final class Positions {
     source(source, true).create(partition).addMissing(from, to, held == null ? new OffsetRanges() : held);
   }
 
+  /**
+   * Adds every position of {@code other} that {@code except} does not hold; {@code other}'s
+   * identities win over this one's, as in {@link #addAll}.
+   */
+  public void addAllExcept(Positions other, Positions except) {
+    other.sources.forEach((name, source) -> {
+      if (source.identity != null) {
+        identify(name, source.identity);
+      }
+      Source mine = source(name, true);
+      Source held = except.sources.get(name);
+      source.partitions.forEach((partition, ranges) -> {
+        OffsetRanges skip = held == null ? null : held.ranges(partition);
+        OffsetRanges missing = new OffsetRanges();
+        missing.addMissing(ranges, skip == null ? new OffsetRanges() : skip);
+        if (!missing.isEmpty()) {
+          // An empty partition would make this hold "something" and encode as an empty range.
+          mine.create(partition).addAll(missing);
+        }
+      });
+    });
+  }
+
   /** Whether every position of {@code other} is held here. */
   public boolean covers(Positions other) {
     for (Map.Entry<String, Source> source : other.sources.entrySet()) {

@@ -69,13 +69,14 @@ final class ChangeDescriptors {
    * Commits one descriptor's files in a commit of their own and settles it, unless its partitions are
    * fenced.
    *
-   * @param held its source positions, or null for none
+   * @param held its source positions, or null for none: the fence orders these alone
    * @param committed what the sink's positions ledger held when the committer's round began
+   * @param recorded what its commit records in the ledger ({@link RoundClaims}), or null for none
    */
-  void commit(Tuple descriptor, DataFilesCodec.Entry entry, Positions held, Positions committed) {
+  void commit(Tuple descriptor, DataFilesCodec.Entry entry, Positions held, Positions committed, Positions recorded) {
     Positions positions = held == null ? new Positions() : held;
     HeldTuples tuples = Holders.whole(List.of(descriptor));
-    String blocked = positions.isEmpty() ? null : fence.blocksArrived(positions, committed);
+    String blocked = positions.isEmpty() ? null : fence.blocksArrived(positions, committed, RoundClaims.elsewhere(entry));
     CommitOutcome outcome;
     if (blocked != null) {
       fence.failed(positions);
@@ -85,7 +86,8 @@ final class ChangeDescriptors {
     } else {
       long records = entry.files().stream().mapToLong(file -> file.recordCount()).sum();
       SealedBatch batch = new SealedBatch(entry.files(), entry.deleteFiles(), tuples, records, entry.oldestTupleMillis(),
-          positions, entry.changes() == null ? null : ChangeSummary.decode(entry.changes(), table.specs()));
+          positions, entry.changes() == null ? null : ChangeSummary.decode(entry.changes(), table.specs()))
+          .recording(recorded == null ? positions : recorded);
       outcome = committer.commitOnly(batch, DescriptorGroup.summary(1, List.of(entry.taskIndex())));
     }
     committer.settle(outcome, tuples);

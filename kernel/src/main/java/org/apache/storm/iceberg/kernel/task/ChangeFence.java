@@ -129,10 +129,11 @@ final class ChangeFence {
    * newest up to the batch's largest has not arrived in any batch (a gap inside the batch counts: a
    * writer's batch may join a replayed change to later ones, past the lost ones between them);
    * otherwise as {@link #blocks}. A change a writer's mapper refused never arrives, so in that stretch
-   * it holds its partition back until the wait ends.
+   * it holds its partition back until the wait ends. Offsets a routing writer sent to other tables
+   * ({@code elsewhere}, or null) never come to this table: they count as arrived.
    * The caller fences a batch held back ({@link #failed}).
    */
-  synchronized String blocksArrived(Positions batch, Positions committed) {
+  synchronized String blocksArrived(Positions batch, Positions committed, Positions elsewhere) {
     String gap = null;
     for (Positions.Span span : batch.spans()) {
       String key = key(span.source(), span.partition());
@@ -143,6 +144,9 @@ final class ChangeFence {
         catchUps.remove(key);
       } else if (catchUp != null) {
         catchUp.arrived.addAll(batch.of(span.source(), span.partition()));
+        if (elsewhere != null) {
+          catchUp.arrived.addAll(elsewhere.of(span.source(), span.partition()));
+        }
         if (gap == null && !catchUp.arrived.holdsAll(span.source(), span.partition(), catchUp.from, span.largest())) {
           gap = "it holds changes of " + span.source() + " partition " + span.partition() + " up to offset " + span.largest()
               + ", and the committer, new to the partition, has not seen every offset since " + catchUp.from

@@ -52,7 +52,9 @@ import org.slf4j.LoggerFactory;
  * pending descriptor; checked on every descriptor and tick). Then it acks every descriptor, or fails
  * them all if the append did not land. A descriptor of row-level changes is never merged: it
  * commits alone, in arrival order, behind a fence that keeps each source partition's changes in
- * order ({@link ChangeDescriptors}).
+ * order ({@link ChangeDescriptors}). Each commit records in the positions ledger its descriptors'
+ * own positions and, from a routing writer's, the offsets routed to other tables it may claim
+ * ({@link RoundClaims}).
  *
  * <p>Assumptions: one committer task per table and WAL namespace (the bolt warns otherwise); writers
  * and committer name the same table in the same catalog; commit ids are never reused. A routing
@@ -194,6 +196,7 @@ public final class CommitterTask implements TableTask {
     DescriptorGroup group = new DescriptorGroup();
     Positions round = new Positions();
     Positions committed = committedPositions(taken);
+    RoundClaims claims = new RoundClaims(committed);
     for (Pending waiting : taken) {
       Positions held = waiting.entry().positions() == null ? null : Positions.decode(waiting.entry().positions());
       boolean byKey = ChangeDescriptors.holds(waiting.entry());
@@ -203,9 +206,9 @@ public final class CommitterTask implements TableTask {
         }
       } else if (byKey) {
         group.commit(committer);
-        changes.commit(waiting.descriptor(), waiting.entry(), held, committed);
+        changes.commit(waiting.descriptor(), waiting.entry(), held, committed, claims.recording(waiting.entry(), held));
       } else {
-        group.add(waiting.descriptor(), waiting.entry(), held);
+        group.add(waiting.descriptor(), waiting.entry(), claims.recording(waiting.entry(), held));
       }
     }
     group.commit(committer);

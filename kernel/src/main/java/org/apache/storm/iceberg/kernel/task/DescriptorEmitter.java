@@ -81,6 +81,20 @@ public final class DescriptorEmitter implements SealedBatchHandler {
     }
   }
 
+  /**
+   * What a routing writer's batch may claim beyond its own positions ({@code OffsetClaims}): the
+   * offsets its task routed to other tables, for the committer, which alone learns what landed, to
+   * record those its table's ledger lacks; null for none.
+   */
+  private static String elsewhere(SealedBatch batch) {
+    if (batch.recorded() == batch.positions()) {
+      return null;
+    }
+    org.apache.storm.iceberg.kernel.position.Positions others = new org.apache.storm.iceberg.kernel.position.Positions();
+    others.addAllExcept(batch.recorded(), batch.positions());
+    return others.isEmpty() ? null : others.encode();
+  }
+
   private void emit(SealedBatch batch) {
     metrics.nothingPending();
     String batchId = task.component() + "-" + task.taskIndex() + "-" + UUID.randomUUID();
@@ -88,7 +102,7 @@ public final class DescriptorEmitter implements SealedBatchHandler {
         new DataFilesCodec.Entry(
             batchId, table.name(), task.component(), task.taskIndex(), clock.getAsLong(), batch.dataFiles(),
             batch.oldestTupleMillis(), batch.positions().isEmpty() ? null : batch.positions().encode(), batch.deleteFiles(),
-            batch.changes() == null ? null : batch.changes().encode(table.specs()));
+            batch.changes() == null ? null : batch.changes().encode(table.specs()), elsewhere(batch));
     // table.specs() is the metadata the batch was written against: it was refreshed when the batch opened.
     String json = new String(DataFilesCodec.encode(descriptor, table.specs()), StandardCharsets.UTF_8);
     // Anchoring updates each tuple's ack value: the acks below settle the same materialized tuples.

@@ -42,10 +42,13 @@ final class DescriptorGroup {
   private Positions positions = new Positions();
   private long oldestTupleMillis = Long.MAX_VALUE;
 
-  /** Adds a descriptor and what it carries; {@code held} its source positions, or null for none. */
-  void add(Tuple descriptor, DataFilesCodec.Entry entry, Positions held) {
-    if (held != null) {
-      positions.addAll(held);
+  /**
+   * Adds a descriptor and what it carries; {@code recorded} the source positions its commit records
+   * (its own, and what it claims: {@link RoundClaims}), or null for none.
+   */
+  void add(Tuple descriptor, DataFilesCodec.Entry entry, Positions recorded) {
+    if (recorded != null) {
+      positions.addAll(recorded);
     }
     descriptors.add(descriptor);
     files.addAll(entry.files());

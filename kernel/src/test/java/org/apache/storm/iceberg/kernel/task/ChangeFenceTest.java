@@ -85,7 +85,7 @@ class ChangeFenceTest {
 
   /** What the split sink's committer does with a descriptor: commits it, or fails it unattempted and fences it. */
   private String commits(Positions batch, Positions ledger) {
-    String blocked = fence.blocksArrived(batch, ledger);
+    String blocked = fence.blocksArrived(batch, ledger, null);
     if (blocked != null) {
       fence.failed(batch);
     }
