@@ -31,10 +31,13 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.storm.iceberg.IcebergOptions;
 import org.apache.storm.iceberg.IcebergWriterBolt;
+import org.apache.storm.iceberg.kernel.env.TaskEnvironment;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
+import org.apache.storm.iceberg.kernel.route.RoutedCommitterTask;
+import org.apache.storm.iceberg.kernel.route.RoutedSinkTask;
 import org.apache.storm.iceberg.kernel.task.CommitterTask;
-import org.apache.storm.iceberg.kernel.task.SinkTask;
 import org.apache.storm.iceberg.kernel.task.SinkTasks;
+import org.apache.storm.iceberg.kernel.task.WritingTask;
 import org.apache.storm.iceberg.testing.RecordingCollector;
 import org.apache.storm.iceberg.testing.Tuples;
 import org.apache.storm.tuple.Tuple;
@@ -47,7 +50,9 @@ import org.apache.storm.tuple.Tuple;
  * committer acked the descriptor anchored to it (a change the writer skipped as committed is anchored
  * to none), and failed when either fails it, or when the task holding it dies (Storm times it out).
  * As KafkaSpout, it does not emit a change again while the change is in flight: a replay the run sends
- * meanwhile is dropped. After each descriptor that lands, {@code afterCommit} runs.
+ * meanwhile is dropped. After each descriptor that lands, {@code afterCommit} runs. Options with a
+ * router make both halves route (the writers' descriptors name their table, the committer commits
+ * each table on its own).
  */
 final class SplitChangeRun implements RowLevelChangesTest.ModelSink {
   /** What the spout learns: the changes acked and failed. */
@@ -56,11 +61,12 @@ final class SplitChangeRun implements RowLevelChangesTest.ModelSink {
   private final IcebergOptions committerOptions;
   private final AtomicLong clock;
   private final Runnable afterCommit;
-  private final SinkTask[] writers;
+  private final WritingTask[] writers;
   private final RecordingCollector[] writerOut;
   private final RecordingCollector committerOut = new RecordingCollector();
-  private CommitterTask committer;
-  private final Tuples descriptorTuples = Tuples.from("iceberg-writer", IcebergWriterBolt.DESCRIPTOR_FIELD);
+  private WritingTask committer;
+  private final Tuples descriptorTuples =
+      Tuples.from("iceberg-writer", IcebergWriterBolt.DESCRIPTOR_FIELD, IcebergWriterBolt.TABLE_FIELD);
   private final Map<Tuple, List<Tuple>> anchors = new LinkedHashMap<>();
   private final Set<Tuple> anchored = new HashSet<>();
   private final Set<Tuple> writerAcked = new HashSet<>();
@@ -79,7 +85,7 @@ final class SplitChangeRun implements RowLevelChangesTest.ModelSink {
     this.clock = clock;
     this.spout = spout;
     this.afterCommit = afterCommit;
-    writers = new SinkTask[partitions];
+    writers = new WritingTask[partitions];
     writerOut = new RecordingCollector[partitions];
     for (int i = 0; i < partitions; i++) {
       writerOut[i] = new RecordingCollector();
@@ -88,22 +94,29 @@ final class SplitChangeRun implements RowLevelChangesTest.ModelSink {
     committer = openCommitter();
   }
 
-  private SinkTask openWriter(int index) {
-    return SinkTasks.openWriter(settings(writerOptions),
-        new TaskIdentity("accounts", "iceberg-writer", 10 + index, index, writers.length), writerOut[index].collector(), clock::get);
+  private WritingTask openWriter(int index) {
+    TaskIdentity task = new TaskIdentity("accounts", "iceberg-writer", 10 + index, index, writers.length);
+    if (settings(writerOptions).routing() != null) {
+      return RoutedSinkTask.open(settings(writerOptions), TaskEnvironment.detached(task, writerOut[index].collector(), clock::get),
+          (s, e, commits, handoffs) -> SinkTasks.openRoutedWriter(s, e, handoffs));
+    }
+    return SinkTasks.openWriter(settings(writerOptions), task, writerOut[index].collector(), clock::get);
   }
 
-  private CommitterTask openCommitter() {
-    return CommitterTask.open(settings(committerOptions), new org.apache.storm.iceberg.kernel.env.TaskEnvironment(
-        new TaskIdentity("accounts", "iceberg-committer", 1, 0, 1), committerOut.collector(), clock::get,
-        org.apache.storm.iceberg.kernel.metrics.SinkMetrics.detached(committerMetrics, clock::get), Map.of()));
+  private WritingTask openCommitter() {
+    TaskEnvironment env = new TaskEnvironment(new TaskIdentity("accounts", "iceberg-committer", 1, 0, 1),
+        committerOut.collector(), clock::get,
+        org.apache.storm.iceberg.kernel.metrics.SinkMetrics.detached(committerMetrics, clock::get), Map.of());
+    return settings(committerOptions).routing() != null
+        ? RoutedCommitterTask.open(settings(committerOptions), env, CommitterTask::open)
+        : CommitterTask.open(settings(committerOptions), env);
   }
 
   /** A change to the writer of its partition, or a tick to every task. */
   @Override
   public void execute(Tuple tuple) {
     if (org.apache.storm.utils.TupleUtils.isTick(tuple)) {
-      for (SinkTask writer : writers) {
+      for (WritingTask writer : writers) {
         writer.execute(tuple);
       }
       deliver();
@@ -151,7 +164,7 @@ final class SplitChangeRun implements RowLevelChangesTest.ModelSink {
 
   @Override
   public void close() {
-    for (SinkTask writer : writers) {
+    for (WritingTask writer : writers) {
       writer.close();
     }
     committer.close();
@@ -163,7 +176,7 @@ final class SplitChangeRun implements RowLevelChangesTest.ModelSink {
     List<Tuple> emitted = new ArrayList<>();
     for (RecordingCollector out : writerOut) {
       for (RecordingCollector.Emitted descriptor : KafkaSchedules.drain(out.emitted)) {
-        Tuple tuple = descriptorTuples.tuple(descriptor.values().get(0));
+        Tuple tuple = descriptorTuples.tuple(descriptor.values().get(0), descriptor.values().get(1));
         anchors.put(tuple, descriptor.anchors());
         anchored.addAll(descriptor.anchors());
         emitted.add(tuple);
