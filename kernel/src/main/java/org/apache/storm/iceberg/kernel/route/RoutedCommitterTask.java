@@ -38,7 +38,9 @@ import org.slf4j.LoggerFactory;
  * DescriptorEmitter#TABLE_FIELD}) and hands each to that table's own {@link CommitterTask}, which
  * commits its group in one append of its own (its own commit id, WAL scope and resolution) on the
  * group thresholds, and acks its descriptors, or fails only them when that commit did not land:
- * other tables' groups commit and ack as usual. Ticks reach every open table.
+ * other tables' groups commit and ack as usual. Ticks reach every open table. With source
+ * positions, each table's commits record the offsets its descriptors' writers routed to other
+ * tables that its ledger lacks, so its positions stay one range per partition ({@code RoundClaims}).
  *
  * <p>Bounds: at most {@code withMaxOpenTables} tables are open ({@link OpenTables}): a descriptor
  * for one more commits the least recently used table's pending group, acks or fails it, and closes

@@ -77,7 +77,8 @@ import org.slf4j.LoggerFactory;
  * before the table takes it, and each table's batch records in its positions ledger its own offsets
  * plus the ones it may claim of those routed to other tables, so a table's positions stay one range
  * per partition (docs/ROUTING.md). That assumes a deterministic router: a replay must go to the
- * table it went to before.
+ * table it went to before. A writer's table cannot know what its ledger will hold when its
+ * descriptor lands, so its descriptor carries the offsets routed elsewhere for the committer to claim.
  */
 public final class RoutedSinkTask implements WritingTask {
   private static final Logger LOG = LoggerFactory.getLogger(RoutedSinkTask.class);

@@ -213,7 +213,8 @@ public final class SinkTask implements TableTask {
   /**
    * Makes each batch of this table, one of a routing task's, record in the positions ledger the
    * offsets {@code claims} says it may claim beside its own ({@link OffsetClaims}); a task without
-   * source positions records none. Sound because a batch opens only once every earlier batch of the
+   * source positions records none. A split-sink writer's descriptor carries those claims beside its
+   * own positions, and its committer records the ones the table's ledger lacks when it commits. Sound because a batch opens only once every earlier batch of the
    * table settled ({@link #currentBatch}): what the ledger held then is all the table's commits hold.
    * A row-level table's change fence stays the table's own, over its own offsets; only a new task's
    * wait for the offsets before its first change skips those routed to other tables.
