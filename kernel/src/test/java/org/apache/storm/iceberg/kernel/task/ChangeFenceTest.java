@@ -107,6 +107,18 @@ class ChangeFenceTest {
   }
 
   @Test
+  void aNewRoutingCommitterCountsTheOffsetsRoutedToOtherTablesAsArrived() {
+    Positions ledger = of(0, 1);
+    Positions own = of(3, 3);
+    own.add(at(5));
+    assertThat(fence.blocksArrived(own, ledger, of(2, 2))).as("3 and 5 after 2, routed elsewhere; 4 unseen")
+        .contains("has not seen every offset since 2");
+    Positions elsewhere = of(2, 2);
+    elsewhere.add(at(4));
+    assertThat(fence.blocksArrived(own, ledger, elsewhere)).as("2 and 4 went to other tables: nothing is missing").isNull();
+  }
+
+  @Test
   void aCommitterCountsWhatTheLedgerHoldsAsLandedAndLiftsAFenceThatWaitedTooLong() {
     assertThat(commits(of(0, 4), new Positions())).isNull();
     fence.failed(of(0, 4)); // its commit was refused: as the committer saw it, applied late
