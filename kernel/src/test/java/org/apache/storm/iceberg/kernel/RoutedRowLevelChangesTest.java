@@ -79,7 +79,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>The same runs through the split sink ({@link SplitChangeRun} with the router: a routing
  * IcebergWriterBolt task and a routing IcebergCommitterBolt task), where the committer claims the
  * offsets the writer routed to the other table, and a dying worker is the writer's or the
- * committer's: 2 runs in the quick tier (about 4 s), 10 in the long tier (about 20 s).
+ * committer's: 2 runs in the quick tier (about 5 s), 4 in the long tier (about 10 s).
  */
 class RoutedRowLevelChangesTest {
   static final int TABLES = 2;
@@ -104,7 +104,7 @@ class RoutedRowLevelChangesTest {
 
   @Test
   void routedChangeStreamsThroughTheSplitSinkLeaveEachTableEqualToItsOwnModelAfterEveryCommit() throws IOException {
-    int runs = TestTiers.isLongTier() ? 10 : 2;
+    int runs = TestTiers.isLongTier() ? 4 : 2;
     for (long n = 1; n <= runs; n++) {
       new Run(n * 7919, Files.createDirectories(dir.resolve("split-" + n)), true).play();
     }

@@ -73,7 +73,7 @@ import org.junit.jupiter.api.io.TempDir;
  * positions hold its rows' offsets and no offset routed to it that it lacks (a claim never takes an
  * own offset not in the batch); and, on seeds without restarts, each table's newest snapshot records
  * one range per partition (the committer claimed the offsets routed elsewhere). 4 schedules in the
- * quick tier (about 6 s), 40 in the long tier (about 20 s); the test JVM's properties {@code routedsplit.schedules=N} and
+ * quick tier (about 6 s), 30 in the long tier (about 15 s); the test JVM's properties {@code routedsplit.schedules=N} and
  * {@code routedsplit.seed=S} pick them.
  */
 class RoutedSplitKafkaSchedulesTest {
@@ -82,7 +82,7 @@ class RoutedSplitKafkaSchedulesTest {
 
   @Test
   void everyRecordLandsOnceInItsTableAndEachTablesPositionsStayOneRangePerPartition() {
-    int count = Integer.getInteger("routedsplit.schedules", TestTiers.isLongTier() ? 40 : 4);
+    int count = Integer.getInteger("routedsplit.schedules", TestTiers.isLongTier() ? 30 : 4);
     long first = Long.getLong("routedsplit.seed", 1L);
     int failed = LongStream.range(first, first + count).parallel().mapToInt(seed -> new Run(seed).run()).sum();
     assertThat(failed).as("commit faults failed descriptors of the first table, whose tuples replayed").isPositive();
