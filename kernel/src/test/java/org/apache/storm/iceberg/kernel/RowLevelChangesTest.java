@@ -260,6 +260,42 @@ class RowLevelChangesTest {
   }
 
   /**
+   * A partition spec changed from outside while a task writes changes: the task keeps writing its
+   * rows and deletes under the spec it started with (a delete under the new spec could not reach the
+   * rows of the old one), counts the change once and says what to do.
+   */
+  @Test
+  void aSpecChangedFromOutsideIsCountedAndTheTaskKeepsWritingUnderTheSpecItStartedWith() throws Exception {
+    createTable(2, PartitionSpec.unpartitioned());
+    RecordingCollector recorder = new RecordingCollector();
+    SinkTask sink = open(options(WriteMode.CHANGELOG, 2).build(), recorder);
+    try (org.apache.storm.iceberg.testing.LogCapture log = new org.apache.storm.iceberg.testing.LogCapture()) {
+      sink.execute(change("c", 1, "a", 1));
+      sink.execute(change("c", 2, "b", 2));
+      assertThat(rows()).isEqualTo(Map.of(1L, "a", 2L, "b"));
+
+      table.updateSpec().addField(org.apache.iceberg.expressions.Expressions.bucket("id", 4)).commit();
+      sink.execute(change("u", 1, "a2", 3));
+      sink.execute(change("d", 2, null, 4));
+      assertThat(rows()).as("the update and the delete reached the rows written before the change").isEqualTo(Map.of(1L, "a2"));
+      Snapshot last = current();
+      List<Integer> specs = new ArrayList<>();
+      last.addedDataFiles(table.io()).forEach(file -> specs.add(file.specId()));
+      last.addedDeleteFiles(table.io()).forEach(file -> specs.add(file.specId()));
+      assertThat(specs).as("the spec of each file the batch added").isNotEmpty().containsOnly(0);
+
+      sink.execute(change("c", 3, "c", 5));
+      sink.execute(change("u", 1, "a3", 6));
+      assertThat(rows()).isEqualTo(Map.of(1L, "a3", 3L, "c"));
+      assertThat(counter("iceberg-spec-changes")).as("counted once").isEqualTo(1);
+      assertThat(log.lines.stream().filter(line -> line.contains("The partition spec of test.db.accounts changed to spec 1")))
+          .singleElement().asString().contains("it keeps writing under spec 0");
+    }
+    assertThat(recorder.failedIds()).isEmpty();
+    sink.close();
+  }
+
+  /**
    * With schema evolution on, a change whose tuple brings a new field adds the column, and one whose
    * key no longer fits the key column widens it (int to long): the open batch commits first, under the
    * old schema, and the next batches delete by the widened key. The table read back equals the model

@@ -30,6 +30,8 @@ import org.apache.storm.iceberg.spi.FormerNamesSchema;
 import org.apache.storm.iceberg.spi.MultiRecordMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 /**
  * Opens batches for one task against the table's current metadata, with the task's record mapper,
  * in the format and with the write properties {@link FileFormats} chooses.
@@ -41,6 +43,8 @@ import org.apache.storm.iceberg.spi.RecordMapper;
  * UnmatchedFieldsLog}. With a multi-record mapper, that mapper maps every tuple instead.
  */
 public final class BatchFactory {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchFactory.class);
+
   private final Table table;
   private final FileFormats formats;
   private final RecordMapper mapper;
@@ -51,6 +55,9 @@ public final class BatchFactory {
   private final TaskIdentity task;
   private final Path spillDirectory;
   private final long bytesLimit;
+  private final SinkMetrics metrics;
+  /** The table's spec last found to differ from the one row-level changes are pinned to, or -1. */
+  private int specChangeSeen = -1;
   private FormerNamesSchema mapperSchema;
   private int mapperSchemaHistory;
   private RowCheck.ForSchema rowChecks;
@@ -68,6 +75,7 @@ public final class BatchFactory {
       MultiRecordMapper many,
       RowChanges changes) {
     this.table = table;
+    this.metrics = metrics;
     this.changes = changes;
     this.many = many;
     this.bytesLimit = bytesLimit;
@@ -89,6 +97,15 @@ public final class BatchFactory {
 
   /** Opens a batch; the caller has refreshed the table. */
   public OpenBatch<?> open(long nowMillis) {
+    if (changes != null && table.spec().specId() != changes.spec().specId() && table.spec().specId() != specChangeSeen) {
+      specChangeSeen = table.spec().specId();
+      metrics.specChange();
+      LOG.warn("The partition spec of {} changed to spec {} ({}) while this task writes row-level changes: it keeps"
+          + " writing under spec {} ({}), the one it started with, since an equality delete reaches only rows of its"
+          + " own spec. A task that starts now refuses the table; to change the spec of a table fed by changes, stop"
+          + " the stream, rewrite the table into one created with the new spec, and start the stream on it",
+          table.name(), table.spec().specId(), table.spec(), changes.spec().specId(), changes.spec());
+    }
     return OpenBatch.open(table, mapperSchema(), rowChecks(), mapper, many, changes, formats.writer(table), task.taskIndex(),
         task.taskId(), nowMillis, spillDirectory, bytesLimit, formats.targetFileSize(table));
   }

@@ -68,12 +68,12 @@ public final class OpenBatch<T> {
   private long bytes;
 
   private OpenBatch(
-      Table table, BatchRows<T> rows, FileFormat format, int partitionId, long taskId, long nowMillis, Path spillDirectory,
-      long bytesLimit, long targetFileSize) {
+      Table table, PartitionSpec spec, BatchRows<T> rows, FileFormat format, int partitionId, long taskId, long nowMillis,
+      Path spillDirectory, long bytesLimit, long targetFileSize) {
     this.rows = rows;
     this.estimates = new ByteEstimates(bytesLimit);
     this.tuples = Holders.compact(spillDirectory);
-    this.spec = table.spec();
+    this.spec = spec;
     OutputFileFactory fileFactory =
         OutputFileFactory.builderFor(table, partitionId, taskId)
             .format(format)
@@ -110,14 +110,17 @@ public final class OpenBatch<T> {
    * As above, with the row checks of the table's current schema, which the caller keeps across
    * batches, rolling each partition's file at {@code targetFileSize} bytes instead of the table's;
    * {@code many}, when not null, maps each tuple to its rows instead of {@code mapper}; {@code
-   * changes}, when not null, makes each tuple a change of the row of its key.
+   * changes}, when not null, makes each tuple a change of the row of its key, written under the
+   * spec the changes are pinned to ({@link RowChanges#spec}) rather than the table's current one.
    */
   static OpenBatch<?> open(
       Table table, FormerNamesSchema mapperSchema, RowCheck.ForSchema checks, RecordMapper mapper, MultiRecordMapper many,
       RowChanges changes, FileFormatWriter format, int partitionId, long taskId, long nowMillis, Path spillDirectory,
       long bytesLimit, long targetFileSize) {
     BatchRows<?> rows = BatchRows.choose(mapper, many, format, table, table.schema(), mapperSchema, checks, changes);
-    return new OpenBatch<>(table, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit, targetFileSize);
+    PartitionSpec spec = changes == null ? table.spec() : changes.spec();
+    return new OpenBatch<>(table, spec, rows, format.format(), partitionId, taskId, nowMillis, spillDirectory, bytesLimit,
+        targetFileSize);
   }
 
   /**

@@ -19,6 +19,7 @@
 
 package org.apache.storm.iceberg.kernel.change;
 
+import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.RowLevel;
@@ -28,10 +29,15 @@ import org.apache.storm.iceberg.spi.RecordMapper;
  * A task's row-level changes to one table: the key they apply by, where each tuple's operation and
  * sequence number are read, whether update-before images are dropped (upsert) or delete
  * (changelog), how many keys a batch holds collapsed before it streams ({@link KeyedChanges#stream}),
- * and whether a removing change is read whole, as a row (with schema evolution on: its values may
- * add or widen columns too), rather than for its key alone.
+ * whether a removing change is read whole, as a row (with schema evolution on: its values may add
+ * or widen columns too), rather than for its key alone, and the partition spec every batch writes
+ * under: the table's when the task opened it. An equality delete reaches only rows of its own spec,
+ * so a spec changed from outside would leave rows written under the old one undeletable; the task
+ * keeps writing under the spec it started with instead (a task that starts after the change
+ * refuses the table, {@link ChangeKey#of}).
  */
-public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert, int maxHeldKeys, boolean removalsReadWhole) {
+public record RowChanges(
+    ChangeKey key, ChangeFields fields, boolean upsert, int maxHeldKeys, boolean removalsReadWhole, PartitionSpec spec) {
   /**
    * The row-level changes {@code rowLevel} makes to {@code table}, read through {@code mapper}, or
    * null in append mode.
@@ -46,7 +52,7 @@ public record RowChanges(ChangeKey key, ChangeFields fields, boolean upsert, int
     }
     return new RowChanges(ChangeKey.of(table, rowLevel),
         new ChangeFields(mapper, rowLevel.operationField(), rowLevel.sequenceField()), rowLevel.mode() == RowLevel.Mode.UPSERT,
-        rowLevel.maxHeldKeys(), schemaEvolution);
+        rowLevel.maxHeldKeys(), schemaEvolution, table.spec());
   }
 
   /** The collapse of one batch written against {@code schema}. */

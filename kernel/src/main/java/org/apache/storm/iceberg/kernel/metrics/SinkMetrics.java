@@ -64,6 +64,7 @@ public final class SinkMetrics {
   private final Counter deletesOfUnseenKeys;
   private final Counter updateBeforeDropped;
   private final Counter tokenMissing;
+  private final Counter specChanges;
   private final LongSupplier clock;
   private long unpublishedRecords;
   private volatile int pendingDataFiles;
@@ -100,6 +101,7 @@ public final class SinkMetrics {
     this.deletesOfUnseenKeys = context.registerCounter("iceberg-deletes-of-unseen-keys");
     this.updateBeforeDropped = context.registerCounter("iceberg-update-before-dropped");
     this.tokenMissing = context.registerCounter("iceberg-token-missing");
+    this.specChanges = context.registerCounter("iceberg-spec-changes");
     context.registerGauge("iceberg-pending-data-files", (Gauge<Integer>) this::pendingDataFiles);
     context.registerGauge("iceberg-oldest-pending-age-ms", (Gauge<Long>) this::oldestPendingAgeMillis);
   }
@@ -132,6 +134,7 @@ public final class SinkMetrics {
     this.deletesOfUnseenKeys = task.deletesOfUnseenKeys;
     this.updateBeforeDropped = task.updateBeforeDropped;
     this.tokenMissing = task.tokenMissing;
+    this.specChanges = task.specChanges;
   }
 
   /**
@@ -234,6 +237,11 @@ public final class SinkMetrics {
    */
   public void tokenMissing() {
     tokenMissing.inc();
+  }
+
+  /** Counts a partition spec a row-level task found the table changed to, and did not write under. */
+  public void specChange() {
+    specChanges.inc();
   }
 
   /** Counts a batch failed, without a commit attempt, because it passed its commit deadline. */
