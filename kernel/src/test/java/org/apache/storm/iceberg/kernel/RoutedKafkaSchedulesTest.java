@@ -80,7 +80,7 @@ import org.junit.jupiter.api.io.TempDir;
  * is not in it. And what routing with positions promises: every snapshot of a table no fault hit
  * records one range per partition (on seeds without task restarts, which forget what the task
  * routed), and at the end every table's newest snapshot does, on those seeds, the faulted one too.
- * 8 schedules in the quick tier, 200 in the long tier ({@code -Dtests.long=true}); the test JVM's
+ * 8 schedules in the quick tier, 100 in the long tier ({@code -Dtests.long=true}); the test JVM's
  * properties {@code routedkafka.schedules=N} and {@code routedkafka.seed=S} pick them (the pom does
  * not forward them from Maven's command line).
  */
@@ -114,7 +114,7 @@ class RoutedKafkaSchedulesTest {
 
   @Test
   void everyRecordLandsOnceInItsTableAndEachTablesPositionsStayOneRangePerPartition() {
-    int count = Integer.getInteger("routedkafka.schedules", TestTiers.isLongTier() ? 200 : 8);
+    int count = Integer.getInteger("routedkafka.schedules", TestTiers.isLongTier() ? 100 : 8);
     long first = Long.getLong("routedkafka.seed", 1L);
     int failed = LongStream.range(first, first + count).parallel().mapToInt(this::run).sum();
     assertThat(failed).as("commit faults failed batches of the first table, whose tuples replayed").isPositive();

@@ -66,7 +66,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Seeded change streams routed by key over two HadoopCatalog tables by one IcebergBolt task in write
+ * Seeded change streams routed by key over two JdbcCatalog (SQLite) tables by one IcebergBolt task in write
  * mode changelog with Kafka source positions: one partition whose offsets alternate between the
  * tables as the keys do, sent a batch's worth at a time, with commit faults on either table, spout
  * retries that come back after later changes, a dying worker now and then, and (on some seeds) one
@@ -74,7 +74,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the model of the changes of its keys that its positions ledger holds; whenever everything sent is
  * acked, it equals the model of every change of its keys. Until a worker dies (its successor does not
  * know what its predecessor routed), each table's ledger is one range from offset 0. 2 runs in the
- * quick tier, 60 in the long tier ({@code -Dtests.long=true}).
+ * quick tier, 25 in the long tier ({@code -Dtests.long=true}).
  *
  * <p>The same runs through the split sink ({@link SplitChangeRun} with the router: a routing
  * IcebergWriterBolt task and a routing IcebergCommitterBolt task), where the committer claims the
@@ -96,7 +96,7 @@ class RoutedRowLevelChangesTest {
 
   @Test
   void routedChangeStreamsLeaveEachTableEqualToItsOwnModelAfterEveryCommit() throws IOException {
-    int runs = TestTiers.isLongTier() ? 60 : 2;
+    int runs = TestTiers.isLongTier() ? 25 : 2;
     for (long n = 1; n <= runs; n++) {
       new Run(n * 7919, Files.createDirectories(dir.resolve("run-" + n)), false).play();
     }
@@ -150,7 +150,8 @@ class RoutedRowLevelChangesTest {
     Run(long seed, Path dir, boolean split) {
       this.seed = seed;
       this.random = new Random(seed);
-      Map<String, String> real = TestCatalogs.hadoop(dir);
+      // SQLite, as RowLevelChangesTest's runs: a HadoopCatalog's commits cost several times more here.
+      Map<String, String> real = TestCatalogs.jdbcSqlite(dir);
       Catalog catalog = TestCatalogs.load(real);
       ((SupportsNamespaces) catalog).createNamespace(Namespace.of("db"));
       String formatVersion = random.nextBoolean() ? "2" : "3";

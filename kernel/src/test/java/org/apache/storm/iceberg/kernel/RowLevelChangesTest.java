@@ -882,13 +882,13 @@ class RowLevelChangesTest {
    * The same model runs with {@code withMaxHeldChangeKeys(1)}: a batch that changes a second key
    * streams the rest through Iceberg's delta writer (position deletes on v2, deletion vectors on v3),
    * through IcebergBolt's task and the split sink (whose descriptors carry the position deletes).
-   * 1 run a case in the quick tier (about 1-4 s each), 50 in the long tier.
+   * 1 run a case in the quick tier (about 1-4 s each), 20 in the long tier.
    */
   @ParameterizedTest(name = "held keys bound 1, format v{0}, {1}, split sink {2}")
   @CsvSource({"2, parquet, false", "3, parquet, false", "3, orc, true"})
   void seededChangeStreamsBeyondTheHeldKeysBoundLeaveTheTableEqualToTheSource(int formatVersion, String fileFormat,
       boolean split) throws Exception {
-    runSeeds(formatVersion, fileFormat, split, TestTiers.isLongTier() ? 50 : 1, 1);
+    runSeeds(formatVersion, fileFormat, split, TestTiers.isLongTier() ? 20 : 1, 1);
   }
 
   /** Runs {@code defaultRuns} seeded model runs of one case, or as the system properties say, and reports every failing seed. */
