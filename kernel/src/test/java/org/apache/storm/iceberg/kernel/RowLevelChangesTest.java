@@ -295,6 +295,33 @@ class RowLevelChangesTest {
     sink.close();
   }
 
+  /** The same, for a batch that streams past its held keys: its files too are named and written under the pinned spec. */
+  @Test
+  void aStreamingBatchAfterASpecChangeStillWritesUnderTheSpecItStartedWith() {
+    createTable(3, PartitionSpec.builderFor(SCHEMA).bucket("id", 4).build());
+    RecordingCollector recorder = new RecordingCollector();
+    SinkTask sink = open(options(WriteMode.CHANGELOG, 4).withMaxHeldChangeKeys(1).build(), recorder);
+    sink.execute(change("c", 1, "a", 1));
+    sink.execute(change("c", 2, "b", 2));
+    sink.execute(change("c", 3, "c", 3));
+    sink.execute(change("c", 4, "d", 4));
+    table.updateSpec().addField("region").commit();
+
+    sink.execute(change("u", 1, "a2", 5));
+    sink.execute(change("d", 2, null, 6));
+    sink.execute(change("c", 5, "e", 7));
+    sink.execute(change("u", 5, "e2", 8));
+    assertThat(recorder.failedIds()).isEmpty();
+    assertThat(rows()).isEqualTo(Map.of(1L, "a2", 3L, "c", 4L, "d", 5L, "e2"));
+    Snapshot last = current();
+    assertThat(last.summary()).containsKey("added-dvs");
+    List<Integer> specs = new ArrayList<>();
+    last.addedDataFiles(table.io()).forEach(file -> specs.add(file.specId()));
+    last.addedDeleteFiles(table.io()).forEach(file -> specs.add(file.specId()));
+    assertThat(specs).isNotEmpty().containsOnly(0);
+    sink.close();
+  }
+
   /**
    * With schema evolution on, a change whose tuple brings a new field adds the column, and one whose
    * key no longer fits the key column widens it (int to long): the open batch commits first, under the

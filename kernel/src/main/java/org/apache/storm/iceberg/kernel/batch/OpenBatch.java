@@ -74,13 +74,17 @@ public final class OpenBatch<T> {
     this.estimates = new ByteEstimates(bytesLimit);
     this.tuples = Holders.compact(spillDirectory);
     this.spec = spec;
+    // The batch's spec, not the table's current one, names files that Iceberg's writers name by
+    // partition alone (the streaming delta writer's): a pinned spec may no longer be the table's.
     OutputFileFactory fileFactory =
         OutputFileFactory.builderFor(table, partitionId, taskId)
+            .defaultSpec(spec)
             .format(format)
             .operationId(UUID.randomUUID().toString())
             .build();
     // Built only if the batch streams changes into deletion vectors: Puffin files, named as such.
     Supplier<OutputFileFactory> dvFiles = () -> OutputFileFactory.builderFor(table, partitionId, taskId)
+        .defaultSpec(spec)
         .format(FileFormat.PUFFIN)
         .operationId(UUID.randomUUID().toString())
         .build();
