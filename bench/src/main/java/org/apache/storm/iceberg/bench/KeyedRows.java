@@ -43,7 +43,10 @@ import org.apache.storm.tuple.TupleImpl;
 
 /**
  * The row-level benchmarks' tuples and sink: {@link BenchData}'s rows keyed by {@code c0} (required,
- * the table's identifier field), each tuple carrying a Kafka position after the row, written through
+ * the table's identifier field), each tuple carrying a Kafka position and a Debezium operation after
+ * the row ({@code c} for a key's first change, {@code u} for a later one; read in changelog mode
+ * only, with the offset as the change sequence, and carried in every mode so that all modes get the
+ * same tuples), written through
  * a prepared {@link PreparedBolt} with source positions (which the row-level modes need) to an
  * unpartitioned table {@code db.events} in a HadoopCatalog. Offsets start at 0, as a new topic's
  * do, and never repeat, so every tuple is written: a partition the sink never committed whose first
@@ -51,6 +54,7 @@ import org.apache.storm.tuple.TupleImpl;
  */
 final class KeyedRows {
   private static final long FIRST_OFFSET = 0;
+  private static final String OPERATION = "op";
 
   final BenchData data;
   private final Schema keyed;
@@ -64,16 +68,19 @@ final class KeyedRows {
     schemaColumns.set(0, Types.NestedField.required(key.fieldId(), key.name(), key.type()));
     this.keyed = new Schema(schemaColumns, Set.of(key.fieldId()));
     List<String> names = new ArrayList<>(data.fields.toList());
-    names.addAll(List.of(FixedIdentityPositions.TOPIC, FixedIdentityPositions.PARTITION, FixedIdentityPositions.OFFSET));
+    names.addAll(List.of(FixedIdentityPositions.TOPIC, FixedIdentityPositions.PARTITION, FixedIdentityPositions.OFFSET, OPERATION));
     this.fields = new Fields(names);
     this.context = new GeneralTopologyContext(new StormTopology(), BenchData.WORKER_CONF, Map.of(1, BenchData.SOURCE),
         Map.of(BenchData.SOURCE, List.of(1)), Map.of(BenchData.SOURCE, Map.of("default", fields)), "bench-1");
   }
 
-  /** The tuple values of the {@code index}-th change, to {@code key}: the row, then the Kafka position the sink records. */
-  List<Object> tupleValues(long key, long index) {
+  /**
+   * The tuple values of the {@code index}-th change, to {@code key}: the row, then the Kafka position
+   * the sink records, then the operation ({@code newKey}: the key's first change).
+   */
+  List<Object> tupleValues(long key, long index, boolean newKey) {
     List<Object> values = new ArrayList<>(data.values(key));
-    values.addAll(List.of("events", 0, FIRST_OFFSET + index));
+    values.addAll(List.of("events", 0, FIRST_OFFSET + index, newKey ? "c" : "u"));
     return values;
   }
 
@@ -100,12 +107,22 @@ final class KeyedRows {
     if (mode != WriteMode.APPEND) {
       options.withWriteMode(mode);
     }
+    if (mode == WriteMode.CHANGELOG) {
+      options.withChangeFields(OPERATION, FixedIdentityPositions.OFFSET);
+    }
     try (PreparedBolt prepared = new PreparedBolt(options.build(), fields)) {
       long started = System.nanoTime();
       long processCpuStarted = CountingSpout.cpuNanos();
       long cpuStarted = Run.THREADS.getCurrentThreadCpuTime();
+      // Keys are numbered as they first appear (UpsertKeys), so a key is new when it is the next number.
+      long nextNewKey = 0;
       for (long i = 0; i < total; i++) {
-        Tuple tuple = new TupleImpl(context, tupleValues(keys.getAsLong(), i), BenchData.SOURCE, 1, "default", MessageId.makeRootId(i, i));
+        long key = keys.getAsLong();
+        boolean newKey = key == nextNewKey;
+        if (newKey) {
+          nextNewKey++;
+        }
+        Tuple tuple = new TupleImpl(context, tupleValues(key, i, newKey), BenchData.SOURCE, 1, "default", MessageId.makeRootId(i, i));
         prepared.bolt.execute(tuple);
       }
       long cpu = Run.THREADS.getCurrentThreadCpuTime() - cpuStarted;

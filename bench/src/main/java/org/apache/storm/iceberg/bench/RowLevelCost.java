@@ -19,6 +19,10 @@
 
 package org.apache.storm.iceberg.bench;
 
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.storm.iceberg.WriteMode;
 import org.apache.storm.iceberg.bench.KeyedRows.Run;
 import org.apache.storm.iceberg.bench.rows.UpsertKeys;
@@ -26,11 +30,12 @@ import org.apache.storm.iceberg.bench.rows.UpsertKeys;
 /**
  * What the row-level write modes cost a record against append, on the same tuples: the kernel's CPU
  * per record through a prepared {@link PreparedBolt} with Kafka source positions ({@link
- * KeyedRows}), in append mode and in upsert mode (key {@code c0}, required), on format version 2.
+ * KeyedRows}), in append, upsert and changelog modes (key {@code c0}, required), on format version 2.
  * The keys come from {@link UpsertKeys}: a share of the tuples ({@code update-percent}) repeats a key
  * written earlier in the run (an update); the rest bring new keys. Each batch then costs upsert its
- * collapse (one map entry per key until the seal), one equality delete per key and a row delta. The
- * Flink peer ({@code FlinkUpsertPeer} in bench/flink-peer) writes the same rows through Flink's sink.
+ * collapse (one map entry per key until the seal), one equality delete per key and a row delta;
+ * changelog reads each tuple's operation ({@code c} for a new key, {@code u} for a repeated one) and
+ * its sequence (the offset) besides. The Flink peer ({@code FlinkUpsertPeer} in bench/flink-peer) writes the same rows through Flink's sink.
  *
  * <p>Figures: the executing thread's CPU per record ({@code cpu-ns/record}, what the bolt's own
  * thread pays), and records per process CPU second ({@code per-cpu-s}) and per wall second from the
@@ -38,10 +43,13 @@ import org.apache.storm.iceberg.bench.rows.UpsertKeys;
  * measures its job).
  *
  * <p>Arguments: records per batch, batches per run, repetitions, update percentages, column counts,
- * format versions (defaults 100000 5 5 10,90 5 2). Each repetition runs both modes, in alternating order; repetition 0
+ * format versions (defaults 100000 5 5 10,90 5 2). Each repetition runs the three modes, in an order rotated by one each
+ * repetition; repetition 0
  * warms the JIT and is not reported.
  */
 public final class RowLevelCost {
+  private static final List<WriteMode> MODES = List.of(WriteMode.APPEND, WriteMode.UPSERT, WriteMode.CHANGELOG);
+
   private final int batch;
   private final int batches;
   private final int formatVersion;
@@ -76,24 +84,24 @@ public final class RowLevelCost {
     String params = "columns=" + rows.data.columns + " batch=" + batch + " rows=" + (long) batch * batches + " updates=" + updatePercent
         + "% format=v" + formatVersion;
     for (int rep = 0; rep <= reps; rep++) {
-      Run append = null;
-      Run upsert = null;
-      for (int v = 0; v < 2; v++) {
-        if ((v + rep) % 2 == 0) {
-          append = run(WriteMode.APPEND, updatePercent);
-        } else {
-          upsert = run(WriteMode.UPSERT, updatePercent);
-        }
+      Map<WriteMode, Run> runs = new EnumMap<>(WriteMode.class);
+      for (int v = 0; v < MODES.size(); v++) {
+        WriteMode mode = MODES.get((v + rep) % MODES.size());
+        runs.put(mode, run(mode, updatePercent));
       }
       if (rep > 0) {
-        results.add("RowLevelCost", params, "append cpu-ns/record", rep, append.threadCpuNanosPerRecord(), "ns");
-        results.add("RowLevelCost", params, "upsert cpu-ns/record", rep, upsert.threadCpuNanosPerRecord(), "ns");
-        results.add("RowLevelCost", params, "upsert/append per cpu-s", rep,
-            append.threadCpuNanosPerRecord() / upsert.threadCpuNanosPerRecord(), "ratio");
-        results.add("RowLevelCost", params, "append per-cpu-s", rep, append.perProcessCpuSecond(), "records/cpu-s");
-        results.add("RowLevelCost", params, "upsert per-cpu-s", rep, upsert.perProcessCpuSecond(), "records/cpu-s");
-        results.add("RowLevelCost", params, "append records/s", rep, append.perSecond(), "records/s");
-        results.add("RowLevelCost", params, "upsert records/s", rep, upsert.perSecond(), "records/s");
+        Run append = runs.get(WriteMode.APPEND);
+        for (WriteMode mode : MODES) {
+          Run run = runs.get(mode);
+          String name = mode.name().toLowerCase(Locale.ROOT);
+          results.add("RowLevelCost", params, name + " cpu-ns/record", rep, run.threadCpuNanosPerRecord(), "ns");
+          if (mode != WriteMode.APPEND) {
+            results.add("RowLevelCost", params, name + "/append per cpu-s", rep,
+                append.threadCpuNanosPerRecord() / run.threadCpuNanosPerRecord(), "ratio");
+          }
+          results.add("RowLevelCost", params, name + " per-cpu-s", rep, run.perProcessCpuSecond(), "records/cpu-s");
+          results.add("RowLevelCost", params, name + " records/s", rep, run.perSecond(), "records/s");
+        }
       }
     }
   }

@@ -70,7 +70,7 @@ class SameRowsAsFlinkPeerTest {
     MessageDigest sha = MessageDigest.getInstance("SHA-256");
     for (long i = 0; i < ROWS; i++) {
       long key = keys.next();
-      List<Object> row = rows.tupleValues(key, i).subList(0, columns);
+      List<Object> row = rows.tupleValues(key, i, false).subList(0, columns);
       assertThat(row.get(0)).isEqualTo(key);
       sha.update((row + "\n").getBytes(StandardCharsets.UTF_8));
     }
