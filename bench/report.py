@@ -98,8 +98,9 @@ BASELINES = {
         "split-sink records/s": "iceberg-bolt records/s",
     },
     "RowLevelCost": {
-        "upsert per-cpu-s": "append per-cpu-s",
-        "upsert records/s": "append records/s",
+        **{f"{mode} per-cpu-s": "append per-cpu-s" for mode in ("upsert", "changelog")},
+        **{f"{mode} records/s": "append records/s" for mode in ("upsert", "changelog")},
+        "changelog cpu-ns/record": "upsert cpu-ns/record",
     },
     "FlinkUpsertPeer": {
         "flink-IcebergSink upsert per-cpu-s": "flink-IcebergSink append per-cpu-s",
@@ -132,23 +133,36 @@ FLINK_MODES = [
 ]
 FLINK_SINKS = ["flink-FlinkSink", "flink-IcebergSink"]
 
-# The targets of issue #21 (§3 and §5): (what, suite, params regex, variant, baseline, at least; None: no fixed
-# bound, the figure is reported). Each is met when the ratio, paired by repetition where the suite pairs them,
-# reaches the bound at every params the regex matches.
+# The issues' targets: (issue, what, suite, params regex, variant, baseline, at least; None: no fixed bound, the
+# figure is reported). Each is met when the ratio, paired by repetition where the suite pairs them, reaches the
+# bound at every params the regex matches. #21's are kept beside the later ones that revised them (#34).
 TARGETS = [
-    ("IcebergBolt against the acking bolt, records per process CPU second, unpartitioned",
+    ("#21", "IcebergBolt against the acking bolt, records per process CPU second, unpartitioned",
      "EndToEnd", r"columns=5 partitions=1 .*", "iceberg-bolt per-cpu-s", "acking-bolt per-cpu-s", 0.8),
-    ("IcebergBolt against the acking bolt, records per process CPU second, 16 partitions (as close as the writer "
+    ("#21", "IcebergBolt against the acking bolt, records per process CPU second, 16 partitions (as close as the writer "
      "allows)", "EndToEnd", r"columns=5 partitions=16 .*", "iceberg-bolt per-cpu-s", "acking-bolt per-cpu-s", None),
-    ("IcebergBolt against the acking bolt, records per second, unpartitioned",
+    ("#21", "IcebergBolt against the acking bolt, records per second, unpartitioned",
      "EndToEnd", r"columns=5 partitions=1 .*", "iceberg-bolt", "acking-bolt", 0.9),
-    ("Kernel against `limit building records`, 5 columns",
+    ("#21", "Kernel against `limit building records`, 5 columns",
      "KernelVsLimit", r"columns=5 partitions=\d+ batch=100000 pool=8192", "kernel", "limit building records", 0.95),
-    ("Kernel against `limit building records` per thread-CPU second, 5 columns (the same target without the "
+    ("#21", "Kernel against `limit building records` per thread-CPU second, 5 columns (the same target without the "
      "machine's neighbours)", "KernelVsLimit", r"columns=5 partitions=\d+ batch=100000 pool=8192",
      "kernel per-thread-cpu-s", "limit building records per-thread-cpu-s", 0.95),
-    ("Kernel against `limit`, 50 columns",
+    ("#21", "Kernel against `limit`, 50 columns",
      "KernelVsLimit", r"columns=50 partitions=\d+ batch=100000 pool=8192", "kernel", "limit", 0.9),
+    ("#34", "IcebergBolt against the acking bolt, records per process CPU second, unpartitioned",
+     "EndToEnd", r"columns=5 partitions=1 .*", "iceberg-bolt per-cpu-s", "acking-bolt per-cpu-s", 0.6),
+    ("#34", "IcebergBolt against the acking bolt, records per process CPU second, 16 partitions",
+     "EndToEnd", r"columns=5 partitions=16 .*", "iceberg-bolt per-cpu-s", "acking-bolt per-cpu-s", 0.4),
+    ("#34", "Kernel against `limit` at batches of 1,000,000 records",
+     "KernelVsLimit", r"columns=5 partitions=\d+ batch=1000000 pool=8192", "kernel", "limit", 0.9),
+    ("#34", "Kernel against `limit` per thread-CPU second at batches of 1,000,000 records (the same target without "
+     "the machine's neighbours)", "KernelVsLimit", r"columns=5 partitions=\d+ batch=1000000 pool=8192",
+     "kernel per-thread-cpu-s", "limit per-thread-cpu-s", 0.9),
+    ("#31", "Upsert against append, records per CPU second of the bolt's thread, 10 % updates (the ratio of append's "
+     "CPU a record to upsert's)", "RowLevelCost", r".* updates=10% .*", "append cpu-ns/record", "upsert cpu-ns/record", 0.7),
+    ("#31", "Upsert against append, records per process CPU second (commits, GC and the JIT included), 10 % updates",
+     "RowLevelCost", r".* updates=10% .*", "upsert per-cpu-s", "append per-cpu-s", 0.7),
 ]
 
 # The suites in bench/run.sh's order; a suite not listed comes after them.
@@ -170,20 +184,25 @@ SUITE_NOTES = {
     "Commit times are the sink's own, from its commit events; heap is the live heap after a GC of the JVM that runs "
     "the sink task and the maintenance task; the full scan reads every row and checks each is there once.",
     "RowLevelCost": "A prepared IcebergBolt (as DedupCost's: Kafka source positions, unpartitioned table, HadoopCatalog "
-    "on local disk, a commit every `batch` records) in append mode and in upsert mode (key `c0`, the table's "
-    "identifier field), on the same tuples, format version as shown. `updates`: the share of the changes that "
+    "on local disk, a commit every `batch` records) in append, upsert and changelog modes (key `c0`, the table's "
+    "identifier field), on the same tuples, format version as shown. Changelog reads each tuple's Debezium operation "
+    "(`c` for a key's first change, `u` for a later one) and its sequence (the Kafka offset); every mode gets the same "
+    "tuples, operation included. `updates`: the share of the changes that "
     "repeat a key already written (`UpsertKeys` in bench/rows; the rest bring new keys), so a run ends with about "
     "(100 − updates) % of its rows as distinct keys. cpu-ns/record: the executing thread's CPU (the commits run on "
-    "the bolt's commit thread); `upsert/append per cpu-s` is its paired ratio. per-cpu-s and records/s: records per "
+    "the bolt's commit thread); `upsert/append per cpu-s` and `changelog/append per cpu-s` are its paired ratios. per-cpu-s and records/s: records per "
     "process CPU second and per wall second from the first tuple until every tuple is acked (commits, GC and the "
-    "JIT included), the measure FlinkUpsertPeer uses. Each repetition runs both modes, in alternating order.",
+    "JIT included), the measure FlinkUpsertPeer uses. Each repetition runs the three modes, in an order rotated by "
+    "one each repetition.",
     "RowLevelReadCost": "Our sink in upsert mode commits `commits` batches of `changes/commit` changes (keys from "
     "`UpsertKeys`, `updates` of them repeating a key) to a v2 table; the baseline holds the same final rows, one per "
     "key, appended in one commit (the shape a compaction leaves). Each table is read whole by Iceberg's generic "
     "reader (`IcebergGenerics.read(table).build()`, deletes applied, planning included), the two alternating, and "
     "checked row for row. `delete files opened per scan`: the delete files the scan's tasks carry, summed over the "
     "data files: the generic reader opens each again for every data file, so it grows with the square of the "
-    "commits. There is no compaction module yet (issue #32); the compacted table joins this section when there is.",
+    "commits. `upsert compacted`: the same changes written to a third table, then one pass of the maintenance "
+    "module's compaction (`DataCompaction`: Iceberg's bin-pack planner with its defaults, deletes applied while "
+    "rewriting), scanned beside the other two.",
     "FlinkUpsertPeer": "Flink 1.20 MiniCluster as FlinkPeer's (parallelism 1, a checkpoint = commit every 1 s, "
     "HadoopCatalog, Parquet), IcebergSink with `equalityFieldColumns(c0)` and `upsert(true)` against IcebergSink "
     "appending, on the rows RowLevelCost writes at the same `rows` (the same `UpsertKeys` and values; "
@@ -498,38 +517,38 @@ def ratio(rows, suite, params, variant, base):
 
 
 def targets_section(rows):
-    """Each target of issue #21 with the figure this run measured and whether it is met."""
-    out = ["## Targets of issue #21\n",
+    """Each issue's target with the figure this run measured and whether it is met."""
+    out = ["## Targets\n",
            "Computed from this run's CSV: the ratio is the median of the ratios paired by repetition (both "
            "variants measured back to back in each), or the ratio of the medians where the suite does not pair "
            "them. Where a target is missed, the hand-written sections after the generated part say what the "
            "profile shows and what was tried.\n",
-           "| target | params | measured | bound | verdict |", "|---|---|---:|---:|---|"]
-    for what, suite, pattern, variant, base, bound in TARGETS:
+           "| issue | target | params | measured | bound | verdict |", "|---|---|---|---:|---:|---|"]
+    for issue, what, suite, pattern, variant, base, bound in TARGETS:
         matched = sorted({p for (s, p, v) in rows if s == suite and v == variant and re.fullmatch(pattern, p)}, key=natural)
         if not matched:
-            out.append(f"| {what} | | not measured in this run | {f'≥ {bound}×' if bound else ''} | **not measured** |")
+            out.append(f"| {issue} | {what} | | not measured in this run | {f'≥ {bound}×' if bound else ''} | **not measured** |")
             continue
         for params in matched:
             r = ratio(rows, suite, params, variant, base)
             if r is None:
-                out.append(f"| {what} | {params} | `{base}` not measured | | **not measured** |")
+                out.append(f"| {issue} | {what} | {params} | `{base}` not measured | | **not measured** |")
                 continue
             of_medians, paired = r
             figure = statistics.median(paired) if paired else of_medians
             how = (f"**{figure:.2f}×** (paired, {min(paired):.2f}–{max(paired):.2f}; ratio of medians {of_medians:.2f}×)"
                    if paired else f"**{figure:.2f}×** (ratio of medians)")
             verdict = "no fixed bound" if bound is None else ("met" if figure >= bound else "**missed**")
-            out.append(f"| {what} | {params} | {how} | {f'≥ {bound}×' if bound else ''} | {verdict} |")
+            out.append(f"| {issue} | {what} | {params} | {how} | {f'≥ {bound}×' if bound else ''} | {verdict} |")
     soaked = sorted({p for (s, p, v) in rows if s == "Soak" and v.startswith("flat ")})
     if soaked:
         for params in soaked:
             verdicts = {v: rows[("Soak", params, v)][0] for (s, p, v) in rows if s == "Soak" and p == params and v.startswith("flat ")}
             bad = [v[len("flat "):] for v, values in verdicts.items() if not all(x == 1 for x in values)]
-            out.append(f"| Soak (§4): every figure flat for the run's minutes | {params} | "
+            out.append(f"| #21 | Soak (§4): every figure flat for the run's minutes | {params} | "
                        f"{'all flat' if not bad else 'not flat: ' + ', '.join(bad)} | | {'met' if not bad else '**missed**'} |")
     else:
-        out.append("| Soak (§4): every figure flat for the run's minutes | | not measured in this run | | **not measured** |")
+        out.append("| #21 | Soak (§4): every figure flat for the run's minutes | | not measured in this run | | **not measured** |")
     return "\n".join(out) + "\n"
 
 
@@ -666,7 +685,7 @@ def main():
 
     print("# Benchmarks\n")
     print("Generated by `bench/run.sh` (`bench/report.py`); do not edit by hand. It has two parts:\n")
-    print("- **Generated from one run** (everything down to \"Storm against Flink\"): the targets of issue #21, a "
+    print("- **Generated from one run** (everything down to \"Storm against Flink\"): the issues' targets, a "
           "section a suite and the Storm-against-Flink table, all from the run's CSV named below. Figures are "
           "medians over the measured repetitions (warm-up repetitions are not reported), spread is min–max, n the "
           "number of repetitions, and every ratio compares two figures measured in the same run.")
