@@ -17,7 +17,7 @@
 # under the License.
 
 # Reruns the benchmarks and writes their figures to docs/BENCHMARKS.md.
-#   bench/run.sh                 every benchmark (about 60 minutes on 2 cores, 20 of them the soak)
+#   bench/run.sh                 every benchmark (about 115 minutes on 2 cores: 35 the maintenance hours, 22 the soak)
 #   bench/run.sh 'Kernel|Memory' only the suites whose name matches the (bash) regex:
 #                                MapperBenchmark KernelVsLimit EndToEnd StormSettings TridentEndToEnd FlinkPeer CommitScaling
 #                                CommitLatency PartitionGrouping BatchMemory RoutingMemory TridentMemory DedupCost
