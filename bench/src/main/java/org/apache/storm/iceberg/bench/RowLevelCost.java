@@ -35,7 +35,8 @@ import org.apache.storm.iceberg.bench.rows.UpsertKeys;
  * written earlier in the run (an update); the rest bring new keys. Each batch then costs upsert its
  * collapse (one map entry per key until the seal), one equality delete per key and a row delta;
  * changelog reads each tuple's operation ({@code c} for a new key, {@code u} for a repeated one) and
- * its sequence (the offset) besides. The Flink peer ({@code FlinkUpsertPeer} in bench/flink-peer) writes the same rows through Flink's sink.
+ * its sequence (the offset) besides. The Flink peer ({@code FlinkUpsertPeer} in bench/flink-peer)
+ * writes the same rows through Flink's sink.
  *
  * <p>Figures: the executing thread's CPU per record ({@code cpu-ns/record}, what the bolt's own
  * thread pays), and records per process CPU second ({@code per-cpu-s}) and per wall second from the
@@ -43,9 +44,8 @@ import org.apache.storm.iceberg.bench.rows.UpsertKeys;
  * measures its job).
  *
  * <p>Arguments: records per batch, batches per run, repetitions, update percentages, column counts,
- * format versions (defaults 100000 5 5 10,90 5 2). Each repetition runs the three modes, in an order rotated by one each
- * repetition; repetition 0
- * warms the JIT and is not reported.
+ * format versions (defaults 100000 5 5 10,90 5 2). Each repetition runs the three modes, in an order
+ * rotated by one each repetition; repetition 0 warms the JIT and is not reported.
  */
 public final class RowLevelCost {
   private static final List<WriteMode> MODES = List.of(WriteMode.APPEND, WriteMode.UPSERT, WriteMode.CHANGELOG);
