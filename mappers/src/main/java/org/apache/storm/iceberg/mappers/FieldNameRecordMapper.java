@@ -96,6 +96,12 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
     return record;
   }
 
+  /** Each call copies the schema's empty record. */
+  @Override
+  public boolean returnsNewRecords() {
+    return true;
+  }
+
   @Override
   public InternalRow mapInternal(ITuple tuple, Schema schema) {
     Resolution resolution = resolve(schema, tuple.getFields());

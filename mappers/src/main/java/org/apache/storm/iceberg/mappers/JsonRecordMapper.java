@@ -78,6 +78,12 @@ public class JsonRecordMapper implements RecordMapper, FieldPathReader {
     return (Record) json.reader(schema).read(row);
   }
 
+  /** Each call copies the schema's empty record. */
+  @Override
+  public boolean returnsNewRecords() {
+    return true;
+  }
+
   private JsonNode firstObject(JsonNode document) {
     for (String path : rowPaths) {
       JsonNode candidate = at(document, path);

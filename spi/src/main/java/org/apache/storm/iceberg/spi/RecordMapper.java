@@ -53,4 +53,14 @@ import org.apache.storm.tuple.ITuple;
  */
 public interface RecordMapper extends Serializable {
   Record map(ITuple tuple, Schema schema);
+
+  /**
+   * Whether every {@link #map} call returns a new record that the mapper never changes afterwards.
+   * Callers that keep records (row-level writes hold each key's row until the batch seals) copy each
+   * one unless this says so. False by default; a mapper that may return the same record twice must
+   * leave it false.
+   */
+  default boolean returnsNewRecords() {
+    return false;
+  }
 }

@@ -227,6 +227,10 @@ abstract class BatchRows<T> {
     private final InternalRecordWrapper partitionSource;
     private final Record emptyRow;
     private final List<String> keyNames;
+    /** Each key column's position in a row: key columns are top-level columns of the schema. */
+    private final int[] keyPositions;
+    /** Whether the mapper's records are new on every call, so the batch keeps them without a copy. */
+    private final boolean newRecords;
     private final FileFormatWriter format;
     private final boolean deletionVectors;
     /** How a batch that streams on format version 2 groups its position deletes into files. */
@@ -245,6 +249,8 @@ abstract class BatchRows<T> {
       this.partitionSource = new InternalRecordWrapper(schema.asStruct());
       this.emptyRow = GenericRecord.create(schema);
       this.keyNames = java.util.Arrays.stream(sink.key().fieldIds()).mapToObj(schema::findColumnName).toList();
+      this.keyPositions = keyNames.stream().mapToInt(name -> schema.columns().indexOf(schema.findField(name))).toArray();
+      this.newRecords = mapper.returnsNewRecords();
       this.format = format;
       // Format version 3 refuses position-delete files: a row the batch replaced is marked in a deletion vector.
       this.deletionVectors = TableUtil.formatVersion(table) >= 3;
@@ -264,11 +270,12 @@ abstract class BatchRows<T> {
           row.setField(field.name(), key.getField(field.name()));
         }
       } else {
-        row = checkNotNull(mapper.map(tuple, mapperSchema), mapper).copy();
+        Record mapped = checkNotNull(mapper.map(tuple, mapperSchema), mapper);
+        row = newRecords ? mapped : mapped.copy(); // the batch holds the row until it seals
       }
-      for (String name : keyNames) {
-        if (row.getField(name) == null) {
-          throw new IllegalArgumentException("key column " + name + " is null: a change must name its row's key");
+      for (int i = 0; i < keyPositions.length; i++) {
+        if (row.get(keyPositions[i]) == null) {
+          throw new IllegalArgumentException("key column " + keyNames.get(i) + " is null: a change must name its row's key");
         }
       }
       return new ChangeRow(op, sequence, row);

@@ -61,8 +61,20 @@ public final class KeyedChanges {
   private final InternalRecordWrapper internal;
   private final StructProjection internalKeyOf;
   private final boolean upsert;
-  /** Each key's final state, by the key in its internal representation (StructLikeMap's, without its thread-local lookups). */
-  private final java.util.Map<StructLikeWrapper, KeyFinal> byKey = new java.util.LinkedHashMap<>();
+  /**
+   * Each key's final state, by the key in its internal representation: the value itself for a key of
+   * one column whose internal values compare as Java values ({@link #SCALAR}), otherwise a {@link
+   * StructLikeWrapper} (StructLikeMap's, without its thread-local lookups).
+   */
+  private final java.util.Map<Object, KeyFinal> byKey = new java.util.LinkedHashMap<>();
+  /**
+   * The single key column types whose internal value's {@code equals} and {@code hashCode} are Iceberg's
+   * comparison of it (Integer, Long, or a CharSequence, compared as its String), so the value keys the
+   * map without a wrapper hashing it through the key's type.
+   */
+  private static final java.util.Set<Type.TypeID> SCALAR = java.util.EnumSet.of(Type.TypeID.INTEGER, Type.TypeID.LONG,
+      Type.TypeID.STRING, Type.TypeID.DATE, Type.TypeID.TIME, Type.TypeID.TIMESTAMP, Type.TypeID.TIMESTAMP_NANO);
+  private final boolean scalarKey;
   /** Keys whose changes so far only removed them: what {@link #summary} looks for, skipped when none. */
   private long unwritten;
   /** Wraps the key looked up next. */
@@ -96,6 +108,7 @@ public final class KeyedChanges {
     this.upsert = upsert;
     this.probe = StructLikeWrapper.forType(keySchema.asStruct());
     this.internalIsJava = keySchema.columns().stream().noneMatch(field -> CONVERTED.contains(field.type().typeId()));
+    this.scalarKey = keyColumns == 1 && SCALAR.contains(keySchema.columns().get(0).type().typeId());
   }
 
   /**
@@ -120,13 +133,18 @@ public final class KeyedChanges {
       }
     }
     StructLike comparable = internalIsJava ? key : internalKeyOf.wrap(internal.wrap(change.row()));
-    KeyFinal known = byKey.get(probe.set(comparable));
+    Object lookup = scalarKey ? scalar(comparable) : probe.set(comparable);
+    KeyFinal known = byKey.get(lookup);
     if (known == null) {
       Record internalKey = copy(comparable);
       known = new KeyFinal(internalIsJava ? internalKey : copy(key), internalKey, copyOf(partition));
-      // The probe becomes the map's key, wrapping the copy; the next lookup gets a wrapper of its own.
-      byKey.put(probe.set(internalKey), known);
-      probe = probe.copyFor(null);
+      if (scalarKey) {
+        byKey.put(lookup, known);
+      } else {
+        // The probe becomes the map's key, wrapping the copy; the next lookup gets a wrapper of its own.
+        byKey.put(probe.set(internalKey), known);
+        probe = probe.copyFor(null);
+      }
       win(known, change, arrival, true);
     } else if (comesAfter(change, arrival, known.winner, known.winnerArrival)) {
       win(known, change, arrival, false);
@@ -257,6 +275,12 @@ public final class KeyedChanges {
   public void from(String source, long sourceOffset) {
     this.lane = source;
     this.offset = sourceOffset;
+  }
+
+  /** A one-column key's internal value as the map compares it: a CharSequence as its String. */
+  private static Object scalar(StructLike key) {
+    Object value = key.get(0, Object.class);
+    return value instanceof CharSequence text && !(value instanceof String) ? text.toString() : value;
   }
 
   private Record copy(StructLike key) {

@@ -58,6 +58,40 @@ class KeyedChangesTest {
     assertThat(changes.finals().iterator().next().row().getField("v")).isEqualTo("second");
   }
 
+  /** A one-column string key is compared by its text, whatever CharSequence the mapper carried it in. */
+  @Test
+  void oneTextIsOneKeyWhateverCharSequenceCarriesIt() {
+    ChangeKey key = new ChangeKey(new int[] {2}, TypeUtil.select(SCHEMA, Set.of(2)));
+    KeyedChanges changes = new KeyedChanges(SCHEMA, key, true);
+    OffsetDateTime at = OffsetDateTime.of(2026, 11, 1, 10, 0, 0, 0, ZoneOffset.UTC);
+    Record asBuilder = row(at, null);
+    asBuilder.setField("v", new StringBuilder("k"));
+
+    changes.put(new ChangeRow(ChangeOp.INSERT, null, row(at, "k")), null);
+    changes.put(new ChangeRow(ChangeOp.UPDATE_AFTER, null, row(at.plusHours(1), "other")), null);
+    changes.put(new ChangeRow(ChangeOp.UPDATE_AFTER, null, asBuilder), null);
+
+    assertThat(changes.finals()).extracting(state -> state.row().getField("at"))
+        .as("two keys, in first-arrival order; the builder's change replaced the string's")
+        .containsExactly(at, at.plusHours(1));
+  }
+
+  /** A key of two columns is one key only when both columns match. */
+  @Test
+  void aKeyOfTwoColumnsMatchesOnBoth() {
+    ChangeKey key = new ChangeKey(new int[] {1, 2}, TypeUtil.select(SCHEMA, Set.of(1, 2)));
+    KeyedChanges changes = new KeyedChanges(SCHEMA, key, true);
+    OffsetDateTime at = OffsetDateTime.of(2026, 11, 1, 10, 0, 0, 0, ZoneOffset.UTC);
+
+    changes.put(new ChangeRow(ChangeOp.INSERT, 1L, row(at, "a")), null);
+    changes.put(new ChangeRow(ChangeOp.INSERT, 2L, row(at, "b")), null);
+    changes.put(new ChangeRow(ChangeOp.DELETE, 3L, row(at.withOffsetSameInstant(ZoneOffset.ofHours(5)), "a")), null);
+
+    assertThat(changes.finals()).hasSize(2);
+    assertThat(changes.finals()).extracting(KeyFinal::row).extracting(row -> row == null ? null : row.getField("v"))
+        .as("(at, a) deleted by its last change; (at, b) kept").containsExactly(null, "b");
+  }
+
   /** The unseen-keys tripwire looks only at keys the batch removed without writing them, in any order. */
   @Test
   void onlyKeysTheBatchRemovedWithoutWritingThemAreReportedAsRemoved() {
