@@ -96,7 +96,10 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
     return record;
   }
 
-  /** Each call copies the schema's empty record. */
+  /**
+   * Each call copies the schema's empty record. A subclass that overrides {@link #map} to return one
+   * record object more than once must override this to return false.
+   */
   @Override
   public boolean returnsNewRecords() {
     return true;
