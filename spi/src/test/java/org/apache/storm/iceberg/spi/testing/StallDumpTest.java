@@ -49,10 +49,13 @@ class StallDumpTest {
     stallDump.executionStarted(stuckTest);
     try {
       long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      while (!Files.exists(stallDump.file()) && System.nanoTime() < deadline) {
+      // The file is created before its text is appended, and a dump repeats while the stall lasts:
+      // wait for text that ends with a whole dump, and check that text.
+      String dump = written(stallDump.file());
+      while (!dump.endsWith("=== end of stall dump\n") && System.nanoTime() < deadline) {
         Thread.sleep(20);
+        dump = written(stallDump.file());
       }
-      String dump = Files.readString(stallDump.file());
       assertThat(dump)
           .contains("running: a stuck test [[engine:stall-test]]")
           .contains("\"stuck-thread\"")
@@ -62,5 +65,9 @@ class StallDumpTest {
       stallDump.testPlanExecutionFinished(null);
       stuck.interrupt();
     }
+  }
+
+  private static String written(Path file) throws java.io.IOException {
+    return Files.exists(file) ? Files.readString(file) : "";
   }
 }
