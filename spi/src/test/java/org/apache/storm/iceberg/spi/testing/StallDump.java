@@ -53,6 +53,8 @@ public final class StallDump implements TestExecutionListener {
   private final Set<String> running = ConcurrentHashMap.newKeySet();
   private volatile long lastEventNanos = System.nanoTime();
   private volatile Thread watcher;
+  /** Completed with the first dump once it is written everywhere: what a test of the listener waits on. */
+  private final java.util.concurrent.CompletableFuture<String> firstDump = new java.util.concurrent.CompletableFuture<>();
 
   /** The listener JUnit's launcher loads. */
   public StallDump() {
@@ -129,6 +131,11 @@ public final class StallDump implements TestExecutionListener {
     return text.append("=== end of stall dump\n").toString();
   }
 
+  /** The first dump, once it is on standard error and in {@link #file}. */
+  java.util.concurrent.CompletableFuture<String> firstDump() {
+    return firstDump;
+  }
+
   /** Where this JVM's dumps are written. */
   Path file() {
     return directory.resolve(ProcessHandle.current().pid() + ".txt");
@@ -145,5 +152,6 @@ public final class StallDump implements TestExecutionListener {
     } catch (IOException e) {
       err.println("stall dump not written to " + directory + ": " + e);
     }
+    firstDump.complete(dump);
   }
 }

@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.engine.UniqueId;
@@ -48,26 +49,16 @@ class StallDumpTest {
     stallDump.testPlanExecutionStarted(null);
     stallDump.executionStarted(stuckTest);
     try {
-      long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-      // The file is created before its text is appended, and a dump repeats while the stall lasts:
-      // wait for text that ends with a whole dump, and check that text.
-      String dump = written(stallDump.file());
-      while (!dump.endsWith("=== end of stall dump\n") && System.nanoTime() < deadline) {
-        Thread.sleep(20);
-        dump = written(stallDump.file());
-      }
+      stallDump.firstDump().get(30, TimeUnit.SECONDS);
+      String dump = Files.readString(stallDump.file());
       assertThat(dump)
           .contains("running: a stuck test [[engine:stall-test]]")
           .contains("\"stuck-thread\"")
           .contains("java.util.concurrent.CountDownLatch.await(")
-          .endsWith("=== end of stall dump\n");
+          .contains("=== end of stall dump\n");
     } finally {
       stallDump.testPlanExecutionFinished(null);
       stuck.interrupt();
     }
-  }
-
-  private static String written(Path file) throws java.io.IOException {
-    return Files.exists(file) ? Files.readString(file) : "";
   }
 }
