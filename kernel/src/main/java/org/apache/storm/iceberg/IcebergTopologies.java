@@ -37,6 +37,7 @@ import org.apache.storm.generated.ComponentObject;
 import org.apache.storm.generated.GlobalStreamId;
 import org.apache.storm.generated.StormTopology;
 import org.apache.storm.generated.StreamInfo;
+import org.apache.storm.iceberg.kernel.env.BoltPaths;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.iceberg.kernel.task.ComponentChecks;
 import org.apache.storm.topology.TopologyBuilder;
@@ -173,6 +174,7 @@ public final class IcebergTopologies {
     effective.putAll(topologyConfig);
     String name = String.valueOf(effective.getOrDefault(Config.TOPOLOGY_NAME, "topology"));
     int spoutTasks = topology.get_spouts().values().stream().mapToInt(spout -> tasks(spout.get_common())).sum();
+    int boltsOnPath = BoltPaths.longest(topology);
     ClassLoader loader = Thread.currentThread().getContextClassLoader();
     List<SinkComponent> sinks = new ArrayList<>();
     for (Map.Entry<String, Bolt> component : new TreeMap<>(topology.get_bolts()).entrySet()) {
@@ -182,7 +184,7 @@ public final class IcebergTopologies {
         continue;
       }
       ComponentCommon common = component.getValue().get_common();
-      TaskIdentity task = new TaskIdentity(name, component.getKey(), 0, 0, tasks(common), spoutTasks);
+      TaskIdentity task = new TaskIdentity(name, component.getKey(), 0, 0, tasks(common), spoutTasks, boltsOnPath);
       sinks.add(new SinkComponent(component.getKey(), role, optionsOf(bolt), task, configuration(effective, common), common, loader));
     }
     return sinks;

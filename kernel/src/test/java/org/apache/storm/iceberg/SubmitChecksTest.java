@@ -151,6 +151,30 @@ class SubmitChecksTest {
         .doesNotThrowAnyException();
   }
 
+  /**
+   * The split sink's tuples pass two bolts, each acking them: 8,000 pending tuples can leave 24,000
+   * messages at the acker (ProducerBatchLocalClusterTest stalled under load with 16,384-slot queues).
+   */
+  @Test
+  void theCheckCountsEveryBoltATupleMeetsAtTheAcker() {
+    Config conf = fiveSecondTimeout();
+    conf.setMaxSpoutPending(8_000);
+    conf.put(Config.TOPOLOGY_PRODUCER_BATCH_SIZE, 1_000);
+    conf.put(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE, 16_384);
+    IcebergOptions split = options().withGroupCommitIntervalMillis(1_000).build();
+
+    assertThatCode(() -> IcebergTopologies.check(conf, sinkBehindSpout(split, "unused", 1))).doesNotThrowAnyException();
+    assertThatThrownBy(() -> IcebergTopologies.check(conf, splitSink(split, false)))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageStartingWith("Component 'writer' would fail when its tasks start: topology.producer.batch.size 1000"
+            + " can stall this topology: with topology.max.spout.pending 8000 (8000 tuples pending in all, over 1 spout"
+            + " task) an executor receive queue (topology.executor.receive.buffer.size 16384) can fill")
+        .hasMessageContaining("raise topology.executor.receive.buffer.size to at least 32768 (above 3 times the pending"
+            + " tuples: each can have an init and an ack from each of the 2 bolts on its way waiting at the acker)");
+    conf.put(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE, 32_768);
+    assertThatCode(() -> IcebergTopologies.check(conf, splitSink(split, false))).doesNotThrowAnyException();
+  }
+
   @Test
   void theCheckRefusesAGroupingThatSplitsASourcePartitionAcrossTasks() {
     IcebergOptions positions = options().withSourcePositions(new FieldPositions()).build();

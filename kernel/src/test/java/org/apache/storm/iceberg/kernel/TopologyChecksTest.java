@@ -79,9 +79,12 @@ class TopologyChecksTest {
   }
 
   TaskEnvironment env(Map<String, Object> conf, int spoutTasks, int sinkTasks) {
+    return env(conf, new TaskIdentity("topology", "iceberg", 1, 0, sinkTasks, spoutTasks));
+  }
+
+  TaskEnvironment env(Map<String, Object> conf, TaskIdentity task) {
     RecordingCollector recorder = new RecordingCollector();
-    TaskEnvironment detached = TaskEnvironment.detached(
-        new TaskIdentity("topology", "iceberg", 1, 0, sinkTasks, spoutTasks), recorder.collector(), System::currentTimeMillis);
+    TaskEnvironment detached = TaskEnvironment.detached(task, recorder.collector(), System::currentTimeMillis);
     return new TaskEnvironment(detached.task(), detached.collector(), detached.clock(), detached.metrics(), conf);
   }
 
@@ -241,6 +244,20 @@ class TopologyChecksTest {
         .hasMessageStartingWith("topology.producer.batch.size 100 can stall this topology: with"
             + " topology.max.spout.pending 5000 (10000 tuples pending in all, over 2 spout tasks)")
         .hasMessageContaining("raise topology.executor.receive.buffer.size to at least 32768 ");
+  }
+
+  /** A parser bolt before the sink acks every tuple too: an init and two acks each at the acker. */
+  @Test
+  void aProducerBatchCountsAnAckFromEveryBoltOnATuplesWay() {
+    Map<String, Object> conf = conf(Config.TOPOLOGY_MAX_SPOUT_PENDING, 6_000, Config.TOPOLOGY_PRODUCER_BATCH_SIZE, 100,
+        Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE, 16_384);
+    assertThatCode(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(4_000).build()),
+            env(conf, new TaskIdentity("topology", "iceberg", 1, 0, 1, 1, 1))).close())
+        .doesNotThrowAnyException();
+    assertThatThrownBy(() -> SinkTasks.open(settings(options().withCommitIntervalRecords(4_000).build()),
+            env(conf, new TaskIdentity("topology", "iceberg", 1, 0, 1, 1, 2))))
+        .hasMessageContaining("raise topology.executor.receive.buffer.size to at least 32768 (above 3 times the pending"
+            + " tuples: each can have an init and an ack from each of the 2 bolts on its way waiting at the acker)");
   }
 
   @Test

@@ -33,12 +33,17 @@ import org.apache.storm.task.TopologyContext;
  * @param taskIndex the task's index within its component
  * @param componentTasks how many tasks the component has
  * @param spoutTasks how many spout tasks the topology has (0 when unknown)
+ * @param boltsOnPath the most bolts a spout's tuple passes through ({@link BoltPaths}; 0 when unknown)
  */
 public record TaskIdentity(
-    String topology, String component, int taskId, int taskIndex, int componentTasks, int spoutTasks) {
+    String topology, String component, int taskId, int taskIndex, int componentTasks, int spoutTasks, int boltsOnPath) {
 
   public TaskIdentity(String topology, String component, int taskId, int taskIndex, int componentTasks) {
     this(topology, component, taskId, taskIndex, componentTasks, 0);
+  }
+
+  public TaskIdentity(String topology, String component, int taskId, int taskIndex, int componentTasks, int spoutTasks) {
+    this(topology, component, taskId, taskIndex, componentTasks, spoutTasks, 0);
   }
 
   public static TaskIdentity of(Map<String, Object> topoConf, TopologyContext context) {
@@ -49,6 +54,7 @@ public record TaskIdentity(
         context.getThisTaskId(),
         context.getThisTaskIndex(),
         context.getComponentTasks(context.getThisComponentId()).size(),
-        context.getRawTopology().get_spouts().keySet().stream().mapToInt(id -> context.getComponentTasks(id).size()).sum());
+        context.getRawTopology().get_spouts().keySet().stream().mapToInt(id -> context.getComponentTasks(id).size()).sum(),
+        BoltPaths.longest(context.getRawTopology()));
   }
 }

@@ -21,6 +21,7 @@ package org.apache.storm.iceberg.kernel.seal;
 
 import java.util.Map;
 import org.apache.storm.Config;
+import org.apache.storm.iceberg.kernel.env.BoltPaths;
 import org.apache.storm.iceberg.kernel.env.TaskIdentity;
 import org.apache.storm.utils.ObjectReader;
 
@@ -39,8 +40,10 @@ import org.apache.storm.utils.ObjectReader;
  * room in the spout's deadlocks both. A sink task holds up to a batch of tuples and acks them all
  * when the commit lands, so every queue on the way sees bursts up to the tuples the spouts may have
  * pending. Queues that can hold all of them never fill: a spout's holds at most its own pending
- * tuples' completions, the sink's at most every pending tuple, the acker's one init and one ack for
- * each.
+ * tuples' completions, the sink's at most every pending tuple, the acker's one init for each and one
+ * ack from every bolt on the tuple's way ({@link BoltPaths}): one for {@code IcebergBolt} right
+ * behind a spout, two for the split sink, whose writer acks the tuple and whose committer, acking a
+ * descriptor, acks every tuple the descriptor is anchored to.
  */
 public final class ProducerBatchCheck {
   /** Storm's default {@code topology.executor.receive.buffer.size}. */
@@ -50,7 +53,8 @@ public final class ProducerBatchCheck {
 
   /**
    * Passes when the topology runs without producer batching, or when every receive queue can hold
-   * twice the tuples its spouts may have pending.
+   * the acker's messages for every tuple its spouts may have pending: an init, and an ack from each
+   * bolt on the tuple's way (at least one; {@link TaskIdentity#boltsOnPath}).
    *
    * @throws IllegalStateException naming the settings to change
    */
@@ -66,7 +70,7 @@ public final class ProducerBatchCheck {
       throw new IllegalStateException(batching + " needs topology.max.spout.pending: without it the spouts' pending"
           + " tuples are unbounded, an executor receive queue can fill, and Storm then leaves tuples unsent in a producer"
           + " batch and the topology stalls; set topology.max.spout.pending and topology.executor.receive.buffer.size"
-          + " above twice the pending tuples, " + keepOne);
+          + " above " + times(messagesPerTuple(task)) + " the pending tuples, " + keepOne);
     }
     int configured = ObjectReader.getInt(conf.get(Config.TOPOLOGY_EXECUTOR_RECEIVE_BUFFER_SIZE), STORM_DEFAULT_RECEIVE_BUFFER);
     if (producerBatch > configured / 2) {
@@ -79,7 +83,8 @@ public final class ProducerBatchCheck {
     long perSpoutTask = ObjectReader.getInt(maxPending);
     int spoutTasks = Math.max(1, task.spoutTasks());
     long pending = perSpoutTask * spoutTasks;
-    if (receive > 2 * pending) {
+    int messagesPerTuple = messagesPerTuple(task);
+    if (receive > messagesPerTuple * pending) {
       return;
     }
     throw new IllegalStateException(batching + " can stall this topology: with topology.max.spout.pending "
@@ -87,9 +92,22 @@ public final class ProducerBatchCheck {
         + (spoutTasks == 1 ? " spout task" : " spout tasks") + ") an executor receive queue"
         + " (topology.executor.receive.buffer.size " + receive + ") can fill when a commit acks its tuples at once,"
         + " and Storm then leaves tuples unsent in a producer batch; raise topology.executor.receive.buffer.size to"
-        + " at least " + powerOfTwoAtLeast(2 * pending + 1) + " (above twice the pending tuples: each can have an init"
-        + " and an ack waiting at the acker), lower topology.max.spout.pending (and withCommitIntervalRecords with it), "
-        + keepOne);
+        + " at least " + powerOfTwoAtLeast(messagesPerTuple * pending + 1) + " (above " + times(messagesPerTuple)
+        + " the pending tuples: each can have an init and " + acks(messagesPerTuple - 1) + " waiting at the acker),"
+        + " lower topology.max.spout.pending (and withCommitIntervalRecords with it), " + keepOne);
+  }
+
+  /** What the acker may hold for one pending tuple: its init, and an ack from each bolt on its way. */
+  private static int messagesPerTuple(TaskIdentity task) {
+    return 1 + Math.max(1, task.boltsOnPath());
+  }
+
+  private static String times(int n) {
+    return n == 2 ? "twice" : n + " times";
+  }
+
+  private static String acks(int bolts) {
+    return bolts == 1 ? "an ack" : "an ack from each of the " + bolts + " bolts on its way";
   }
 
   /** The smallest power of two not below {@code n}, as Storm sizes a receive queue. */
