@@ -25,6 +25,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.storm.generated.Bolt;
 import org.apache.storm.generated.GlobalStreamId;
 import org.apache.storm.generated.StormTopology;
 
@@ -41,18 +43,31 @@ public final class BoltPaths {
   private final Map<String, Integer> longestFrom = new HashMap<>();
   private final Set<String> walking = new HashSet<>();
 
-  private BoltPaths(StormTopology topology) {
-    bolts = topology.get_bolts().keySet();
-    subscribers = topology.get_bolts().entrySet().stream()
-        .flatMap(bolt -> bolt.getValue().get_common().get_inputs().keySet().stream()
-            .map(GlobalStreamId::get_componentId).distinct().map(source -> Map.entry(source, bolt.getKey())))
+  private BoltPaths(Map<String, Bolt> topologyBolts) {
+    bolts = topologyBolts.keySet();
+    subscribers = topologyBolts.entrySet().stream()
+        .flatMap(bolt -> inputs(bolt.getValue()).map(source -> Map.entry(source, bolt.getKey())))
         .collect(Collectors.groupingBy(Map.Entry::getKey, Collectors.mapping(Map.Entry::getValue, Collectors.toList())));
   }
 
-  /** The most bolts on a path from any spout of {@code topology}; 0 when it has no bolt. */
+  /**
+   * The most bolts on a path from any spout of {@code topology}; 0 when it has no bolt. A topology
+   * built by hand (a detached task's, a test's) may leave a bolt's inputs unset: it subscribes to
+   * nothing then.
+   */
   public static int longest(StormTopology topology) {
-    BoltPaths paths = new BoltPaths(topology);
+    if (!topology.is_set_spouts() || !topology.is_set_bolts()) {
+      return 0;
+    }
+    BoltPaths paths = new BoltPaths(topology.get_bolts());
     return topology.get_spouts().keySet().stream().mapToInt(paths::longestFrom).max().orElse(0);
+  }
+
+  private static Stream<String> inputs(Bolt bolt) {
+    if (!bolt.is_set_common() || !bolt.get_common().is_set_inputs()) {
+      return Stream.empty();
+    }
+    return bolt.get_common().get_inputs().keySet().stream().map(GlobalStreamId::get_componentId).distinct();
   }
 
   /** The bolts on the longest path that starts at {@code component}, itself included when it is a bolt. */

@@ -21,6 +21,10 @@ package org.apache.storm.iceberg.kernel.env;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Map;
+import org.apache.storm.generated.Bolt;
+import org.apache.storm.generated.SpoutSpec;
+import org.apache.storm.generated.StormTopology;
 import org.apache.storm.iceberg.testing.ReplayingSpout;
 import org.apache.storm.topology.TopologyBuilder;
 import org.apache.storm.topology.base.BaseBasicBolt;
@@ -31,7 +35,7 @@ import org.junit.jupiter.api.Test;
 
 class BoltPathsTest {
   /** Passes nothing on; what matters here is only who subscribes to whom. */
-  static final class Bolt extends BaseBasicBolt {
+  static final class Passing extends BaseBasicBolt {
     @Override
     public void execute(Tuple input, BasicOutputCollector collector) {}
 
@@ -43,7 +47,7 @@ class BoltPathsTest {
   void aSinkRightBehindItsSpoutIsOneBolt() {
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("events", new ReplayingSpout("unused", 1));
-    builder.setBolt("sink", new Bolt()).shuffleGrouping("events");
+    builder.setBolt("sink", new Passing()).shuffleGrouping("events");
 
     assertThat(BoltPaths.longest(builder.createTopology())).isEqualTo(1);
   }
@@ -53,10 +57,10 @@ class BoltPathsTest {
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("events", new ReplayingSpout("unused", 1));
     builder.setSpout("other", new ReplayingSpout("unused", 1));
-    builder.setBolt("sink", new Bolt()).shuffleGrouping("events");
-    builder.setBolt("parser", new Bolt()).shuffleGrouping("other");
-    builder.setBolt("writer", new Bolt()).shuffleGrouping("parser");
-    builder.setBolt("committer", new Bolt()).globalGrouping("writer").globalGrouping("parser");
+    builder.setBolt("sink", new Passing()).shuffleGrouping("events");
+    builder.setBolt("parser", new Passing()).shuffleGrouping("other");
+    builder.setBolt("writer", new Passing()).shuffleGrouping("parser");
+    builder.setBolt("committer", new Passing()).globalGrouping("writer").globalGrouping("parser");
 
     assertThat(BoltPaths.longest(builder.createTopology())).as("other, parser, writer, committer").isEqualTo(3);
   }
@@ -65,10 +69,21 @@ class BoltPathsTest {
   void aCycleIsWalkedOnce() {
     TopologyBuilder builder = new TopologyBuilder();
     builder.setSpout("events", new ReplayingSpout("unused", 1));
-    builder.setBolt("a", new Bolt()).shuffleGrouping("events").shuffleGrouping("b");
-    builder.setBolt("b", new Bolt()).shuffleGrouping("a");
+    builder.setBolt("a", new Passing()).shuffleGrouping("events").shuffleGrouping("b");
+    builder.setBolt("b", new Passing()).shuffleGrouping("a");
 
     assertThat(BoltPaths.longest(builder.createTopology())).isEqualTo(2);
+  }
+
+  /** As the bench's prepared bolt and detached tasks build one: components named, nothing wired. */
+  @Test
+  void aHandBuiltTopologyWithoutInputsHasNoPath() {
+    StormTopology topology = new StormTopology();
+    topology.set_spouts(Map.of("events", new SpoutSpec()));
+    topology.set_bolts(Map.of("iceberg", new Bolt()));
+
+    assertThat(BoltPaths.longest(topology)).isZero();
+    assertThat(BoltPaths.longest(new StormTopology())).isZero();
   }
 
   @Test
