@@ -27,7 +27,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
 import org.apache.storm.LocalCluster;
-import org.apache.storm.iceberg.testing.SweeplessBlobStore;
+import org.apache.storm.iceberg.testing.TestLocalClusters;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -102,7 +102,7 @@ class BenchSmokeTest {
   void localClusterTopologiesAckEveryRow(@TempDir Path dir) throws Exception {
     Assumptions.assumeTrue(Boolean.getBoolean("tests.long"), "long tier only (-Plong): the benchmarks' cluster harnesses");
     Path csv = dir.resolve("results.csv");
-    try (LocalCluster cluster = SweeplessBlobStore.startLocalCluster()) {
+    try (LocalCluster cluster = TestLocalClusters.start()) {
       BenchData data = new BenchData(5, 16);
       EndToEnd.measure(cluster, new Results(csv), data, 2000, 500, 1);
       assertThat(variants(csv, "EndToEnd")).containsAll(figures("acking-bolt", "iceberg-bolt"));

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  * the same one, started on first use and closed when the class's tests end: a LocalCluster takes
  * seconds to start, and its topologies are named per test. One cluster for the whole run was tried
  * and dropped: Storm's in-process supervisor then raced a topology killed by one class against the
- * next class's submission ("Unable to read local file ... stormcode.ser") and halted the JVM. Its
- * Nimbus keeps blobs in a {@link SweeplessBlobStore}, whose Javadoc says why.
+ * next class's submission ("Unable to read local file ... stormcode.ser") and halted the JVM. It is
+ * started by {@link TestLocalClusters}, whose Javadoc says how it differs from {@code new LocalCluster()}.
  */
 public final class SharedLocalCluster implements ParameterResolver {
   private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(SharedLocalCluster.class);
@@ -56,7 +56,7 @@ public final class SharedLocalCluster implements ParameterResolver {
 
     Running() {
       try {
-        cluster = SweeplessBlobStore.startLocalCluster();
+        cluster = TestLocalClusters.start();
       } catch (Exception e) {
         throw new IllegalStateException("Cannot start the shared LocalCluster", e);
       }

@@ -22,8 +22,6 @@ package org.apache.storm.iceberg.testing;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.storm.Config;
-import org.apache.storm.DaemonConfig;
-import org.apache.storm.LocalCluster;
 import org.apache.storm.blobstore.LocalFsBlobStore;
 import org.apache.storm.nimbus.ILeaderElector;
 import org.apache.storm.nimbus.NimbusInfo;
@@ -36,17 +34,9 @@ import org.apache.storm.nimbus.NimbusInfo;
  * directory and then its first file; a sweep between the two deletes the directory and
  * {@code submitTopology} fails with {@code IOException: No such file or directory} (one CI run in
  * many met it). The sweep otherwise only deletes temporary files older than an hour, which a test
- * cluster never has.
+ * cluster never has. {@link TestLocalClusters} starts clusters with it.
  */
 public final class SweeplessBlobStore extends LocalFsBlobStore {
-  /** Starts a LocalCluster as {@code new LocalCluster()} does, with this as Nimbus's blob store. */
-  public static LocalCluster startLocalCluster() throws Exception {
-    return new LocalCluster.Builder()
-        .withDaemonConf(Config.TOPOLOGY_ENABLE_MESSAGE_TIMEOUTS, true)
-        .withDaemonConf(DaemonConfig.NIMBUS_BLOBSTORE, SweeplessBlobStore.class.getName())
-        .build();
-  }
-
   /** {@code conf} with the blob store's sweep off. */
   static Map<String, Object> withoutSweep(Map<String, Object> conf) {
     Map<String, Object> noSweep = new HashMap<>(conf);
