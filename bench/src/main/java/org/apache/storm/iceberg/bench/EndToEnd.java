@@ -38,8 +38,9 @@ import org.apache.storm.iceberg.IcebergOptions;
  * measures its own.
  *
  * <p>Arguments: rows per run, records per batch, repetitions (defaults 500000 50000 3). A fourth,
- * {@code acking-bolt} or {@code iceberg-bolt}, runs only that sink, unpartitioned, and prints its
- * figures instead of writing them: a process to profile one topology in (see BENCHMARKS.md).
+ * {@code acking-bolt} or {@code iceberg-bolt}, runs only that sink and prints its figures instead of
+ * writing them: a process to profile one topology in (see BENCHMARKS.md). A fifth, 1 (the default) or
+ * 16, sets the table's partitions for that run.
  */
 public final class EndToEnd {
   /** Records a tuple carries in the multi-record variants. */
@@ -54,7 +55,11 @@ public final class EndToEnd {
     Results results = new Results();
     LocalCluster cluster = new LocalCluster();
     if (args.length > 3) {
-      profileOne(cluster, args[3], new BenchData(5, 1), rows, batch, reps);
+      int partitions = args.length > 4 ? Integer.parseInt(args[4]) : 1;
+      if (partitions != 1 && partitions != 16) {
+        throw new IllegalArgumentException("the fifth argument is the table's partitions, 1 or 16 as the measured runs use, not " + partitions);
+      }
+      profileOne(cluster, args[3], new BenchData(5, partitions), rows, batch, reps);
     } else {
       for (int partitions : new int[] {1, 16}) {
         // Repetition 0 warms the JIT and is not reported.
