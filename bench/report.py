@@ -680,6 +680,8 @@ def main():
     ap.add_argument("--jmh")
     ap.add_argument("--commands")
     ap.add_argument("--wall", type=int)
+    ap.add_argument("--note", action="append", default=[],
+                    help="a line for the header, e.g. where the run departed from bench/run.sh (repeatable)")
     ap.add_argument("--include", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "benchmarks"),
                     help="the directory of hand-written sections (default docs/benchmarks)")
     args = ap.parse_args()
@@ -700,7 +702,10 @@ def main():
     stamp = re.search(r"(\d{8}T\d{6}Z)", args.csv or args.jmh or "")
     print(f"- Run started: {stamp.group(1) if stamp else 'unknown'}"
           + (f", wall time {args.wall // 60} min {args.wall % 60} s" if args.wall else ""))
-    print(f"- Raw results: `{args.csv}`, `{args.jmh}`\n")
+    print(f"- Raw results: `{args.csv}`, `{args.jmh}`")
+    for note in args.note:
+        print(f"- {note}")
+    print()
     if args.commands and os.path.exists(args.commands):
         print("Commands (from the repository root, after `mvn -B -q package -DskipTests -Pbench,flink-peer -pl bench,bench/flink-peer -am`):\n")
         print("| suite | wall s | command |\n|---|---:|---|")
