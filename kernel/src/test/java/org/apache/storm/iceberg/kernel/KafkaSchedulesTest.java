@@ -19,12 +19,11 @@
 
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.testing.SeededRuns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.function.ToIntFunction;
-import java.util.stream.Collectors;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,7 +43,7 @@ class KafkaSchedulesTest {
     long cpuStarted = processCpuNanos();
     // Schedules are independent (own catalog, faults and WAL space), so both cores run them.
     List<KafkaSchedules.Outcome> outcomes =
-        LongStream.range(firstSeed, firstSeed + count).boxed().parallel().map(schedules::run).collect(Collectors.toList());
+        SeededRuns.map(firstSeed, count, schedules::run);
     long seconds = (System.nanoTime() - started) / 1_000_000_000L;
     long cpuSeconds = (processCpuNanos() - cpuStarted) / 1_000_000_000L;
     for (KafkaSchedules.Sink sink : KafkaSchedules.Sink.values()) {

@@ -19,6 +19,7 @@
 
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.testing.SeededRuns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
@@ -41,8 +42,7 @@ class RandomFaultSchedulesTest {
     long started = System.nanoTime();
     // Schedules are independent (own catalog, faults and WAL space), so both cores run them.
     List<RandomFaultSchedules.Outcome> outcomes =
-        java.util.stream.LongStream.range(firstSeed, firstSeed + count).boxed().parallel()
-            .map(schedules::run).collect(java.util.stream.Collectors.toList());
+        SeededRuns.map(firstSeed, count, schedules::run);
     long seconds = (System.nanoTime() - started) / 1_000_000_000L;
     int faults = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::faults).sum();
     int crashes = outcomes.stream().mapToInt(RandomFaultSchedules.Outcome::crashes).sum();

@@ -19,6 +19,7 @@
 
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.testing.SeededRuns;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,7 +35,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.LongStream;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
@@ -116,7 +116,7 @@ class RoutedKafkaSchedulesTest {
   void everyRecordLandsOnceInItsTableAndEachTablesPositionsStayOneRangePerPartition() {
     int count = Integer.getInteger("routedkafka.schedules", TestTiers.isLongTier() ? 100 : 8);
     long first = Long.getLong("routedkafka.seed", 1L);
-    int failed = LongStream.range(first, first + count).parallel().mapToInt(this::run).sum();
+    int failed = SeededRuns.sum(first, count, this::run);
     assertThat(failed).as("commit faults failed batches of the first table, whose tuples replayed").isPositive();
   }
 

@@ -19,6 +19,7 @@
 
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.testing.SeededRuns;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -90,7 +91,7 @@ class RoutedSchedulesTest {
   void noRoutedScheduleLosesAnIdPutsOneInAnotherTableOrCommitsPartOfABatch() {
     int count = Integer.getInteger("routedschedules", TestTiers.isLongTier() ? 100 : 4);
     // Schedules are independent (own catalog, faults and WAL space), so both cores run them.
-    int faults = java.util.stream.LongStream.rangeClosed(1, count).parallel().mapToInt(this::runSchedule).sum();
+    int faults = SeededRuns.sum(1, count, this::runSchedule);
     assertThat(faults).as("the schedules armed faults").isPositive();
   }
 

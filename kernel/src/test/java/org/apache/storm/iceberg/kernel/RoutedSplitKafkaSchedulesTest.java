@@ -20,6 +20,7 @@
 
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.testing.SeededRuns;
 import static org.apache.storm.iceberg.OptionsInternals.settings;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,7 +32,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.LongStream;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Snapshot;
@@ -84,7 +84,7 @@ class RoutedSplitKafkaSchedulesTest {
   void everyRecordLandsOnceInItsTableAndEachTablesPositionsStayOneRangePerPartition() {
     int count = Integer.getInteger("routedsplit.schedules", TestTiers.isLongTier() ? 30 : 4);
     long first = Long.getLong("routedsplit.seed", 1L);
-    int failed = LongStream.range(first, first + count).parallel().mapToInt(seed -> new Run(seed).run()).sum();
+    int failed = SeededRuns.sum(first, count, seed -> new Run(seed).run());
     assertThat(failed).as("commit faults failed descriptors of the first table, whose tuples replayed").isPositive();
   }
 

@@ -19,11 +19,10 @@
 
 package org.apache.storm.iceberg.kernel;
 
+import org.apache.storm.iceberg.testing.SeededRuns;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import java.util.stream.Collectors;
-import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,8 +41,7 @@ class TridentFaultSchedulesTest {
     long started = System.nanoTime();
     long cpuStarted = processCpuNanos();
     // Schedules are independent (own catalog and faults), so both cores run them.
-    List<TridentFaultSchedules.Outcome> outcomes = LongStream.range(firstSeed, firstSeed + count).boxed().parallel()
-        .map(schedules::run).collect(Collectors.toList());
+    List<TridentFaultSchedules.Outcome> outcomes = SeededRuns.map(firstSeed, count, schedules::run);
     long seconds = (System.nanoTime() - started) / 1_000_000_000L;
     long cpuSeconds = (processCpuNanos() - cpuStarted) / 1_000_000_000L;
     for (TridentSchedule.Variant variant : TridentSchedule.Variant.values()) {
