@@ -82,7 +82,16 @@ final class GenericFormatWriter implements FileFormatWriter {
     if (!InternalRowWriterFactory.supports(format)) {
       return Optional.empty();
     }
-    return Optional.of(new InternalRowWriterFactory(table, format, schema, writerProperties));
+    return Optional.of(new InternalRowWriterFactory(table, format, schema, null, null, writerProperties));
+  }
+
+  @Override
+  public Optional<FileWriterFactory<InternalRow>> internalDeltaWriterFactory(
+      Table table, Schema schema, int[] equalityFieldIds, Schema deleteSchema) {
+    if (!InternalRowWriterFactory.supports(format)) {
+      return Optional.empty();
+    }
+    return Optional.of(new InternalRowWriterFactory(table, format, schema, equalityFieldIds, deleteSchema, writerProperties));
   }
 
   @Override

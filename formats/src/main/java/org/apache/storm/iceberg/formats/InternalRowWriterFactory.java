@@ -35,6 +35,9 @@ import org.apache.storm.iceberg.spi.InternalRow;
  * writer, so the files are the same in layout, compression and column metrics; only the values
  * arrive already in the form Parquet stores.
  *
+ * <p>With a key it also writes the row-level modes' equality-delete files (rows of the key alone)
+ * and position-delete files, in Parquet.
+ *
  * <p>The model is registered once per class loader, under {@code InternalRow}, a type no other
  * registrant uses. It writes only: reading goes through Iceberg's generic readers.
  */
@@ -62,7 +65,14 @@ final class InternalRowWriterFactory extends RegistryBasedFileWriterFactory<Inte
     return format == FileFormat.PARQUET;
   }
 
-  InternalRowWriterFactory(Table table, FileFormat format, Schema schema, Map<String, String> writerProperties) {
+  /**
+   * @param equalityFieldIds the key equality-delete files delete by, or null when the factory writes
+   *     data files only
+   * @param deleteSchema the equality-delete files' columns (the key), or null with no key
+   */
+  InternalRowWriterFactory(
+      Table table, FileFormat format, Schema schema, int[] equalityFieldIds, Schema deleteSchema,
+      Map<String, String> writerProperties) {
     super(
         table,
         format,
@@ -70,8 +80,8 @@ final class InternalRowWriterFactory extends RegistryBasedFileWriterFactory<Inte
         schema,
         null, // as GenericFileWriterFactory: the files record no sort order
         format,
-        null,
-        null,
+        equalityFieldIds,
+        deleteSchema,
         null,
         writerProperties,
         null,

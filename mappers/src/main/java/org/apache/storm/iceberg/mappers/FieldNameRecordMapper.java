@@ -97,8 +97,9 @@ public class FieldNameRecordMapper implements InternalRowMapper, FieldMatchingMa
   }
 
   /**
-   * Each call copies the schema's empty record. A subclass that overrides {@link #map} to return one
-   * record object more than once must override this to return false.
+   * Each call copies the schema's empty record (or builds a new internal row). A subclass that
+   * overrides {@link #map} or {@link #mapInternal} to return one object more than once must override
+   * this to return false.
    */
   @Override
   public boolean returnsNewRecords() {

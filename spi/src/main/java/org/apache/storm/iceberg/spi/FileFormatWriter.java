@@ -67,4 +67,15 @@ public interface FileFormatWriter extends Serializable {
       Table table, Schema schema, int[] equalityFieldIds, Schema deleteSchema) {
     return Optional.empty();
   }
+
+  /**
+   * What {@link #deltaWriterFactory} writes, for {@link InternalRow}s: data, equality-delete and
+   * position-delete files with the same properties and metrics, or empty when this format has no
+   * internal-row writer (the default). The kernel uses it for the row-level write modes whenever the
+   * record mapper is an {@link InternalRowMapper}, and {@link #deltaWriterFactory} otherwise.
+   */
+  default Optional<FileWriterFactory<InternalRow>> internalDeltaWriterFactory(
+      Table table, Schema schema, int[] equalityFieldIds, Schema deleteSchema) {
+    return Optional.empty();
+  }
 }

@@ -55,7 +55,8 @@ public interface RecordMapper extends Serializable {
   Record map(ITuple tuple, Schema schema);
 
   /**
-   * Whether every {@link #map} call returns a new record that the mapper never changes afterwards.
+   * Whether every {@link #map} call (and, for an {@link InternalRowMapper}, every {@code mapInternal}
+   * call) returns a new record that the mapper never changes afterwards.
    * Callers that keep records (row-level writes hold each key's row until the batch seals) copy each
    * one unless this says so. False by default; a mapper that may return the same record twice must
    * leave it false.

@@ -19,27 +19,30 @@
 
 package org.apache.storm.iceberg.kernel.batch;
 
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.io.FileIO;
-import org.apache.iceberg.io.OutputFileFactory;
-import org.apache.iceberg.types.Types;
-import org.apache.storm.iceberg.kernel.change.ChangeOp;
-import org.apache.storm.iceberg.kernel.change.ChangeRow;
-import org.apache.storm.iceberg.kernel.change.RowChanges;
-
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
-import org.apache.iceberg.TableProperties;
-import org.apache.iceberg.TableUtil;
-import org.apache.iceberg.deletes.DeleteGranularity;
-import org.apache.iceberg.util.PropertyUtil;
+import java.util.function.UnaryOperator;
+
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.TableUtil;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.Record;
+import org.apache.iceberg.deletes.DeleteGranularity;
+import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileWriterFactory;
+import org.apache.iceberg.io.OutputFileFactory;
+import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.PropertyUtil;
+import org.apache.storm.iceberg.kernel.change.ChangeOp;
+import org.apache.storm.iceberg.kernel.change.ChangeRow;
+import org.apache.storm.iceberg.kernel.change.RowChanges;
+import org.apache.storm.iceberg.kernel.change.RowModel;
 import org.apache.storm.iceberg.spi.FileFormatWriter;
 import org.apache.storm.iceberg.spi.InternalRow;
 import org.apache.storm.iceberg.spi.InternalRowMapper;
@@ -79,7 +82,7 @@ abstract class BatchRows<T> {
       RecordMapper mapper, MultiRecordMapper many, FileFormatWriter format, Table table, Schema schema,
       Schema mapperSchema, RowCheck.ForSchema checks, RowChanges changes) {
     if (changes != null) {
-      return new ChangeRecords(mapper, changes, format, table, schema, mapperSchema, checks.generic());
+      return changeRecords(mapper, format, table, schema, mapperSchema, checks, changes);
     }
     if (many != null) {
       return new ManyRecords(many, format.writerFactory(table, schema), schema, mapperSchema, checks.generic());
@@ -91,6 +94,29 @@ abstract class BatchRows<T> {
       }
     }
     return new GenericRecords(mapper, format.writerFactory(table, schema), schema, mapperSchema, checks.generic());
+  }
+
+  /**
+   * A batch of row-level changes: in internal rows when the mapper builds them and the format writes
+   * them with its delete files, as an append batch would be; in generic records otherwise.
+   */
+  private static BatchRows<?> changeRecords(
+      RecordMapper mapper, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema,
+      RowCheck.ForSchema checks, RowChanges changes) {
+    int[] keyIds = changes.key().fieldIds();
+    Schema keySchema = changes.key().schemaIn(schema);
+    if (mapper instanceof InternalRowMapper internalMapper) {
+      Optional<FileWriterFactory<InternalRow>> writers = format.internalDeltaWriterFactory(table, schema, keyIds, keySchema);
+      if (writers.isPresent()) {
+        return new ChangeRecords<>(RowModel.INTERNAL, internalMapper::mapInternal, mapper, writers.get(), changes, format,
+            table, schema, mapperSchema, checks.internal());
+      }
+    }
+    FileWriterFactory<Record> writers = format.deltaWriterFactory(table, schema, keyIds, keySchema)
+        .orElseThrow(() -> new IllegalStateException("file format " + format.format() + " (" + format + ") writes no"
+            + " delete files, which the row-level write modes need; choose parquet, orc or avro"));
+    return new ChangeRecords<>(RowModel.GENERIC, mapper::map, mapper, writers, changes, format, table, schema, mapperSchema,
+        checks.generic());
   }
 
   /**
@@ -218,38 +244,49 @@ abstract class BatchRows<T> {
    * Row-level changes: each tuple's operation and sequence number with its row, collapsed by key
    * ({@link CollapsedChanges}). A change that removes its key's row needs only the key columns: the
    * mapper maps it against the key alone, and the table's other columns stay null.
+   *
+   * @param <R> the row type: internal rows when the mapper and the format both have them, as in append mode
    */
-  private static final class ChangeRecords extends BatchRows<ChangeRow> {
-    private final RecordMapper mapper;
+  private static final class ChangeRecords<R extends StructLike> extends BatchRows<ChangeRow<R>> {
+    private final RowModel<R> model;
+    /** The mapper, building rows of the model's type. */
+    private final BiFunction<ITuple, Schema, R> mapping;
+    private final Object mapper;
     private final RowChanges sink;
-    private final FileWriterFactory<Record> writers;
+    private final FileWriterFactory<R> writers;
     private final Schema keyMapperSchema;
-    private final InternalRecordWrapper partitionSource;
-    private final Record emptyRow;
+    private final UnaryOperator<StructLike> partitionSource;
+    private final Supplier<R> emptyRows;
     private final List<String> keyNames;
     /** Each key column's position in a row: key columns are top-level columns of the schema. */
     private final int[] keyPositions;
-    /** Whether the mapper's records are new on every call, so the batch keeps them without a copy. */
+    /** Where each column of {@link #keyMapperSchema} sits in a row of the schema. */
+    private final int[] removedKeyPositions;
+    /** Where each column of {@link #keyMapperSchema} sits in a row the mapper maps whole. */
+    private final int[] removedKeyPositionsWhole;
+    /** Whether the mapper's rows are new on every call, so the batch keeps them without a copy. */
     private final boolean newRecords;
     private final FileFormatWriter format;
     private final boolean deletionVectors;
     /** How a batch that streams on format version 2 groups its position deletes into files. */
     private final DeleteGranularity granularity;
 
-    ChangeRecords(RecordMapper mapper, RowChanges sink, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema,
-        RowCheck check) {
+    ChangeRecords(RowModel<R> model, BiFunction<ITuple, Schema, R> mapping, RecordMapper mapper, FileWriterFactory<R> writers,
+        RowChanges sink, FileFormatWriter format, Table table, Schema schema, Schema mapperSchema, RowCheck check) {
       super(schema, mapperSchema, check);
+      this.model = model;
+      this.mapping = mapping;
       this.mapper = mapper;
       this.sink = sink;
-      this.writers = format.deltaWriterFactory(table, schema, sink.key().fieldIds(), sink.key().schemaIn(schema))
-          .orElseThrow(() -> new IllegalStateException("file format " + format.format() + " (" + format + ") writes no"
-              + " delete files, which the row-level write modes need; choose parquet, orc or avro"));
+      this.writers = writers;
       // The key columns with their former names: a delete may still carry a renamed key column under its old name.
       this.keyMapperSchema = sink.key().mapperSchema(mapperSchema, table.schemas().values());
-      this.partitionSource = new InternalRecordWrapper(schema.asStruct());
-      this.emptyRow = GenericRecord.create(schema);
-      this.keyNames = java.util.Arrays.stream(sink.key().fieldIds()).mapToObj(schema::findColumnName).toList();
+      this.partitionSource = model.internalView(schema);
+      this.emptyRows = model.emptyRows(schema);
+      this.keyNames = Arrays.stream(sink.key().fieldIds()).mapToObj(schema::findColumnName).toList();
       this.keyPositions = keyNames.stream().mapToInt(name -> schema.columns().indexOf(schema.findField(name))).toArray();
+      this.removedKeyPositions = positionsIn(schema, keyMapperSchema);
+      this.removedKeyPositionsWhole = positionsIn(mapperSchema, keyMapperSchema);
       this.newRecords = mapper.returnsNewRecords();
       this.format = format;
       // Format version 3 refuses position-delete files: a row the batch replaced is marked in a deletion vector.
@@ -258,56 +295,72 @@ abstract class BatchRows<T> {
           TableProperties.DELETE_GRANULARITY, TableProperties.DELETE_GRANULARITY_DEFAULT));
     }
 
-    @Override
-    ChangeRow map(ITuple tuple) {
-      ChangeOp op = sink.fields().operation(tuple);
-      Long sequence = sink.fields().sequence(tuple);
-      Record row;
-      if (op.removes()) {
-        Record key = checkNotNull(mapper.map(tuple, sink.removalsReadWhole() ? mapperSchema : keyMapperSchema), mapper);
-        row = emptyRow.copy();
-        for (Types.NestedField field : keyMapperSchema.columns()) {
-          row.setField(field.name(), key.getField(field.name()));
-        }
-      } else {
-        Record mapped = checkNotNull(mapper.map(tuple, mapperSchema), mapper);
-        row = newRecords ? mapped : mapped.copy(); // the batch holds the row until it seals
-      }
-      for (int i = 0; i < keyPositions.length; i++) {
-        if (row.get(keyPositions[i]) == null) {
-          throw new IllegalArgumentException("key column " + keyNames.get(i) + " is null: a change must name its row's key");
-        }
-      }
-      return new ChangeRow(op, sequence, row);
+    /** Each of {@code columns}' top-level columns' position among {@code schema}'s, by field id. */
+    private static int[] positionsIn(Schema schema, Schema columns) {
+      List<Integer> ids = schema.columns().stream().map(Types.NestedField::fieldId).toList();
+      return columns.columns().stream().mapToInt(field -> ids.indexOf(field.fieldId())).toArray();
     }
 
     @Override
-    void verify(ChangeRow row) {
+    ChangeRow<R> map(ITuple tuple) {
+      ChangeOp op = sink.fields().operation(tuple);
+      Long sequence = sink.fields().sequence(tuple);
+      R row;
+      if (op.removes()) {
+        boolean whole = sink.removalsReadWhole();
+        R key = checkNotNull(mapping.apply(tuple, whole ? mapperSchema : keyMapperSchema), mapper);
+        int[] from = whole ? removedKeyPositionsWhole : null;
+        row = emptyRows.get();
+        for (int i = 0; i < removedKeyPositions.length; i++) {
+          row.set(removedKeyPositions[i], key.get(from == null ? i : from[i], Object.class));
+        }
+      } else {
+        R mapped = checkNotNull(mapping.apply(tuple, mapperSchema), mapper);
+        row = newRecords ? mapped : copy(mapped); // the batch holds the row until it seals
+      }
+      for (int i = 0; i < keyPositions.length; i++) {
+        if (row.get(keyPositions[i], Object.class) == null) {
+          throw new IllegalArgumentException("key column " + keyNames.get(i) + " is null: a change must name its row's key");
+        }
+      }
+      return new ChangeRow<>(op, sequence, row);
+    }
+
+    private R copy(R mapped) {
+      R copy = emptyRows.get();
+      for (int i = 0; i < mapped.size(); i++) {
+        copy.set(i, mapped.get(i, Object.class));
+      }
+      return copy;
+    }
+
+    @Override
+    void verify(ChangeRow<R> row) {
       if (!row.op().removes()) {
         check.verify(row.row());
       }
     }
 
     @Override
-    StructLike asStruct(ChangeRow row) {
+    StructLike asStruct(ChangeRow<R> row) {
       return row.row();
     }
 
     @Override
-    StructLike partitionSource(ChangeRow row) {
-      return partitionSource.wrap(row.row());
+    StructLike partitionSource(ChangeRow<R> row) {
+      return partitionSource.apply(row.row());
     }
 
     @Override
-    FileWriterFactory<ChangeRow> writers() {
+    FileWriterFactory<ChangeRow<R>> writers() {
       throw new IllegalStateException("row-level changes are written at the seal, not as they arrive");
     }
 
     @Override
-    BatchFiles<ChangeRow> files(OutputFileFactory fileFactory, Supplier<OutputFileFactory> dvFiles, FileIO io, long targetFileSize) {
-      return new CollapsedChanges(sink.newBatch(schema), writers, fileFactory, io, targetFileSize, sink.maxHeldKeys(),
-          spec -> new DeltaChanges(spec, format.format(), writers, fileFactory, deletionVectors ? dvFiles.get() : null, io,
-              targetFileSize, schema, sink.key().schemaIn(schema), granularity));
+    BatchFiles<ChangeRow<R>> files(OutputFileFactory fileFactory, Supplier<OutputFileFactory> dvFiles, FileIO io, long targetFileSize) {
+      return new CollapsedChanges<>(sink.newBatch(schema, model), writers, fileFactory, io, targetFileSize, sink.maxHeldKeys(),
+          spec -> new DeltaChanges<>(spec, format.format(), writers, model, fileFactory, deletionVectors ? dvFiles.get() : null,
+              io, targetFileSize, schema, sink.key().schemaIn(schema), granularity));
     }
   }
 

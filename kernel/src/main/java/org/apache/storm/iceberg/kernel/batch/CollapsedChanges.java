@@ -29,7 +29,6 @@ import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.StructLike;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.io.FileIO;
 import org.apache.iceberg.io.FileWriterFactory;
 import org.apache.iceberg.io.OutputFileFactory;
@@ -49,27 +48,29 @@ import org.apache.storm.iceberg.spi.SourcePosition;
  * <p>A batch that changes more than {@code maxHeldKeys} keys streams instead, for the rest of it:
  * the change that brings its first key beyond the bound writes what it holds, and every later change
  * is written as it arrives, through Iceberg's delta writer ({@link DeltaChanges}).
+ *
+ * @param <R> the row type ({@link org.apache.storm.iceberg.kernel.change.RowModel})
  */
-final class CollapsedChanges implements BatchFiles<ChangeRow> {
-  private final KeyedChanges changes;
-  private final FileWriterFactory<Record> writers;
+final class CollapsedChanges<R extends StructLike> implements BatchFiles<ChangeRow<R>> {
+  private final KeyedChanges<R> changes;
+  private final FileWriterFactory<R> writers;
   private final OutputFileFactory fileFactory;
   private final FileIO io;
   private final long targetFileSize;
-  private final FanoutFiles<Record> rows;
-  private final List<RollingEqualityDeleteWriter<Record>> deleteWriters = new ArrayList<>();
+  private final FanoutFiles<R> rows;
+  private final List<RollingEqualityDeleteWriter<R>> deleteWriters = new ArrayList<>();
   private PartitionSpec spec;
   private String laneSource;
   private int lanePartition = -1;
   private String lane;
   private final int maxHeldKeys;
-  private final Function<PartitionSpec, DeltaChanges> newDelta;
+  private final Function<PartitionSpec, DeltaChanges<R>> newDelta;
   /** Null until the batch streams. */
-  private DeltaChanges delta;
+  private DeltaChanges<R> delta;
 
   CollapsedChanges(
-      KeyedChanges changes, FileWriterFactory<Record> writers, OutputFileFactory fileFactory, FileIO io, long targetFileSize,
-      int maxHeldKeys, Function<PartitionSpec, DeltaChanges> newDelta) {
+      KeyedChanges<R> changes, FileWriterFactory<R> writers, OutputFileFactory fileFactory, FileIO io, long targetFileSize,
+      int maxHeldKeys, Function<PartitionSpec, DeltaChanges<R>> newDelta) {
     this.changes = changes;
     this.maxHeldKeys = maxHeldKeys;
     this.newDelta = newDelta;
@@ -81,7 +82,7 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
   }
 
   @Override
-  public void write(ChangeRow row, PartitionSpec rowSpec, PartitionKey partition) {
+  public void write(ChangeRow<R> row, PartitionSpec rowSpec, PartitionKey partition) {
     this.spec = rowSpec;
     changes.put(row, partition);
     if (delta == null && changes.keys() > maxHeldKeys) {
@@ -133,17 +134,17 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
       return new Written(rows.close().dataFiles(), List.of(), changes.summary(spec == null ? -1 : spec.specId()));
     }
     // One map for the whole batch: a wrapper built per key (forType) cost more than writing the key's delete.
-    Map<StructLike, List<KeyFinal>> byPartition = StructLikeMap.create(spec.partitionType());
-    for (KeyFinal state : changes.finals()) {
+    Map<StructLike, List<KeyFinal<R>>> byPartition = StructLikeMap.create(spec.partitionType());
+    for (KeyFinal<R> state : changes.finals()) {
       byPartition.computeIfAbsent(state.partition(), p -> new ArrayList<>()).add(state);
     }
     List<DeleteFile> deletes = new ArrayList<>();
-    for (List<KeyFinal> partition : byPartition.values()) {
+    for (List<KeyFinal<R>> partition : byPartition.values()) {
       StructLike partitionKey = partition.get(0).partition();
-      RollingEqualityDeleteWriter<Record> deleteWriter =
+      RollingEqualityDeleteWriter<R> deleteWriter =
           new RollingEqualityDeleteWriter<>(writers, fileFactory, io, targetFileSize, spec, partitionKey);
       deleteWriters.add(deleteWriter);
-      for (KeyFinal state : partition) {
+      for (KeyFinal<R> state : partition) {
         deleteWriter.write(state.key());
         if (state.row() != null) {
           rows.write(state.row(), spec, asPartitionKey(partitionKey));
@@ -170,7 +171,7 @@ final class CollapsedChanges implements BatchFiles<ChangeRow> {
     if (delta != null) {
       delta.closeQuietly();
     }
-    for (RollingEqualityDeleteWriter<Record> writer : deleteWriters) {
+    for (RollingEqualityDeleteWriter<R> writer : deleteWriters) {
       try {
         writer.close();
       } catch (IOException | RuntimeException e) {

@@ -24,14 +24,13 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.PartitionKey;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
-import org.apache.iceberg.data.InternalRecordWrapper;
-import org.apache.iceberg.data.Record;
 import org.apache.iceberg.deletes.DeleteGranularity;
 import org.apache.iceberg.io.BaseTaskWriter;
 import org.apache.iceberg.io.FileIO;
@@ -42,6 +41,7 @@ import org.apache.iceberg.io.WriteResult;
 import org.apache.iceberg.util.StructLikeMap;
 import org.apache.storm.iceberg.kernel.batch.BatchFiles.Written;
 import org.apache.storm.iceberg.kernel.change.ChangeWriter;
+import org.apache.storm.iceberg.kernel.change.RowModel;
 
 /**
  * The changes of a batch that streams ({@link org.apache.storm.iceberg.kernel.change.KeyedChanges#stream}),
@@ -53,28 +53,33 @@ import org.apache.storm.iceberg.kernel.change.ChangeWriter;
  *
  * <p>Iceberg's delta writer keeps each key it wrote with its row's file and position until the batch
  * seals, not the row. Not thread-safe: one task's executor thread owns it.
+ *
+ * @param <R> the row type ({@link RowModel})
  */
-final class DeltaChanges extends BaseTaskWriter<Record> implements ChangeWriter {
+final class DeltaChanges<R extends StructLike> extends BaseTaskWriter<R> implements ChangeWriter<R> {
   private final Schema schema;
+  private final RowModel<R> model;
   private final Schema keySchema;
   private final DeleteGranularity granularity;
   /** Null on format version 2. */
-  private final PartitioningDVWriter<Record> deletionVectors;
+  private final PartitioningDVWriter<R> deletionVectors;
   private final Map<StructLike, KeyDelta> byPartition;
   private KeyDelta unpartitioned;
 
   /**
    * @param writers writes data, equality-delete (of {@code keySchema}) and position-delete files
+   * @param model how the rows hold their values, which the delta writer compares keys by
    * @param dvFiles names the deletion-vector (Puffin) files on format version 3; null on version 2,
    *     which writes position-delete files in the data files' format with {@code granularity}
    */
   DeltaChanges(
-      PartitionSpec spec, FileFormat format, FileWriterFactory<Record> writers, OutputFileFactory files,
+      PartitionSpec spec, FileFormat format, FileWriterFactory<R> writers, RowModel<R> model, OutputFileFactory files,
       OutputFileFactory dvFiles, FileIO io, long targetFileSize, Schema schema, Schema keySchema,
       DeleteGranularity granularity) {
     // Not BaseTaskWriter's own deletion-vector flag: it names the Puffin files after the data files' format.
     super(spec, format, writers, files, io, targetFileSize);
     this.schema = schema;
+    this.model = model;
     this.keySchema = keySchema;
     this.granularity = granularity;
     // No earlier deletes to merge: the vectors only mark rows of this batch's own new files.
@@ -83,12 +88,12 @@ final class DeltaChanges extends BaseTaskWriter<Record> implements ChangeWriter 
   }
 
   @Override
-  public void write(Record row) {
+  public void write(R row) {
     throw new IllegalStateException("a streamed change is written with its partition");
   }
 
   @Override
-  public void write(Record row, StructLike partition) {
+  public void write(R row, StructLike partition) {
     try {
       writerFor(partition).write(row);
     } catch (IOException e) {
@@ -97,7 +102,7 @@ final class DeltaChanges extends BaseTaskWriter<Record> implements ChangeWriter 
   }
 
   @Override
-  public void deleteKey(Record key, StructLike partition) {
+  public void deleteKey(R key, StructLike partition) {
     try {
       writerFor(partition).deleteKey(key);
     } catch (IOException e) {
@@ -173,21 +178,21 @@ final class DeltaChanges extends BaseTaskWriter<Record> implements ChangeWriter 
   /** One partition's delta writer. */
   private final class KeyDelta extends BaseEqualityDeltaWriter {
     // Keys compare in Iceberg's internal representation (as the delta writer's key map hashes them).
-    private final InternalRecordWrapper rowWrapper = new InternalRecordWrapper(schema.asStruct());
-    private final InternalRecordWrapper keyWrapper = new InternalRecordWrapper(keySchema.asStruct());
+    private final UnaryOperator<StructLike> rowView = model.internalView(schema);
+    private final UnaryOperator<StructLike> keyView = model.internalView(keySchema);
 
     KeyDelta(StructLike partition) {
       super(partition, schema, keySchema, granularity, deletionVectors);
     }
 
     @Override
-    protected StructLike asStructLike(Record row) {
-      return rowWrapper.wrap(row);
+    protected StructLike asStructLike(R row) {
+      return rowView.apply(row);
     }
 
     @Override
-    protected StructLike asStructLikeKey(Record key) {
-      return keyWrapper.wrap(key);
+    protected StructLike asStructLikeKey(R key) {
+      return keyView.apply(key);
     }
   }
 }

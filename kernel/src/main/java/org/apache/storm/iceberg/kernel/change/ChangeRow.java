@@ -19,12 +19,13 @@
 
 package org.apache.storm.iceberg.kernel.change;
 
-import org.apache.iceberg.data.Record;
+import org.apache.iceberg.StructLike;
 
 /**
  * One tuple's change: its operation, its sequence number, and its row of the table's schema (for a
  * change that removes the row, only the key columns are set).
  *
+ * @param <R> the row type ({@link RowModel})
  * @param sequence the tuple's sequence number, or null when the sink reads none (arrival order)
  */
-public record ChangeRow(ChangeOp op, Long sequence, Record row) {}
+public record ChangeRow<R extends StructLike>(ChangeOp op, Long sequence, R row) {}

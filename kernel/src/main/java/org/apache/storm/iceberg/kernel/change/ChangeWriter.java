@@ -20,20 +20,21 @@
 package org.apache.storm.iceberg.kernel.change;
 
 import org.apache.iceberg.StructLike;
-import org.apache.iceberg.data.Record;
 
 /**
  * Where a batch that holds too many keys to collapse writes each change as it arrives ({@link
  * KeyedChanges#stream}): Iceberg's equality delta writer, one per partition.
+ *
+ * @param <R> the row type ({@link RowModel})
  */
-public interface ChangeWriter {
+public interface ChangeWriter<R extends StructLike> {
   /**
    * Removes the row of {@code key} (the key columns only) in {@code partition}: the row this batch
    * wrote for it, by position, or else every row earlier commits hold for it, by an equality delete.
    *
    * @throws java.io.UncheckedIOException when a file cannot be written
    */
-  void deleteKey(Record key, StructLike partition);
+  void deleteKey(R key, StructLike partition);
 
   /**
    * Writes {@code row} into {@code partition}, first removing by position the row this batch wrote
@@ -41,5 +42,5 @@ public interface ChangeWriter {
    *
    * @throws java.io.UncheckedIOException when a file cannot be written
    */
-  void write(Record row, StructLike partition);
+  void write(R row, StructLike partition);
 }

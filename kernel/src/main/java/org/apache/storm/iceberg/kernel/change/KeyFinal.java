@@ -20,14 +20,17 @@
 package org.apache.storm.iceberg.kernel.change;
 
 import org.apache.iceberg.StructLike;
-import org.apache.iceberg.data.Record;
 
-/** A key's final state in a batch ({@link KeyedChanges}); its fields are the batch's to update. */
-public final class KeyFinal {
-  final Record key;
+/**
+ * A key's final state in a batch ({@link KeyedChanges}); its fields are the batch's to update.
+ *
+ * @param <R> the row type ({@link RowModel})
+ */
+public final class KeyFinal<R extends StructLike> {
+  final R key;
   final StructLike internalKey;
   final StructLike partition;
-  ChangeRow winner;
+  ChangeRow<R> winner;
   long winnerArrival;
   /** Whether any change of the batch wrote the key's row (an insert or an after-image), in any order. */
   boolean written;
@@ -36,14 +39,14 @@ public final class KeyFinal {
   /** Once the batch streams: whether the batch's files hold a live row of the key (its winner sets it). */
   boolean live;
 
-  KeyFinal(Record key, StructLike internalKey, StructLike partition) {
+  KeyFinal(R key, StructLike internalKey, StructLike partition) {
     this.key = key;
     this.internalKey = internalKey;
     this.partition = partition;
   }
 
   /** The key's columns, as the equality delete holds them. */
-  public Record key() {
+  public R key() {
     return key;
   }
 
@@ -53,7 +56,7 @@ public final class KeyFinal {
   }
 
   /** The key's final row, or null when its final change removes it (or the batch streams: it holds no rows). */
-  public Record row() {
+  public R row() {
     return winner.op().removes() ? null : winner.row();
   }
 

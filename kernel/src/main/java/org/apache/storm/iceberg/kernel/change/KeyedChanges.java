@@ -24,10 +24,9 @@ import java.util.Collection;
 import java.util.List;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.StructLike;
-import org.apache.iceberg.data.GenericRecord;
-import org.apache.iceberg.data.InternalRecordWrapper;
-import org.apache.iceberg.data.Record;
+import org.apache.iceberg.transforms.Transforms;
 import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types;
 import org.apache.iceberg.util.StructLikeWrapper;
 import org.apache.iceberg.util.StructProjection;
 
@@ -48,17 +47,19 @@ import org.apache.iceberg.util.StructProjection;
  * replaced or removed.
  *
  * <p>Not thread-safe: one task's executor thread owns it.
+ *
+ * @param <R> the row type ({@link RowModel})
  */
-public final class KeyedChanges {
+public final class KeyedChanges<R extends StructLike> {
   private final Schema keySchema;
-  private final Record keyTemplate;
+  private final java.util.function.Supplier<R> emptyKeys;
   private final int keyColumns;
   private final StructProjection keyOf;
   /**
    * The key in Iceberg's internal representation, which the map compares: generic values compare
    * by their Java form, and two OffsetDateTimes of one instant at different offsets are not equal.
    */
-  private final InternalRecordWrapper internal;
+  private final java.util.function.UnaryOperator<StructLike> internal;
   private final StructProjection internalKeyOf;
   private final boolean upsert;
   /**
@@ -66,7 +67,7 @@ public final class KeyedChanges {
    * one column whose internal values compare as Java values ({@link #SCALAR}), otherwise a {@link
    * StructLikeWrapper} (StructLikeMap's, without its thread-local lookups).
    */
-  private final java.util.Map<Object, KeyFinal> byKey = new java.util.LinkedHashMap<>();
+  private final java.util.Map<Object, KeyFinal<R>> byKey = new java.util.LinkedHashMap<>();
   /**
    * The single key column types whose internal value's {@code equals} and {@code hashCode} are Iceberg's
    * comparison of it (Integer, Long, or a CharSequence, compared as its String), so the value keys the
@@ -81,7 +82,9 @@ public final class KeyedChanges {
   private StructLikeWrapper probe;
   /** Whether every key column's internal value is its Java value, so one copy of a key serves as both. */
   private final boolean internalIsJava;
-  /** The types {@link InternalRecordWrapper} converts. */
+  /** Whether the rows hold internal values ({@link RowModel#internalValues}). */
+  private final boolean internalValues;
+  /** The types whose generic (Java) values differ from their internal ones. */
   private static final java.util.Set<Type.TypeID> CONVERTED = java.util.EnumSet.of(Type.TypeID.DATE, Type.TypeID.TIME,
       Type.TypeID.TIMESTAMP, Type.TypeID.TIMESTAMP_NANO, Type.TypeID.FIXED, Type.TypeID.STRUCT);
   private long arrivals;
@@ -92,22 +95,25 @@ public final class KeyedChanges {
   private long offset = -1;
   private long dropped;
   /** Where each change is written as it arrives, once the batch streams; null while it collapses. */
-  private ChangeWriter streamed;
+  private ChangeWriter<R> streamed;
 
   /**
    * @param upsert whether update-before images are ignored (upsert mode: the after-image replaces
    *     the row) rather than applied as deletes (changelog)
+   * @param model how the batch's rows hold their values
    */
-  public KeyedChanges(Schema schema, ChangeKey key, boolean upsert) {
+  public KeyedChanges(Schema schema, ChangeKey key, boolean upsert, RowModel<R> model) {
     this.keySchema = key.schemaIn(schema);
-    this.keyTemplate = GenericRecord.create(keySchema);
+    this.emptyKeys = model.emptyRows(keySchema);
     this.keyColumns = keySchema.columns().size();
     this.keyOf = StructProjection.create(schema, keySchema);
-    this.internal = new InternalRecordWrapper(schema.asStruct());
+    this.internal = model.internalView(schema);
     this.internalKeyOf = StructProjection.create(schema, keySchema);
     this.upsert = upsert;
     this.probe = StructLikeWrapper.forType(keySchema.asStruct());
-    this.internalIsJava = keySchema.columns().stream().noneMatch(field -> CONVERTED.contains(field.type().typeId()));
+    this.internalValues = model.internalValues();
+    this.internalIsJava =
+        internalValues || keySchema.columns().stream().noneMatch(field -> CONVERTED.contains(field.type().typeId()));
     this.scalarKey = keyColumns == 1 && SCALAR.contains(keySchema.columns().get(0).type().typeId());
   }
 
@@ -116,7 +122,7 @@ public final class KeyedChanges {
    *
    * @return false for an update-before image in upsert mode, which changes nothing and is dropped
    */
-  public boolean put(ChangeRow change, StructLike partition) {
+  public boolean put(ChangeRow<R> change, StructLike partition) {
     if (upsert && change.op() == ChangeOp.UPDATE_BEFORE) {
       dropped++;
       return false;
@@ -132,12 +138,12 @@ public final class KeyedChanges {
         lanes.put(lane, new ChangeSummary.Lane(known.smallest(), known.smallestKey(), change.sequence()));
       }
     }
-    StructLike comparable = internalIsJava ? key : internalKeyOf.wrap(internal.wrap(change.row()));
+    StructLike comparable = internalIsJava ? key : internalKeyOf.wrap(internal.apply(change.row()));
     Object lookup = scalarKey ? scalar(comparable) : probe.set(comparable);
-    KeyFinal known = byKey.get(lookup);
+    KeyFinal<R> known = byKey.get(lookup);
     if (known == null) {
-      Record internalKey = copy(comparable);
-      known = new KeyFinal(internalIsJava ? internalKey : copy(key), internalKey, copyOf(partition));
+      R internalKey = copy(comparable);
+      known = new KeyFinal<>(internalIsJava ? internalKey : copy(key), internalKey, copyOf(partition));
       if (scalarKey) {
         byKey.put(lookup, known);
       } else {
@@ -162,7 +168,7 @@ public final class KeyedChanges {
   }
 
   /** Makes {@code change} its key's winner; once the batch streams, writes it and keeps no row. */
-  private void win(KeyFinal known, ChangeRow change, long arrival, boolean first) {
+  private void win(KeyFinal<R> known, ChangeRow<R> change, long arrival, boolean first) {
     known.winnerArrival = arrival;
     if (streamed == null) {
       known.winner = change;
@@ -179,7 +185,7 @@ public final class KeyedChanges {
       streamed.write(change.row(), known.partition);
     }
     known.live = !change.op().removes();
-    known.winner = new ChangeRow(change.op(), change.sequence(), null);
+    known.winner = new ChangeRow<>(change.op(), change.sequence(), null);
   }
 
   /**
@@ -187,13 +193,13 @@ public final class KeyedChanges {
    * {@code writer} (the key's equality delete, then its row unless its final change removes it),
    * drops the rows it held, and from then on writes each change that supersedes its key's winner.
    */
-  public void stream(ChangeWriter writer) {
+  public void stream(ChangeWriter<R> writer) {
     if (streamed != null) {
       throw new IllegalStateException("the batch streams already");
     }
     streamed = writer;
-    for (KeyFinal state : byKey.values()) {
-      ChangeRow winner = state.winner;
+    for (KeyFinal<R> state : byKey.values()) {
+      ChangeRow<R> winner = state.winner;
       state.winner = null;
       win(state, winner, state.winnerArrival, true);
     }
@@ -210,7 +216,7 @@ public final class KeyedChanges {
   }
 
   /** Whether {@code change} (arrived at {@code arrival}) supersedes {@code current}. */
-  private static boolean comesAfter(ChangeRow change, long arrival, ChangeRow current, long currentArrival) {
+  private static boolean comesAfter(ChangeRow<?> change, long arrival, ChangeRow<?> current, long currentArrival) {
     long sequence = change.sequence() == null ? arrival : change.sequence();
     long currentSequence = current.sequence() == null ? currentArrival : current.sequence();
     if (sequence != currentSequence) {
@@ -233,7 +239,7 @@ public final class KeyedChanges {
   private ChangeSummary.RemovedKeys unwrittenDeletes(int specId) {
     List<ChangeSummary.RemovedKey> removed = new ArrayList<>();
     long total = 0;
-    for (KeyFinal state : unwritten == 0 ? List.<KeyFinal>of() : byKey.values()) {
+    for (KeyFinal<R> state : unwritten == 0 ? List.<KeyFinal<R>>of() : byKey.values()) {
       if (!state.written) {
         total++;
         if (removed.size() < ChangeSummary.RemovedKeys.LIMIT) {
@@ -247,7 +253,11 @@ public final class KeyedChanges {
   private String describe(StructLike key) {
     StringBuilder text = new StringBuilder();
     for (int i = 0; i < keySchema.columns().size(); i++) {
-      text.append(i == 0 ? "" : ", ").append(keySchema.columns().get(i).name()).append('=').append(key.get(i, Object.class));
+      Types.NestedField column = keySchema.columns().get(i);
+      Object value = key.get(i, Object.class);
+      // An internal timestamp is a count of microseconds: the message shows it as the instant it is.
+      text.append(i == 0 ? "" : ", ").append(column.name()).append('=')
+          .append(internalValues ? Transforms.identity().toHumanString(column.type(), value) : value);
     }
     return text.toString();
   }
@@ -257,7 +267,7 @@ public final class KeyedChanges {
    * order keep the source's order in the files (a growing key stays sorted, its bounds tight), which
    * also made them cheaper to write than in hash order.
    */
-  public Collection<KeyFinal> finals() {
+  public Collection<KeyFinal<R>> finals() {
     return byKey.values();
   }
 
@@ -283,9 +293,8 @@ public final class KeyedChanges {
     return value instanceof CharSequence text && !(value instanceof String) ? text.toString() : value;
   }
 
-  private Record copy(StructLike key) {
-    // copy() shares the template's field index; create(schema) looks it up in a shared cache per call.
-    Record copy = keyTemplate.copy();
+  private R copy(StructLike key) {
+    R copy = emptyKeys.get();
     for (int i = 0; i < keyColumns; i++) {
       copy.set(i, key.get(i, Object.class));
     }

@@ -21,6 +21,7 @@ package org.apache.storm.iceberg.kernel.change;
 
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.storm.iceberg.kernel.options.SinkSettings.RowLevel;
 import org.apache.storm.iceberg.spi.RecordMapper;
@@ -55,8 +56,8 @@ public record RowChanges(
         rowLevel.maxHeldKeys(), schemaEvolution, table.spec());
   }
 
-  /** The collapse of one batch written against {@code schema}. */
-  public KeyedChanges newBatch(Schema schema) {
-    return new KeyedChanges(schema, key, upsert);
+  /** The collapse of one batch written against {@code schema}, its rows held as {@code model} holds them. */
+  public <R extends StructLike> KeyedChanges<R> newBatch(Schema schema, RowModel<R> model) {
+    return new KeyedChanges<>(schema, key, upsert, model);
   }
 }

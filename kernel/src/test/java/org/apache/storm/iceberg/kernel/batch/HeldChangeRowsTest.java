@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.StructLike;
 import org.apache.iceberg.Table;
 import org.apache.iceberg.TableProperties;
 import org.apache.iceberg.catalog.Namespace;
@@ -42,6 +43,8 @@ import org.apache.storm.iceberg.kernel.options.ProviderRegistry;
 import org.apache.storm.iceberg.mappers.FieldNameRecordMapper;
 import org.apache.storm.iceberg.spi.FileFormatWriterFactory;
 import org.apache.storm.iceberg.spi.FormerNamesSchema;
+import org.apache.storm.iceberg.spi.InternalRow;
+import org.apache.storm.iceberg.spi.InternalRowMapper;
 import org.apache.storm.iceberg.spi.RecordMapper;
 import org.apache.storm.iceberg.testing.TestCatalogs;
 import org.apache.storm.iceberg.testing.TestTables;
@@ -80,15 +83,65 @@ class HeldChangeRowsTest {
   void aReusedRecordIsCopiedAndANewOneKeptAsItIs() {
     RecordMapper reusing = new ReusingMapper();
     OpenBatch<?> copying = open(reusing, 1);
-    ChangeRow first = (ChangeRow) copying.map(tuple(1L, "first"));
-    ChangeRow second = (ChangeRow) copying.map(tuple(2L, "second"));
-    assertThat(first.row().getField("payload")).as("the first key's row, after the mapper reused its record").isEqualTo("first");
-    assertThat(second.row().getField("payload")).isEqualTo("second");
+    Record first = (Record) ((ChangeRow<?>) copying.map(tuple(1L, "first"))).row();
+    Record second = (Record) ((ChangeRow<?>) copying.map(tuple(2L, "second"))).row();
+    assertThat(first.getField("payload")).as("the first key's row, after the mapper reused its record").isEqualTo("first");
+    assertThat(second.getField("payload")).isEqualTo("second");
     copying.abandon().release();
 
     FieldNameRecordMapper fresh = new FieldNameRecordMapper();
     assertThat(fresh.returnsNewRecords()).isTrue();
     assertThat(reusing.returnsNewRecords()).as("the SPI's default").isFalse();
+  }
+
+  /** Returns one internal row, overwritten on every call, as the InternalRowMapper contract allows. */
+  static final class ReusingInternalMapper implements InternalRowMapper {
+    private final FieldNameRecordMapper fields = new FieldNameRecordMapper();
+    private InternalRow reused;
+
+    @Override
+    public Record map(ITuple tuple, Schema schema) {
+      return fields.map(tuple, schema);
+    }
+
+    @Override
+    public InternalRow mapInternal(ITuple tuple, Schema schema) {
+      InternalRow mapped = fields.mapInternal(tuple, schema);
+      if (reused == null) {
+        reused = new InternalRow(mapped.size());
+      }
+      for (int i = 0; i < mapped.size(); i++) {
+        reused.set(i, mapped.get(i, Object.class));
+      }
+      return reused;
+    }
+  }
+
+  /**
+   * With a mapper that builds internal rows and a format that writes them (Parquet), a batch of
+   * changes holds internal rows, as an append batch does: a timestamp as its microseconds, not an
+   * OffsetDateTime. A reused internal row is copied too.
+   */
+  @Test
+  void anInternalRowMapperBatchHoldsInternalRowsAndCopiesAReusedOne() {
+    OpenBatch<?> internal = open(new FieldNameRecordMapper(), 1);
+    java.time.OffsetDateTime at = java.time.OffsetDateTime.parse("2026-12-06T10:00:00Z");
+    ChangeRow<?> change = (ChangeRow<?>) internal.map(new Tuples(TestTables.FIELDS).tuple(1L, "eu", at, "p"));
+    assertThat(change.row()).isInstanceOf(InternalRow.class);
+    assertThat(change.row().get(2, Object.class)).as("event_time in Iceberg's internal form")
+        .isEqualTo(org.apache.iceberg.util.DateTimeUtil.microsFromTimestamptz(at));
+    internal.abandon().release();
+
+    OpenBatch<?> copying = open(new ReusingInternalMapper(), 1);
+    StructLike first = ((ChangeRow<?>) copying.map(tuple(1L, "first"))).row();
+    StructLike second = ((ChangeRow<?>) copying.map(tuple(2L, "second"))).row();
+    assertThat(first.get(3, String.class)).as("the first key's row, after the mapper reused its row").isEqualTo("first");
+    assertThat(second.get(3, String.class)).isEqualTo("second");
+    copying.abandon().release();
+
+    OpenBatch<?> generic = open(new ReusingMapper(), 1);
+    assertThat(((ChangeRow<?>) generic.map(tuple(1L, "p"))).row()).as("a mapper of generic records only").isInstanceOf(Record.class);
+    generic.abandon().release();
   }
 
   @Test

@@ -30,6 +30,8 @@ import org.apache.iceberg.data.GenericRecord;
 import org.apache.iceberg.data.Record;
 import org.apache.iceberg.types.TypeUtil;
 import org.apache.iceberg.types.Types;
+import org.apache.iceberg.util.DateTimeUtil;
+import org.apache.storm.iceberg.spi.InternalRow;
 import org.junit.jupiter.api.Test;
 
 /** One batch's changes collapse per key by the key's value, whatever Java form the mapper gave it. */
@@ -48,11 +50,11 @@ class KeyedChangesTest {
   @Test
   void oneInstantAtTwoOffsetsIsOneKey() {
     ChangeKey key = new ChangeKey(new int[] {1}, TypeUtil.select(SCHEMA, Set.of(1)));
-    KeyedChanges changes = new KeyedChanges(SCHEMA, key, true);
+    KeyedChanges<Record> changes = new KeyedChanges<>(SCHEMA, key, true, RowModel.GENERIC);
     OffsetDateTime utc = OffsetDateTime.of(2026, 11, 1, 10, 0, 0, 0, ZoneOffset.UTC);
 
-    changes.put(new ChangeRow(ChangeOp.INSERT, null, row(utc, "first")), null);
-    changes.put(new ChangeRow(ChangeOp.UPDATE_AFTER, null, row(utc.withOffsetSameInstant(ZoneOffset.ofHours(2)), "second")), null);
+    changes.put(new ChangeRow<>(ChangeOp.INSERT, null, row(utc, "first")), null);
+    changes.put(new ChangeRow<>(ChangeOp.UPDATE_AFTER, null, row(utc.withOffsetSameInstant(ZoneOffset.ofHours(2)), "second")), null);
 
     assertThat(changes.finals()).as("one key: a later change of it replaces the earlier in the batch").hasSize(1);
     assertThat(changes.finals().iterator().next().row().getField("v")).isEqualTo("second");
@@ -62,14 +64,14 @@ class KeyedChangesTest {
   @Test
   void oneTextIsOneKeyWhateverCharSequenceCarriesIt() {
     ChangeKey key = new ChangeKey(new int[] {2}, TypeUtil.select(SCHEMA, Set.of(2)));
-    KeyedChanges changes = new KeyedChanges(SCHEMA, key, true);
+    KeyedChanges<Record> changes = new KeyedChanges<>(SCHEMA, key, true, RowModel.GENERIC);
     OffsetDateTime at = OffsetDateTime.of(2026, 11, 1, 10, 0, 0, 0, ZoneOffset.UTC);
     Record asBuilder = row(at, null);
     asBuilder.setField("v", new StringBuilder("k"));
 
-    changes.put(new ChangeRow(ChangeOp.INSERT, null, row(at, "k")), null);
-    changes.put(new ChangeRow(ChangeOp.UPDATE_AFTER, null, row(at.plusHours(1), "other")), null);
-    changes.put(new ChangeRow(ChangeOp.UPDATE_AFTER, null, asBuilder), null);
+    changes.put(new ChangeRow<>(ChangeOp.INSERT, null, row(at, "k")), null);
+    changes.put(new ChangeRow<>(ChangeOp.UPDATE_AFTER, null, row(at.plusHours(1), "other")), null);
+    changes.put(new ChangeRow<>(ChangeOp.UPDATE_AFTER, null, asBuilder), null);
 
     assertThat(changes.finals()).extracting(state -> state.row().getField("at"))
         .as("two keys, in first-arrival order; the builder's change replaced the string's")
@@ -80,12 +82,12 @@ class KeyedChangesTest {
   @Test
   void aKeyOfTwoColumnsMatchesOnBoth() {
     ChangeKey key = new ChangeKey(new int[] {1, 2}, TypeUtil.select(SCHEMA, Set.of(1, 2)));
-    KeyedChanges changes = new KeyedChanges(SCHEMA, key, true);
+    KeyedChanges<Record> changes = new KeyedChanges<>(SCHEMA, key, true, RowModel.GENERIC);
     OffsetDateTime at = OffsetDateTime.of(2026, 11, 1, 10, 0, 0, 0, ZoneOffset.UTC);
 
-    changes.put(new ChangeRow(ChangeOp.INSERT, 1L, row(at, "a")), null);
-    changes.put(new ChangeRow(ChangeOp.INSERT, 2L, row(at, "b")), null);
-    changes.put(new ChangeRow(ChangeOp.DELETE, 3L, row(at.withOffsetSameInstant(ZoneOffset.ofHours(5)), "a")), null);
+    changes.put(new ChangeRow<>(ChangeOp.INSERT, 1L, row(at, "a")), null);
+    changes.put(new ChangeRow<>(ChangeOp.INSERT, 2L, row(at, "b")), null);
+    changes.put(new ChangeRow<>(ChangeOp.DELETE, 3L, row(at.withOffsetSameInstant(ZoneOffset.ofHours(5)), "a")), null);
 
     assertThat(changes.finals()).hasSize(2);
     assertThat(changes.finals()).extracting(KeyFinal::row).extracting(row -> row == null ? null : row.getField("v"))
@@ -96,35 +98,61 @@ class KeyedChangesTest {
   @Test
   void onlyKeysTheBatchRemovedWithoutWritingThemAreReportedAsRemoved() {
     ChangeKey key = new ChangeKey(new int[] {2}, TypeUtil.select(SCHEMA, Set.of(2)));
-    KeyedChanges changes = new KeyedChanges(SCHEMA, key, false);
+    KeyedChanges<Record> changes = new KeyedChanges<>(SCHEMA, key, false, RowModel.GENERIC);
     OffsetDateTime at = OffsetDateTime.of(2026, 11, 1, 10, 0, 0, 0, ZoneOffset.UTC);
-    changes.put(new ChangeRow(ChangeOp.DELETE, 1L, row(at, "deleted only")), null);
-    changes.put(new ChangeRow(ChangeOp.DELETE, 2L, row(at, "deleted, then written")), null);
-    changes.put(new ChangeRow(ChangeOp.INSERT, 3L, row(at, "deleted, then written")), null);
-    changes.put(new ChangeRow(ChangeOp.INSERT, 4L, row(at, "written, then deleted")), null);
-    changes.put(new ChangeRow(ChangeOp.DELETE, 5L, row(at, "written, then deleted")), null);
-    changes.put(new ChangeRow(ChangeOp.UPDATE_BEFORE, 6L, row(at, "deleted twice")), null);
-    changes.put(new ChangeRow(ChangeOp.DELETE, 7L, row(at, "deleted twice")), null);
+    changes.put(new ChangeRow<>(ChangeOp.DELETE, 1L, row(at, "deleted only")), null);
+    changes.put(new ChangeRow<>(ChangeOp.DELETE, 2L, row(at, "deleted, then written")), null);
+    changes.put(new ChangeRow<>(ChangeOp.INSERT, 3L, row(at, "deleted, then written")), null);
+    changes.put(new ChangeRow<>(ChangeOp.INSERT, 4L, row(at, "written, then deleted")), null);
+    changes.put(new ChangeRow<>(ChangeOp.DELETE, 5L, row(at, "written, then deleted")), null);
+    changes.put(new ChangeRow<>(ChangeOp.UPDATE_BEFORE, 6L, row(at, "deleted twice")), null);
+    changes.put(new ChangeRow<>(ChangeOp.DELETE, 7L, row(at, "deleted twice")), null);
 
     ChangeSummary.RemovedKeys removed = changes.summary(0).removedKeys();
     assertThat(removed.keys()).extracting(ChangeSummary.RemovedKey::description)
         .containsExactly("v=deleted only", "v=deleted twice");
     assertThat(removed.total()).isEqualTo(2);
 
-    KeyedChanges upserts = new KeyedChanges(SCHEMA, key, true);
-    upserts.put(new ChangeRow(ChangeOp.INSERT, 1L, row(at, "a")), null);
+    KeyedChanges<Record> upserts = new KeyedChanges<>(SCHEMA, key, true, RowModel.GENERIC);
+    upserts.put(new ChangeRow<>(ChangeOp.INSERT, 1L, row(at, "a")), null);
     assertThat(upserts.summary(0).removedKeys().total()).as("nothing removed: no pass over the keys").isZero();
+  }
+
+  /**
+   * Internal rows: a timestamp key is its microseconds, which the map compares directly; a message
+   * that names the key shows the instant, not the count.
+   */
+  @Test
+  void internalRowsCollapseByTheInternalKeyAndDescribeItAsAnInstant() {
+    ChangeKey key = new ChangeKey(new int[] {1}, TypeUtil.select(SCHEMA, Set.of(1)));
+    KeyedChanges<InternalRow> changes = new KeyedChanges<>(SCHEMA, key, false, RowModel.INTERNAL);
+    long micros = DateTimeUtil.microsFromTimestamptz(OffsetDateTime.of(2026, 11, 1, 10, 0, 0, 0, ZoneOffset.UTC));
+    changes.put(new ChangeRow<>(ChangeOp.INSERT, 1L, internalRow(micros, "first")), null);
+    changes.put(new ChangeRow<>(ChangeOp.UPDATE_AFTER, 2L, internalRow(micros, "second")), null);
+    changes.put(new ChangeRow<>(ChangeOp.DELETE, 3L, internalRow(micros + 1, null)), null);
+
+    assertThat(changes.finals()).extracting(state -> state.row() == null ? null : state.row().get(1, String.class))
+        .as("two keys: the first replaced in the batch, the second only deleted").containsExactly("second", null);
+    assertThat(changes.summary(0).removedKeys().keys()).extracting(ChangeSummary.RemovedKey::description)
+        .containsExactly("at=2026-11-01T10:00:00.000001+00:00");
+  }
+
+  static InternalRow internalRow(long at, String v) {
+    InternalRow row = new InternalRow(2);
+    row.set(0, at);
+    row.set(1, v);
+    return row;
   }
 
   static final Schema ACCOUNTS = new Schema(
       Types.NestedField.required(1, "id", Types.LongType.get()),
       Types.NestedField.optional(2, "payload", Types.StringType.get()));
 
-  static ChangeRow change(ChangeOp op, long sequence, long id, String payload) {
+  static ChangeRow<Record> change(ChangeOp op, long sequence, long id, String payload) {
     Record row = GenericRecord.create(ACCOUNTS);
     row.setField("id", id);
     row.setField("payload", payload);
-    return new ChangeRow(op, sequence, row);
+    return new ChangeRow<>(op, sequence, row);
   }
 
   /**
@@ -135,9 +163,9 @@ class KeyedChangesTest {
   @Test
   void aStreamingBatchWritesWhatItHeldThenEachChangeThatWinsAndNothingStale() {
     ChangeKey key = new ChangeKey(new int[] {1}, TypeUtil.select(ACCOUNTS, Set.of(1)));
-    KeyedChanges changes = new KeyedChanges(ACCOUNTS, key, false);
+    KeyedChanges<Record> changes = new KeyedChanges<>(ACCOUNTS, key, false, RowModel.GENERIC);
     java.util.List<String> written = new java.util.ArrayList<>();
-    ChangeWriter writer = new ChangeWriter() {
+    ChangeWriter<Record> writer = new ChangeWriter<>() {
       @Override
       public void deleteKey(Record deleted, org.apache.iceberg.StructLike partition) {
         written.add("delete " + deleted.getField("id"));
