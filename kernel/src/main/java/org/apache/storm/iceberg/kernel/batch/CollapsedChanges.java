@@ -22,6 +22,7 @@ package org.apache.storm.iceberg.kernel.batch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -133,14 +134,9 @@ final class CollapsedChanges<R extends StructLike> implements BatchFiles<ChangeR
     if (changes.isEmpty()) {
       return new Written(rows.close().dataFiles(), List.of(), changes.summary(spec == null ? -1 : spec.specId()));
     }
-    // One map for the whole batch: a wrapper built per key (forType) cost more than writing the key's delete.
-    Map<StructLike, List<KeyFinal<R>>> byPartition = StructLikeMap.create(spec.partitionType());
-    for (KeyFinal<R> state : changes.finals()) {
-      byPartition.computeIfAbsent(state.partition(), p -> new ArrayList<>()).add(state);
-    }
     List<DeleteFile> deletes = new ArrayList<>();
-    for (List<KeyFinal<R>> partition : byPartition.values()) {
-      StructLike partitionKey = partition.get(0).partition();
+    for (Collection<KeyFinal<R>> partition : byPartition()) {
+      StructLike partitionKey = partition.iterator().next().partition();
       RollingEqualityDeleteWriter<R> deleteWriter =
           new RollingEqualityDeleteWriter<>(writers, fileFactory, io, targetFileSize, spec, partitionKey);
       deleteWriters.add(deleteWriter);
@@ -159,6 +155,19 @@ final class CollapsedChanges<R extends StructLike> implements BatchFiles<ChangeR
     }
     Written written = rows.close();
     return new Written(written.dataFiles(), deletes, changes.summary(spec.specId()));
+  }
+
+  /** The batch's final states, grouped by partition: one group, as the keys came, when the table is unpartitioned. */
+  private Collection<Collection<KeyFinal<R>>> byPartition() {
+    if (spec.isUnpartitioned()) {
+      return List.of(changes.finals());
+    }
+    // One map for the whole batch: a wrapper built per key (forType) cost more than writing the key's delete.
+    Map<StructLike, Collection<KeyFinal<R>>> byPartition = StructLikeMap.create(spec.partitionType());
+    for (KeyFinal<R> state : changes.finals()) {
+      byPartition.computeIfAbsent(state.partition(), p -> new ArrayList<>()).add(state);
+    }
+    return byPartition.values();
   }
 
   private PartitionKey asPartitionKey(StructLike partition) {
