@@ -27,6 +27,7 @@ import java.util.UUID;
 import org.apache.iceberg.CatalogUtil;
 import org.apache.iceberg.catalog.TableIdentifier;
 import org.apache.storm.LocalCluster;
+import org.apache.storm.iceberg.testing.Deadline;
 import org.apache.storm.iceberg.testing.TestTiers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -47,11 +48,8 @@ class ClusterSubmissionIT {
     long events = 1_000;
     LocalCluster.withLocalModeOverride(() -> {
       ExampleMain.submit("iceberg-split-submitted", (id, n) -> IcebergSplitSinkExampleTopology.topology(id, n, LocalExampleRun.catalogProperties(warehouse)), runId, events);
-      long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-      while (EventSpout.acked(runId) < events) {
-        assertThat(System.nanoTime()).as("all events acked; got %s", EventSpout.acked(runId)).isLessThan(deadline);
-        Thread.sleep(100);
-      }
+      Deadline.await(Duration.ofMinutes(2), () -> EventSpout.acked(runId) >= events,
+          () -> "all " + events + " events acked; got " + EventSpout.acked(runId));
       return null;
     }, 0);
 

@@ -34,6 +34,7 @@ import org.apache.storm.flux.model.ExecutionContext;
 import org.apache.storm.flux.model.TopologyDef;
 import org.apache.storm.flux.parser.FluxParser;
 import org.apache.storm.generated.KillOptions;
+import org.apache.storm.iceberg.testing.Deadline;
 import org.apache.storm.iceberg.testing.SharedLocalCluster;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -69,11 +70,8 @@ class FluxExamplesTest {
     ExecutionContext context = new ExecutionContext(definition, conf);
     cluster.submitTopology(definition.getName(), conf, FluxBuilder.buildTopology(context));
     try {
-      long deadline = System.nanoTime() + Duration.ofMinutes(2).toNanos();
-      while (EventSpout.acked(runId) < EVENTS) {
-        assertThat(System.nanoTime()).as("all %s events acked; got %s", EVENTS, EventSpout.acked(runId)).isLessThan(deadline);
-        Thread.sleep(100);
-      }
+      Deadline.await(Duration.ofMinutes(2), () -> EventSpout.acked(runId) >= EVENTS,
+          () -> "all " + EVENTS + " events acked; got " + EventSpout.acked(runId));
     } finally {
       KillOptions kill = new KillOptions();
       kill.set_wait_secs(0);
