@@ -251,7 +251,7 @@ abstract class BatchRows<T> {
     private final RowModel<R> model;
     /** The mapper, building rows of the model's type. */
     private final BiFunction<ITuple, Schema, R> mapping;
-    private final Object mapper;
+    private final RecordMapper mapper;
     private final RowChanges sink;
     private final FileWriterFactory<R> writers;
     private final Schema keyMapperSchema;
@@ -284,9 +284,10 @@ abstract class BatchRows<T> {
       this.partitionSource = model.internalView(schema);
       this.emptyRows = model.emptyRows(schema);
       this.keyNames = Arrays.stream(sink.key().fieldIds()).mapToObj(schema::findColumnName).toList();
-      this.keyPositions = keyNames.stream().mapToInt(name -> schema.columns().indexOf(schema.findField(name))).toArray();
-      this.removedKeyPositions = positionsIn(schema, keyMapperSchema);
-      this.removedKeyPositionsWhole = positionsIn(mapperSchema, keyMapperSchema);
+      this.keyPositions = positionsIn(schema, sink.key().fieldIds());
+      int[] removedKeyIds = keyMapperSchema.columns().stream().mapToInt(Types.NestedField::fieldId).toArray();
+      this.removedKeyPositions = positionsIn(schema, removedKeyIds);
+      this.removedKeyPositionsWhole = positionsIn(mapperSchema, removedKeyIds);
       this.newRecords = mapper.returnsNewRecords();
       this.format = format;
       // Format version 3 refuses position-delete files: a row the batch replaced is marked in a deletion vector.
@@ -295,10 +296,10 @@ abstract class BatchRows<T> {
           TableProperties.DELETE_GRANULARITY, TableProperties.DELETE_GRANULARITY_DEFAULT));
     }
 
-    /** Each of {@code columns}' top-level columns' position among {@code schema}'s, by field id. */
-    private static int[] positionsIn(Schema schema, Schema columns) {
+    /** Each of the top-level columns {@code fieldIds}' position among {@code schema}'s columns. */
+    private static int[] positionsIn(Schema schema, int[] fieldIds) {
       List<Integer> ids = schema.columns().stream().map(Types.NestedField::fieldId).toList();
-      return columns.columns().stream().mapToInt(field -> ids.indexOf(field.fieldId())).toArray();
+      return Arrays.stream(fieldIds).map(ids::indexOf).toArray();
     }
 
     @Override
@@ -316,7 +317,7 @@ abstract class BatchRows<T> {
         }
       } else {
         R mapped = checkNotNull(mapping.apply(tuple, mapperSchema), mapper);
-        row = newRecords ? mapped : copy(mapped); // the batch holds the row until it seals
+        row = newRecords ? mapped : RowModel.fill(emptyRows.get(), mapped); // the batch holds the row until it seals
       }
       for (int i = 0; i < keyPositions.length; i++) {
         if (row.get(keyPositions[i], Object.class) == null) {
@@ -324,14 +325,6 @@ abstract class BatchRows<T> {
         }
       }
       return new ChangeRow<>(op, sequence, row);
-    }
-
-    private R copy(R mapped) {
-      R copy = emptyRows.get();
-      for (int i = 0; i < mapped.size(); i++) {
-        copy.set(i, mapped.get(i, Object.class));
-      }
-      return copy;
     }
 
     @Override

@@ -53,7 +53,6 @@ import org.apache.iceberg.util.StructProjection;
 public final class KeyedChanges<R extends StructLike> {
   private final Schema keySchema;
   private final java.util.function.Supplier<R> emptyKeys;
-  private final int keyColumns;
   private final StructProjection keyOf;
   /**
    * The key in Iceberg's internal representation, which the map compares: generic values compare
@@ -105,7 +104,6 @@ public final class KeyedChanges<R extends StructLike> {
   public KeyedChanges(Schema schema, ChangeKey key, boolean upsert, RowModel<R> model) {
     this.keySchema = key.schemaIn(schema);
     this.emptyKeys = model.emptyRows(keySchema);
-    this.keyColumns = keySchema.columns().size();
     this.keyOf = StructProjection.create(schema, keySchema);
     this.internal = model.internalView(schema);
     this.internalKeyOf = StructProjection.create(schema, keySchema);
@@ -114,7 +112,7 @@ public final class KeyedChanges<R extends StructLike> {
     this.internalValues = model.internalValues();
     this.internalIsJava =
         internalValues || keySchema.columns().stream().noneMatch(field -> CONVERTED.contains(field.type().typeId()));
-    this.scalarKey = keyColumns == 1 && SCALAR.contains(keySchema.columns().get(0).type().typeId());
+    this.scalarKey = keySchema.columns().size() == 1 && SCALAR.contains(keySchema.columns().get(0).type().typeId());
   }
 
   /**
@@ -294,11 +292,7 @@ public final class KeyedChanges<R extends StructLike> {
   }
 
   private R copy(StructLike key) {
-    R copy = emptyKeys.get();
-    for (int i = 0; i < keyColumns; i++) {
-      copy.set(i, key.get(i, Object.class));
-    }
-    return copy;
+    return RowModel.fill(emptyKeys.get(), key);
   }
 
   private static StructLike copyOf(StructLike partition) {

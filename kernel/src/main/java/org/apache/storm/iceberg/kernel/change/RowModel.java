@@ -81,6 +81,17 @@ public final class RowModel<R extends StructLike> {
     return wrapper::wrap;
   }
 
+  /**
+   * Sets {@code target}'s values to {@code source}'s first {@code target.size()} values, position by
+   * position (a shallow copy), and returns it.
+   */
+  public static <R extends StructLike> R fill(R target, StructLike source) {
+    for (int i = 0; i < target.size(); i++) {
+      target.set(i, source.get(i, Object.class));
+    }
+    return target;
+  }
+
   @Override
   public String toString() {
     return internalValues ? "internal rows" : "generic records";
